@@ -1,0 +1,30 @@
+"""la_graph: graph algorithms in the language of linear algebra.
+
+The same algorithm code runs on two engines behind one operator interface: a
+CPU engine on python-graphblas (SuiteSparse:GraphBLAS) and a GPU engine on
+CuPy.  Importing la_graph starts no engine.
+
+Examples
+--------
+>>> import la_graph as lg
+>>> G = lg.Graph.from_file(lg.data.path("karate"))
+>>> lg.connected_components(G).max()
+0
+>>> lg.bfs(G, 0).nlevels
+3
+"""
+
+from . import data, exceptions
+from .algorithms import BFSResult, bfs, connected_components
+from .engines import available_engines, get_engine, set_engine, use_engine
+from .exceptions import *  # noqa: F401,F403
+from .exceptions import __all__ as _exc_all
+from .graph import Graph
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Graph", "bfs", "BFSResult", "connected_components",
+    "get_engine", "set_engine", "use_engine", "available_engines",
+    "data", "exceptions", *_exc_all,
+]

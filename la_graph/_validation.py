@@ -1,0 +1,178 @@
+"""The one place that checks inputs.
+
+Public functions call these first; engines and algorithms may then assume
+well-formed data.  Messages are short, state the rule and the value.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .exceptions import InvalidArgumentError, InvalidGraphError, InvalidSourceError
+
+INT32_MAX = np.iinfo(np.int32).max
+INT64_MAX = np.iinfo(np.int64).max
+
+
+def check_graph(G, *, undirected=False, weighted=None, name="G"):
+    """Return ``G`` if it is a :class:`~la_graph.Graph` meeting the rules asked for.
+
+    Parameters
+    ----------
+    undirected : bool
+        The algorithm is defined on undirected graphs only.
+    weighted : bool or None
+        ``True``: the algorithm needs edge weights.
+    """
+    from .graph import Graph
+
+    if not isinstance(G, Graph):
+        raise InvalidGraphError(
+            f"{name} must be a la_graph.Graph, got {type(G).__name__}; "
+            "build one with Graph.from_edges, Graph.from_scipy or Graph.from_file"
+        )
+    if undirected and G.directed:
+        raise InvalidGraphError(
+            "this algorithm needs an undirected graph, got a directed one; "
+            "use Graph.from_edges(..., directed=False) or G.to_undirected()"
+        )
+    if weighted and not G.weighted:
+        raise InvalidGraphError("this algorithm needs edge weights, got an unweighted graph")
+    return G
+
+
+def check_vertex(s, n, *, what="source"):
+    """Return ``s`` as a Python int if it is an integer vertex id in ``0..n-1``."""
+    if isinstance(s, (bool, np.bool_)) or not isinstance(s, (numbers.Integral, np.integer)):
+        raise InvalidSourceError(f"{what} must be an integer vertex id, got {s!r}")
+    s = int(s)
+    if not 0 <= s < n:
+        if n == 0:
+            raise InvalidSourceError(f"{what} {s} is out of range: the graph has no vertices")
+        raise InvalidSourceError(f"{what} {s} is out of range 0..{n - 1}")
+    return s
+
+
+def check_vertices(sources, n, *, what="sources"):
+    """Return ``sources`` as a 1-D int64 array of vertex ids in ``0..n-1``."""
+    arr = np.asarray(sources)
+    if arr.ndim != 1:
+        raise InvalidSourceError(f"{what} must be a 1-D list of vertex ids, got shape {arr.shape}")
+    if arr.size == 0:
+        raise InvalidSourceError(f"{what} must name at least one vertex")
+    if arr.dtype.kind not in "iu":
+        # accept an object/float array whose entries are all integers
+        for s in arr.tolist():
+            check_vertex(s, n, what=what[:-1] if what.endswith("s") else what)
+        arr = arr.astype(np.int64)
+    bad = np.flatnonzero((arr < 0) | (arr >= n))
+    if bad.size:
+        s = int(arr[bad[0]])
+        raise InvalidSourceError(
+            f"{what}[{bad[0]}] = {s} is out of range 0..{n - 1}"
+            if n
+            else f"{what}[{bad[0]}] = {s} is out of range: the graph has no vertices"
+        )
+    return arr.astype(np.int64, copy=False)
+
+
+def check_choice(value, choices, *, what):
+    """Return ``value`` if it is one of ``choices``."""
+    if value not in choices:
+        raise InvalidArgumentError(f"{what} must be one of {sorted(choices)}, got {value!r}")
+    return value
+
+
+def check_edge_arrays(u, v, w=None, n=None):
+    """Validate edge-list arrays; return ``(u, v, w, n)`` as int64/int64/float64 arrays and int.
+
+    Rules: ``u`` and ``v`` are 1-D integer arrays of one length, ids are ``>= 0``
+    and ``< n`` when ``n`` is given (else ``n = max id + 1``), weights are finite
+    real numbers, one per edge.
+    """
+    u = _as_index_array(u, "u")
+    v = _as_index_array(v, "v")
+    if u.shape != v.shape:
+        raise InvalidGraphError(f"u and v must have the same length, got {u.size} and {v.size}")
+    if n is not None:
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (numbers.Integral, np.integer)):
+            raise InvalidGraphError(f"n must be a non-negative integer, got {n!r}")
+        n = int(n)
+        if n < 0:
+            raise InvalidGraphError(f"n must be a non-negative integer, got {n}")
+    for name, arr in (("u", u), ("v", v)):
+        if arr.size == 0:
+            continue
+        lo = int(arr.min())
+        if lo < 0:
+            i = int(np.argmax(arr < 0))
+            raise InvalidGraphError(f"vertex ids must be >= 0, got {name}[{i}] = {lo}")
+        if n is not None:
+            hi = int(arr.max())
+            if hi >= n:
+                i = int(np.argmax(arr >= n))
+                raise InvalidGraphError(
+                    f"vertex ids must be < n = {n}, got {name}[{i}] = {int(arr[i])}"
+                )
+    if n is None:
+        n = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
+    if n > INT64_MAX // max(n, 1):
+        raise InvalidGraphError(f"n = {n} is too large: n*n must fit in int64")
+    if w is not None:
+        w = np.asarray(w)
+        if w.dtype.kind not in "iufb":
+            raise InvalidGraphError(f"weights must be real numbers, got dtype {w.dtype}")
+        w = w.astype(np.float64, copy=False).reshape(-1) if w.ndim else np.full(u.size, float(w))
+        if w.shape != u.shape:
+            raise InvalidGraphError(f"w must have one weight per edge: {w.size} weights for {u.size} edges")
+        bad = ~np.isfinite(w)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise InvalidGraphError(f"weights must be finite, got w[{i}] = {w[i]}")
+    return u, v, w, n
+
+
+def _as_index_array(a, name):
+    arr = np.asarray(a)
+    if arr.ndim != 1:
+        arr = arr.reshape(-1) if arr.ndim == 0 else arr
+        if arr.ndim != 1:
+            raise InvalidGraphError(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind not in "iu":
+        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+            return arr.astype(np.int64)
+        if arr.dtype.kind == "b":
+            raise InvalidGraphError(f"{name} must hold integer vertex ids, got booleans")
+        bad = next((x for x in arr.tolist() if not float(x).is_integer()), arr.flat[0])
+        raise InvalidGraphError(f"{name} must hold integer vertex ids, got {bad!r}")
+    if arr.dtype.kind == "u" and arr.size and int(arr.max()) > INT64_MAX:
+        raise InvalidGraphError(f"vertex id {int(arr.max())} does not fit in int64")
+    return arr.astype(np.int64, copy=False)
+
+
+def check_square_sparse(A):
+    """Return ``A`` as a scipy COO array if it is a square sparse or dense real matrix.
+
+    Stored entries of a sparse input are edges (explicit zeros included, as in
+    scipy.sparse.csgraph); nonzeros of a dense input are edges.
+    """
+    import scipy.sparse as sp
+
+    if not sp.issparse(A):
+        if type(A).__module__.startswith("cupy"):
+            A = A.get()
+        try:
+            A = np.asarray(A)
+        except Exception as exc:  # pragma: no cover - exotic objects
+            raise InvalidGraphError(
+                f"expected a scipy sparse matrix or 2-D array, got {type(A).__name__}"
+            ) from exc
+        if A.ndim != 2:
+            raise InvalidGraphError(f"adjacency matrix must be 2-D, got {A.ndim}-D")
+    if A.shape[0] != A.shape[1]:
+        raise InvalidGraphError(f"adjacency matrix must be square, got shape {A.shape[0]}x{A.shape[1]}")
+    if A.dtype.kind not in "iufb":
+        raise InvalidGraphError(f"adjacency matrix must hold real numbers, got dtype {A.dtype}")
+    return sp.coo_array(A)

@@ -1,0 +1,6 @@
+"""Graph algorithms, one module each, written against the engine interface."""
+
+from .bfs import BFSResult, bfs
+from .connected_components import connected_components
+
+__all__ = ["BFSResult", "bfs", "connected_components"]

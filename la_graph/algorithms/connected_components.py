@@ -1,0 +1,55 @@
+"""Connected components by FastSV (Zhang, Azad & Buluc 2020) in the min-second semiring.
+
+Every vertex keeps a parent ``f`` (initially itself) and a grandparent
+``gp = f[f]``.  One round:
+
+* ``mngp = min(mngp, A min.second gp)`` -- the smallest grandparent among the neighbours;
+* stochastic hooking ``f[f[i]] = min(f[f[i]], mngp[i])`` (a scatter with a min reduction);
+* aggressive hooking ``f = min(f, mngp)`` and shortcutting ``f = min(f, gp)``;
+* ``gp = f[f]``;
+
+until ``gp`` stops changing.  Parents only ever decrease and every root is the
+smallest id of its tree, so at convergence ``f`` labels each component by its
+smallest vertex id.  A directed graph gives its weakly connected components.
+"""
+
+from __future__ import annotations
+
+from .. import _validation as V
+from ..engines import get_engine
+
+__all__ = ["connected_components"]
+
+
+def connected_components(G, *, engine=None):
+    """Label the connected components of ``G``.
+
+    Parameters
+    ----------
+    G : Graph
+        Undirected, or directed (then the weakly connected components).
+    engine : str, optional
+        ``"cpu"`` or ``"gpu"``; default: the current engine.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``labels[v]`` = the smallest vertex id in ``v``'s component (int64).
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> G = lg.Graph.from_edges([0, 3, 4], [1, 4, 5], n=7)
+    >>> lg.connected_components(G).tolist()
+    [0, 0, 2, 3, 3, 3, 6]
+    """
+    G = V.check_graph(G).to_undirected()
+    E = get_engine(engine)
+    A = E.matrix(G)
+    f = E.iota(G.n)
+    gp = E.copy(f)
+    mngp = E.copy(f)
+    changed = G.n > 0
+    while changed:
+        f, gp, changed = E.fastsv_iteration(A, f, gp, mngp)
+    return E.to_numpy(f)

@@ -1,0 +1,114 @@
+"""Engine registry: pick the CPU or GPU engine.
+
+The engine an algorithm runs on is, first match wins: its ``engine=`` keyword,
+the innermost ``with use_engine(...)`` block, :func:`set_engine`, the
+``LA_GRAPH_ENGINE`` environment variable, and finally ``"cpu"``.
+Engines are created once, on first use; importing la_graph starts none.
+
+Examples
+--------
+>>> import la_graph as lg
+>>> lg.get_engine().name
+'cpu'
+>>> with lg.use_engine("cpu"):
+...     lg.get_engine().name
+'cpu'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import threading
+
+from ..exceptions import EngineUnavailable, InvalidArgumentError
+from .base import Engine
+
+__all__ = ["ENGINES", "Engine", "get_engine", "set_engine", "use_engine", "available_engines"]
+
+#: engine name -> "module:class"
+ENGINES = {"cpu": "la_graph.engines.cpu:CPUEngine", "gpu": "la_graph.engines.gpu:GPUEngine"}
+
+_instances: dict[str, Engine] = {}
+_default: str | None = None
+_local = threading.local()
+_lock = threading.Lock()
+
+
+def _check_name(name):
+    if not isinstance(name, str) or name.lower() not in ENGINES:
+        raise InvalidArgumentError(f"engine must be one of {sorted(ENGINES)}, got {name!r}")
+    return name.lower()
+
+
+def _create(name):
+    module, cls = ENGINES[name].split(":")
+    try:
+        mod = importlib.import_module(module)
+    except ImportError as exc:
+        if isinstance(exc, EngineUnavailable):
+            raise
+        pkg = "python-graphblas" if name == "cpu" else "cupy"
+        extra = "" if name == "cpu" else "[gpu]"
+        raise EngineUnavailable(
+            f"the {name} engine needs {pkg}, which failed to import ({exc}); "
+            f"install it with: pip install 'la_graph{extra}'"
+        ) from exc
+    return getattr(mod, cls)()
+
+
+def get_engine(engine=None):
+    """The engine object for ``engine`` (a name, an Engine, or None for the current default)."""
+    if isinstance(engine, Engine):
+        return engine
+    if engine is None:
+        stack = getattr(_local, "stack", None)
+        if stack:
+            engine = stack[-1]
+        elif _default is not None:
+            engine = _default
+        else:
+            engine = os.environ.get("LA_GRAPH_ENGINE") or "cpu"
+    name = _check_name(engine)
+    inst = _instances.get(name)
+    if inst is None:
+        with _lock:
+            inst = _instances.get(name)
+            if inst is None:
+                inst = _instances[name] = _create(name)
+    return inst
+
+
+def set_engine(name):
+    """Make ``name`` ("cpu" or "gpu") the default engine for this process; returns the engine."""
+    global _default
+    eng = get_engine(_check_name(name))
+    _default = eng.name
+    return eng
+
+
+@contextlib.contextmanager
+def use_engine(name):
+    """Run the ``with`` block on engine ``name`` (this thread only)."""
+    eng = get_engine(_check_name(name))
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    stack.append(eng.name)
+    try:
+        yield eng
+    finally:
+        stack.pop()
+
+
+def available_engines():
+    """Names of the engines that can run here."""
+    out = []
+    for name in ENGINES:
+        try:
+            get_engine(name)
+        except EngineUnavailable:
+            continue
+        out.append(name)
+    return out

@@ -1,0 +1,206 @@
+"""The operator interface every engine implements.
+
+Algorithms (and users writing their own) call only these methods, so the same
+code runs on the CPU engine (python-graphblas / SuiteSparse:GraphBLAS) and the
+GPU engine (CuPy).  Vectors and matrices are engine-native handles: treat them
+as opaque and pass them back to the engine that made them.
+
+Names follow GraphBLAS:
+
+* **semirings** ``"<add>_<mult>"``: ``min_second``, ``min_first``, ``min_plus``,
+  ``any_pair``, ``any_secondi``, ``min_secondi``, ``plus_times``, ``plus_pair``
+  (and the other GraphBLAS combinations of the monoids and binary ops below).
+  For ``mxv(A, u)`` the multiply sees ``(A[i, j], u[j])``; for ``vxm(u, A)`` it
+  sees ``(u[k], A[k, j])``.  ``secondi`` yields the row index of its second
+  operand: in ``vxm(q, A, "any_secondi")`` that is the frontier vertex ``k``,
+  i.e. the BFS parent.
+* **binary ops** ``min max plus minus times div first second any pair eq ne lt
+  le gt ge lor land``; **monoids** ``min max plus times any lor land``.
+* **unary ops** for :meth:`Engine.apply`: ``identity ainv abs minv one lnot``;
+  or a binary op with a scalar ``right=`` operand (``apply(u, "plus", right=1)``).
+* **select ops**: ``valueeq valuene valuelt valuele valuegt valuege`` (with a
+  thunk), ``rowle rowgt`` (index <= / > thunk), ``tril triu diag offdiag``.
+
+Every operation that produces a vector or matrix takes the GraphBLAS output
+arguments:
+
+``out``
+    an existing object to write into (``None``: a new one is made; then the
+    mask, if any, still applies and ``accum`` must be ``None``).
+``mask``, ``structural``, ``complement``
+    write only where the mask allows: a *value* mask allows where the mask
+    holds a true value, a *structural* mask wherever it holds any value;
+    ``complement=True`` inverts that.
+``accum``
+    a binary op combining old and new values where both exist (``None``: new
+    values replace old ones).
+``replace``
+    clear entries of ``out`` that the mask does not allow.
+
+Dtypes are numpy dtypes (``int64`` for vertex ids and levels, ``float64`` for
+weights, ``bool``).  Graph matrices of unweighted graphs hold ``bool`` ones.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+SEMIRINGS = (
+    "min_second", "min_first", "min_plus", "max_second", "max_first",
+    "any_pair", "any_first", "any_second", "any_secondi", "any_firsti",
+    "min_secondi", "min_firsti", "plus_times", "plus_pair", "plus_first", "plus_second",
+    "lor_land", "max_times", "min_times", "max_plus", "plus_min",
+)
+BINARY_OPS = ("min", "max", "plus", "minus", "times", "div", "first", "second", "any", "pair",
+              "eq", "ne", "lt", "le", "gt", "ge", "lor", "land")
+MONOIDS = ("min", "max", "plus", "times", "any", "lor", "land")
+UNARY_OPS = ("identity", "ainv", "abs", "minv", "one", "lnot")
+SELECT_OPS = ("valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege",
+              "rowle", "rowgt", "tril", "triu", "diag", "offdiag")
+
+
+class Engine(ABC):
+    """The operator interface; see the module docstring for the conventions."""
+
+    #: the name the registry knows this engine by ("cpu" or "gpu")
+    name: str = ""
+
+    # ---------------------------------------------------------------- graphs
+    @abstractmethod
+    def matrix(self, G, *, transpose=False):
+        """The adjacency matrix of Graph ``G`` on this engine (cached on ``G``)."""
+
+    @abstractmethod
+    def degree(self, G, *, transpose=False):
+        """Out-degrees (in-degrees with ``transpose``) of ``G`` as a full int64 vector (cached)."""
+
+    # ---------------------------------------------------------------- building
+    @abstractmethod
+    def vector(self, size, dtype):
+        """An empty vector of ``size`` entries."""
+
+    @abstractmethod
+    def full(self, size, value, dtype=None):
+        """A vector with every entry set to ``value``."""
+
+    @abstractmethod
+    def iota(self, size):
+        """The full int64 vector ``[0, 1, ..., size-1]``."""
+
+    @abstractmethod
+    def vector_from_numpy(self, values):
+        """A full vector holding a dense numpy array."""
+
+    @abstractmethod
+    def vector_from_coo(self, indices, values, size, *, dup=None, dtype=None):
+        """A vector with ``w[indices[k]] = values[k]``; duplicates combined by the binary op ``dup``.
+
+        ``values`` may be a scalar (every listed index gets it).  With ``dup=None``
+        duplicate indices are an error.
+        """
+
+    @abstractmethod
+    def matrix_from_coo(self, rows, cols, values, nrows, ncols, *, dup=None, dtype=None):
+        """A matrix with ``C[rows[k], cols[k]] = values[k]`` (``values`` may be a scalar)."""
+
+    @abstractmethod
+    def to_numpy(self, x, fill=None):
+        """A dense numpy copy of vector or matrix ``x``; missing entries become ``fill``.
+
+        ``fill=None`` on an object with missing entries is an error.
+        """
+
+    @abstractmethod
+    def to_coo(self, x):
+        """``(indices, values)`` of a vector, ``(rows, cols, values)`` of a matrix, as numpy."""
+
+    @abstractmethod
+    def copy(self, x):
+        """An independent copy."""
+
+    @abstractmethod
+    def nvals(self, x):
+        """Number of stored entries (a Python int)."""
+
+    @abstractmethod
+    def size(self, x):
+        """Length of a vector; ``(nrows, ncols)`` of a matrix."""
+
+    @abstractmethod
+    def isequal(self, x, y):
+        """Whether ``x`` and ``y`` have the same structure and values."""
+
+    # ---------------------------------------------------------------- operations
+    @abstractmethod
+    def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,
+            structural=False, complement=False, replace=False):
+        """``w = A (+.*) u``."""
+
+    @abstractmethod
+    def vxm(self, u, A, semiring, *, out=None, mask=None, accum=None,
+            structural=False, complement=False, replace=False):
+        """``w = u' (+.*) A``."""
+
+    @abstractmethod
+    def mxm(self, A, B, semiring, *, out=None, mask=None, accum=None,
+            structural=False, complement=False, replace=False):
+        """``C = A (+.*) B``."""
+
+    @abstractmethod
+    def ewise_add(self, x, y, op, *, out=None, mask=None, accum=None,
+                  structural=False, complement=False, replace=False):
+        """Union of structures; ``op`` where both have an entry."""
+
+    @abstractmethod
+    def ewise_mult(self, x, y, op, *, out=None, mask=None, accum=None,
+                   structural=False, complement=False, replace=False):
+        """Intersection of structures, combined by ``op``."""
+
+    @abstractmethod
+    def apply(self, x, op, *, right=None, out=None, mask=None, accum=None,
+              structural=False, complement=False, replace=False):
+        """``op(x)`` entrywise; with ``right=`` a binary op bound to that scalar."""
+
+    @abstractmethod
+    def select(self, x, op, thunk=None, *, out=None, mask=None, accum=None,
+               structural=False, complement=False, replace=False):
+        """The entries of ``x`` that ``op`` (with ``thunk``) keeps."""
+
+    @abstractmethod
+    def reduce(self, x, monoid):
+        """Reduce every entry of ``x`` to a Python scalar (the monoid's identity if empty)."""
+
+    @abstractmethod
+    def reduce_rows(self, A, monoid, *, out=None, mask=None, accum=None,
+                    structural=False, complement=False, replace=False):
+        """Reduce each row of matrix ``A`` to a vector."""
+
+    @abstractmethod
+    def extract(self, u, index, *, out=None, mask=None, accum=None,
+                structural=False, complement=False, replace=False):
+        """Gather: ``w[i] = u[index[i]]``; ``index`` is a full int vector of this engine or a numpy array."""
+
+    @abstractmethod
+    def assign(self, w, u, *, mask=None, accum=None, structural=False, complement=False, replace=False):
+        """``w<mask> accum= u`` in place (``u`` a vector/matrix of ``w``'s shape, or a scalar); returns ``w``."""
+
+    @abstractmethod
+    def scatter(self, w, index, values, *, dup="min", accum="min"):
+        """``w[index[k]] accum= dup-reduction of values[k]`` in place; returns ``w``.
+
+        ``index`` and ``values`` are full vectors of one length (or numpy arrays).
+        """
+
+    # ---------------------------------------------------------------- fused steps
+    # Steps that a GPU kernel fuses; the CPU engine writes each with GraphBLAS calls.
+
+    @abstractmethod
+    def fastsv_iteration(self, A, f, gp, mngp):
+        """One FastSV round (Zhang, Azad & Buluc 2020) in place on full int vectors.
+
+        ``mngp = min(mngp, A min.second gp)`` (the smallest grandparent among the
+        neighbours); stochastic hooking ``f[f[i]] = min(f[f[i]], mngp[i])``;
+        aggressive hooking ``f = min(f, mngp)``; shortcutting ``f = min(f, gp)``;
+        grandparents ``gp = f[f]``.  Returns ``(f, gp, changed)`` where
+        ``changed`` tells whether ``gp`` moved.
+        """

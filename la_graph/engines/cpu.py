@@ -1,0 +1,373 @@
+"""The CPU engine: the operator interface on python-graphblas (SuiteSparse:GraphBLAS).
+
+The only module of la_graph that imports graphblas.  Vectors and matrices are
+``graphblas.Vector`` / ``graphblas.Matrix`` objects.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..exceptions import InvalidArgumentError
+from .base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
+
+import graphblas as gb  # noqa: E402  (after the local imports: keeps the error of a missing package clear)
+from graphblas import Matrix, Vector, binary, monoid, unary  # noqa: E402
+from graphblas import select as gb_select  # noqa: E402
+from suitesparse_graphblas import ffi, lib  # noqa: E402
+
+from ..exceptions import LaGraphError  # noqa: E402
+
+# The hot operations call SuiteSparse:GraphBLAS through its C API directly
+# (python-graphblas' expression layer costs 30-90 us a call, the C call 1-20 us:
+# that is the whole per-level budget of a BFS on a road network).
+_NULL = ffi.NULL
+_SUFFIX = {np.dtype(t): s for t, s in [
+    (bool, "BOOL"), (np.int8, "INT8"), (np.int16, "INT16"), (np.int32, "INT32"), (np.int64, "INT64"),
+    (np.uint8, "UINT8"), (np.uint16, "UINT16"), (np.uint32, "UINT32"), (np.uint64, "UINT64"),
+    (np.float32, "FP32"), (np.float64, "FP64")]}
+_SEMIRING_CACHE = {}
+_BINARY_CACHE = {}
+
+
+def _ok(info, what):
+    if info != 0:
+        raise LaGraphError(f"SuiteSparse:GraphBLAS failed in {what} (GrB_Info {info})")
+
+
+def _desc(mask, structural, complement, replace):
+    if mask is None:
+        if complement:
+            raise InvalidArgumentError("complement=True needs a mask")
+        return lib.GrB_DESC_R if replace else _NULL
+    name = "GrB_DESC_" + ("R" if replace else "") + ("S" if structural else "") + ("C" if complement else "")
+    return _NULL if name == "GrB_DESC_" else getattr(lib, name)
+
+
+def _carg(x):
+    return _NULL if x is None else x._carg
+
+_INDEX_MULTS = {"firsti", "firsti1", "firstj", "firstj1", "secondi", "secondi1", "secondj", "secondj1"}
+_SELECT_NAMES = {
+    "valueeq": "valueeq", "valuene": "valuene", "valuelt": "valuelt", "valuele": "valuele",
+    "valuegt": "valuegt", "valuege": "valuege", "rowle": "rowle", "rowgt": "rowgt",
+    "tril": "tril", "triu": "triu", "diag": "diag", "offdiag": "offdiag",
+}
+
+
+def _lookup(namespace, name, kind, known):
+    if known is not None and name not in known:
+        raise InvalidArgumentError(f"unknown {kind} {name!r}; known: {', '.join(known)}")
+    ss = getattr(namespace, "ss", None)
+    op = getattr(ss, name, None) if ss is not None else None  # SuiteSparse extensions (secondi, ...)
+    if op is None:
+        op = getattr(namespace, name, None)
+    if op is None:
+        raise InvalidArgumentError(f"unknown {kind} {name!r}")
+    return op
+
+
+def _semiring(name, left, right):
+    """The typed SuiteSparse semiring for operand dtypes ``left`` (first) and ``right`` (second)."""
+    key = (name, left, right)
+    op = _SEMIRING_CACHE.get(key)
+    if op is None:
+        op = _SEMIRING_CACHE[key] = _find_semiring(name, left, right)
+    return op
+
+
+def _find_semiring(name, left, right):
+    if not isinstance(name, str) or "_" not in name:
+        raise InvalidArgumentError(f"semiring must be a name like 'min_second', got {name!r}")
+    add, mult = name.split("_", 1)
+    if mult in _INDEX_MULTS:
+        dtype = np.int64
+    elif mult == "first":
+        dtype = left
+    elif mult == "second":
+        dtype = right
+    elif mult == "pair":
+        dtype = np.int64 if add == "plus" else left
+    else:
+        dtype = np.result_type(left, right)
+    op = _lookup(gb.semiring, name, "semiring", None)
+    return op[dtype]
+
+
+def _binary(name):
+    return _lookup(binary, name, "binary op", BINARY_OPS) if name is not None else None
+
+
+def _typed_binary(name, dtype):
+    """The typed binary op ``name`` for ``dtype`` (``None`` for ``None``)."""
+    if name is None:
+        return None
+    key = (name, dtype)
+    op = _BINARY_CACHE.get(key)
+    if op is None:
+        op = _BINARY_CACHE[key] = _binary(name)[dtype]
+    return op
+
+
+def _np(dtype):
+    return np.dtype(dtype.np_type)
+
+
+class CPUEngine(Engine):
+    """python-graphblas implementation of :class:`~la_graph.engines.base.Engine`."""
+
+    name = "cpu"
+
+    # ---------------------------------------------------------------- graphs
+    def matrix(self, G, *, transpose=False):
+        key = ("cpu", "AT" if transpose else "A")
+        M = G._engine_cache.get(key)
+        if M is None:
+            H = G.T if transpose else G
+            n = H.n
+            if H.weights is None:
+                values, iso = np.ones(1, dtype=bool), True
+            else:
+                values, iso = H.weights, False
+            M = Matrix.ss.import_csr(
+                nrows=n, ncols=n, indptr=H.indptr, col_indices=H.indices, values=values,
+                is_iso=iso, sorted_cols=True, take_ownership=False, name="A",
+            )
+            G._engine_cache[key] = M
+        return M
+
+    def degree(self, G, *, transpose=False):
+        key = ("cpu", "din" if transpose else "dout")
+        d = G._engine_cache.get(key)
+        if d is None:
+            d = self.vector_from_numpy(G.in_degree if transpose else G.out_degree)
+            G._engine_cache[key] = d
+        return d
+
+    # ---------------------------------------------------------------- building
+    def vector(self, size, dtype):
+        return Vector(np.dtype(dtype), size)
+
+    def full(self, size, value, dtype=None):
+        dtype = np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
+        v = Vector(dtype, size)
+        v[:] = value
+        return v
+
+    def iota(self, size):
+        return Vector.from_dense(np.arange(size, dtype=np.int64))
+
+    def vector_from_numpy(self, values):
+        return Vector.from_dense(np.ascontiguousarray(values))
+
+    def vector_from_coo(self, indices, values, size, *, dup=None, dtype=None):
+        dup = None if np.isscalar(values) else _binary(dup)
+        return Vector.from_coo(np.asarray(indices, dtype=np.int64), values, size=size, dup_op=dup, dtype=dtype)
+
+    def matrix_from_coo(self, rows, cols, values, nrows, ncols, *, dup=None, dtype=None):
+        dup = None if np.isscalar(values) else _binary(dup)
+        return Matrix.from_coo(np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), values,
+                               nrows=nrows, ncols=ncols, dup_op=dup, dtype=dtype)
+
+    def to_numpy(self, x, fill=None):
+        if fill is None and x.nvals != (x.size if isinstance(x, Vector) else x.nrows * x.ncols):
+            raise InvalidArgumentError("to_numpy needs fill= for an object with missing entries")
+        return x.to_dense(fill_value=fill)
+
+    def to_coo(self, x):
+        return x.to_coo()
+
+    def copy(self, x):
+        return x.dup()
+
+    def nvals(self, x):
+        n = ffi.new("GrB_Index*")
+        _ok((lib.GrB_Vector_nvals if isinstance(x, Vector) else lib.GrB_Matrix_nvals)(n, x._carg), "nvals")
+        return n[0]
+
+    def size(self, x):
+        return x.size if isinstance(x, Vector) else (x.nrows, x.ncols)
+
+    def isequal(self, x, y):
+        return x.isequal(y)
+
+    # ---------------------------------------------------------------- output plumbing
+    @staticmethod
+    def _store(expr, out, mask, accum, structural, complement, replace):
+        """Evaluate a python-graphblas expression into ``out`` (for the less hot operations)."""
+        kwargs = {}
+        if mask is not None:
+            m = mask.S if structural else mask.V
+            kwargs["mask"] = ~m if complement else m
+        elif complement:
+            raise InvalidArgumentError("complement=True needs a mask")
+        if out is None:
+            if accum is not None:
+                raise InvalidArgumentError("accum needs out=")
+            return expr.new(**kwargs)
+        if accum is not None:
+            kwargs["accum"] = _binary(accum)
+        if replace:
+            kwargs["replace"] = True
+        out(**kwargs) << expr
+        return out
+
+    @staticmethod
+    def _out(out, dtype, shape, accum):
+        if out is None:
+            if accum is not None:
+                raise InvalidArgumentError("accum needs out=")
+            return Vector(dtype, shape) if isinstance(shape, int) else Matrix(dtype, *shape)
+        return out
+
+    def _accum(self, accum, out):
+        return _NULL if accum is None else _typed_binary(accum, _np(out.dtype)).gb_obj
+
+    # ---------------------------------------------------------------- operations
+    def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,
+            structural=False, complement=False, replace=False):
+        sr = _semiring(semiring, _np(A.dtype), _np(u.dtype))
+        w = self._out(out, sr.return_type, A.nrows, accum)
+        _ok(lib.GrB_mxv(w._carg, _carg(mask), self._accum(accum, w), sr.gb_obj, A._carg, u._carg,
+                        _desc(mask, structural, complement, replace)), "mxv")
+        return w
+
+    def vxm(self, u, A, semiring, *, out=None, mask=None, accum=None,
+            structural=False, complement=False, replace=False):
+        sr = _semiring(semiring, _np(u.dtype), _np(A.dtype))
+        w = self._out(out, sr.return_type, A.ncols, accum)
+        _ok(lib.GrB_vxm(w._carg, _carg(mask), self._accum(accum, w), sr.gb_obj, u._carg, A._carg,
+                        _desc(mask, structural, complement, replace)), "vxm")
+        return w
+
+    def mxm(self, A, B, semiring, *, out=None, mask=None, accum=None,
+            structural=False, complement=False, replace=False):
+        sr = _semiring(semiring, _np(A.dtype), _np(B.dtype))
+        C = self._out(out, sr.return_type, (A.nrows, B.ncols), accum)
+        _ok(lib.GrB_mxm(C._carg, _carg(mask), self._accum(accum, C), sr.gb_obj, A._carg, B._carg,
+                        _desc(mask, structural, complement, replace)), "mxm")
+        return C
+
+    def _ewise(self, kind, x, y, op, out, mask, accum, structural, complement, replace):
+        bop = _typed_binary(op, np.result_type(_np(x.dtype), _np(y.dtype)))
+        vec = isinstance(x, Vector)
+        w = self._out(out, bop.return_type, x.size if vec else (x.nrows, x.ncols), accum)
+        fn = getattr(lib, f"GrB_{'Vector' if vec else 'Matrix'}_eWise{kind}_BinaryOp")
+        _ok(fn(w._carg, _carg(mask), self._accum(accum, w), bop.gb_obj, x._carg, y._carg,
+               _desc(mask, structural, complement, replace)), f"ewise_{kind.lower()}")
+        return w
+
+    def ewise_add(self, x, y, op, *, out=None, mask=None, accum=None,
+                  structural=False, complement=False, replace=False):
+        return self._ewise("Add", x, y, op, out, mask, accum, structural, complement, replace)
+
+    def ewise_mult(self, x, y, op, *, out=None, mask=None, accum=None,
+                   structural=False, complement=False, replace=False):
+        return self._ewise("Mult", x, y, op, out, mask, accum, structural, complement, replace)
+
+    def apply(self, x, op, *, right=None, out=None, mask=None, accum=None,
+              structural=False, complement=False, replace=False):
+        if right is None:
+            expr = x.apply(_lookup(unary, op, "unary op", UNARY_OPS))
+        else:
+            expr = x.apply(_binary(op), right=right)
+        return self._store(expr, out, mask, accum, structural, complement, replace)
+
+    def select(self, x, op, thunk=None, *, out=None, mask=None, accum=None,
+               structural=False, complement=False, replace=False):
+        sel = _lookup(gb_select, _SELECT_NAMES.get(op, op), "select op", SELECT_OPS)
+        expr = x.select(sel, thunk) if thunk is not None else x.select(sel)
+        return self._store(expr, out, mask, accum, structural, complement, replace)
+
+    def reduce(self, x, monoid_name):
+        m = _lookup(monoid, monoid_name, "monoid", MONOIDS)
+        s = x.reduce_scalar(m).new() if isinstance(x, Matrix) else x.reduce(m).new()
+        value = m[x.dtype].identity if s.is_empty else s.value
+        return value.item() if hasattr(value, "item") else value
+
+    def reduce_rows(self, A, monoid_name, *, out=None, mask=None, accum=None,
+                    structural=False, complement=False, replace=False):
+        expr = A.reduce_rowwise(_lookup(monoid, monoid_name, "monoid", MONOIDS))
+        return self._store(expr, out, mask, accum, structural, complement, replace)
+
+    def extract(self, u, index, *, out=None, mask=None, accum=None,
+                structural=False, complement=False, replace=False):
+        idx = _index_array(index)
+        if mask is None and accum is None and out is None and u.nvals == u.size:
+            with _numpy_views(u) as (ua,):
+                return Vector.from_dense(ua[idx])  # dense gather: numpy beats GrB_extract here
+        return self._store(u[idx], out, mask, accum, structural, complement, replace)
+
+    def assign(self, w, u, *, mask=None, accum=None, structural=False, complement=False, replace=False):
+        desc = _desc(mask, structural, complement, replace)
+        acc = self._accum(accum, w)
+        vec = isinstance(w, Vector)
+        if isinstance(u, (Vector, Matrix)):
+            if vec:
+                info = lib.GrB_Vector_assign(w._carg, _carg(mask), acc, u._carg, lib.GrB_ALL, w.size, desc)
+            else:
+                info = lib.GrB_Matrix_assign(w._carg, _carg(mask), acc, u._carg, lib.GrB_ALL, w.nrows,
+                                             lib.GrB_ALL, w.ncols, desc)
+        else:
+            dt = _np(w.dtype)
+            suffix = _SUFFIX[dt]
+            x = dt.type(u).item()
+            if vec:
+                info = getattr(lib, f"GrB_Vector_assign_{suffix}")(w._carg, _carg(mask), acc, x, lib.GrB_ALL,
+                                                                    w.size, desc)
+            else:
+                info = getattr(lib, f"GrB_Matrix_assign_{suffix}")(w._carg, _carg(mask), acc, x, lib.GrB_ALL,
+                                                                    w.nrows, lib.GrB_ALL, w.ncols, desc)
+        _ok(info, "assign")
+        return w
+
+    def scatter(self, w, index, values, *, dup="min", accum="min"):
+        idx = _index_array(index)
+        vals = values.to_dense() if isinstance(values, Vector) else np.asarray(values)
+        if dup == accum and dup in _UFUNC_AT and w.nvals == w.size:
+            with _numpy_views(w) as (wa,):
+                _UFUNC_AT[dup].at(wa, idx, vals.astype(wa.dtype, copy=False))
+            return w
+        t = Vector.from_coo(idx, vals, size=w.size, dup_op=_binary(dup), dtype=w.dtype)
+        w(accum=_binary(accum)) << t
+        return w
+
+    # ---------------------------------------------------------------- fused steps
+    def fastsv_iteration(self, A, f, gp, mngp):
+        self.mxv(A, gp, "min_second", out=mngp, accum="min")
+        with _numpy_views(f, gp, mngp) as (fa, ga, ma):
+            np.minimum.at(fa, fa.copy(), ma)   # stochastic hooking f[f[i]] = min(., mngp[i])
+            np.minimum(fa, ma, out=fa)         # aggressive hooking
+            np.minimum(fa, ga, out=fa)         # shortcutting
+            gp_new = fa[fa]                    # grandparents
+            changed = not np.array_equal(gp_new, ga)
+            ga[:] = gp_new
+        return f, gp, changed
+
+
+_UFUNC_AT = {"min": np.minimum, "max": np.maximum, "plus": np.add}
+
+
+class _numpy_views:
+    """Lend the values of full vectors as numpy arrays (moved out and back in O(1))."""
+
+    def __init__(self, *vectors):
+        self.vectors = vectors
+
+    def __enter__(self):
+        for v in self.vectors:
+            if v.nvals != v.size:
+                raise InvalidArgumentError("this operation needs full vectors")
+        self.arrays = [v.ss.unpack("full")["values"] for v in self.vectors]
+        return self.arrays
+
+    def __exit__(self, *exc):
+        for v, a in zip(self.vectors, self.arrays):
+            v.ss.pack_full(a, take_ownership=True)
+        return False
+
+
+def _index_array(index):
+    if isinstance(index, Vector):
+        return index.to_dense()
+    return np.asarray(index, dtype=np.int64)

@@ -1,0 +1,61 @@
+"""The one exception hierarchy of la_graph.
+
+Every error the library raises on purpose derives from :class:`LaGraphError`,
+and also from the built-in exception a Python user would expect
+(``ValueError`` for bad values, ``IndexError`` for out-of-range ids, ...), so
+both ``except la_graph.LaGraphError`` and ``except ValueError`` work.
+Messages state the rule that was broken and the offending value.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LaGraphError",
+    "InvalidGraphError",
+    "InvalidSourceError",
+    "InvalidArgumentError",
+    "FileFormatError",
+    "NegativeCycleError",
+    "EngineUnavailable",
+    "OutOfDeviceMemory",
+    "VerificationError",
+]
+
+
+class LaGraphError(Exception):
+    """Base class of every error raised by la_graph."""
+
+
+class InvalidGraphError(LaGraphError, ValueError):
+    """The graph or matrix breaks a rule: not square, bad ids, NaN weights, wrong kind."""
+
+
+class InvalidSourceError(LaGraphError, IndexError):
+    """A source vertex is not an integer in ``0 .. n-1``."""
+
+
+class InvalidArgumentError(LaGraphError, ValueError):
+    """An argument other than the graph or a source is out of its allowed set."""
+
+
+class FileFormatError(LaGraphError, ValueError):
+    """A graph file is malformed, truncated, or of an unknown format.
+
+    Parse errors carry the file name and the 1-based line number.
+    """
+
+
+class NegativeCycleError(LaGraphError, ValueError):
+    """A shortest-path query met a cycle of negative total weight."""
+
+
+class EngineUnavailable(LaGraphError, ImportError):
+    """The requested engine cannot run here (missing package or device)."""
+
+
+class OutOfDeviceMemory(LaGraphError, MemoryError):
+    """An operation needs more device memory than is free."""
+
+
+class VerificationError(LaGraphError, AssertionError):
+    """A checker in :mod:`la_graph.verify` found a wrong result."""

@@ -1,0 +1,341 @@
+"""The :class:`Graph` container.
+
+A Graph is an immutable n x n sparse adjacency matrix (CSR on the host: row
+pointers, sorted column indices, optional float64 weights) plus a ``directed``
+flag.  Engines upload it on first use and cache their copy on the graph, so an
+algorithm run twice on one engine uploads once.
+
+Rules, applied by every constructor:
+
+* Vertex ids are kept as given: ``n = max id + 1`` unless ``n`` is passed (or a
+  file declares it).  Ids are never compacted, so vertex ``i`` of the file is
+  vertex ``i`` of the graph; a file whose ids start at 1 (Matrix Market, DIMACS,
+  METIS) is shifted to start at 0.
+* An undirected graph is stored symmetric: edge ``(u, v)`` adds ``A[u, v]`` and
+  ``A[v, u]``.
+* Duplicate edges are combined into one; a weighted duplicate keeps the
+  **smallest** weight (the one every shortest-path and spanning-tree
+  algorithm would pick).
+* Self-loops are kept and counted (:attr:`Graph.self_loops`).
+* Weights must be finite; NaN and infinity are rejected.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _validation as V
+from .exceptions import InvalidGraphError
+
+__all__ = ["Graph"]
+
+
+class Graph:
+    """An immutable graph held as a sparse adjacency matrix.
+
+    Build one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_file`
+    or :meth:`from_networkx`; the constructor itself is private.
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> G = lg.Graph.from_edges([0, 1, 3], [1, 2, 4])
+    >>> G
+    Graph(n=5, edges=3, undirected)
+    >>> G.out_degree.tolist()
+    [1, 2, 1, 1, 1]
+    """
+
+    __slots__ = ("_indptr", "_indices", "_weights", "_n", "_directed", "_engine_cache", "__dict__")
+
+    def __init__(self, indptr, indices, weights, n, directed, *, _trusted=False):
+        if not _trusted:
+            raise TypeError("build a Graph with Graph.from_edges, from_scipy, from_file or from_networkx")
+        for a in (indptr, indices, weights):
+            if a is not None:
+                a.flags.writeable = False
+        self._indptr = indptr
+        self._indices = indices
+        self._weights = weights
+        self._n = int(n)
+        self._directed = bool(directed)
+        self._engine_cache = {}
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_edges(cls, u, v, w=None, n=None, directed=False):
+        """Build a graph from edge arrays.
+
+        Parameters
+        ----------
+        u, v : array_like of int
+            Edge endpoints; edge ``k`` goes from ``u[k]`` to ``v[k]``.
+        w : array_like of float, optional
+            Edge weights (finite); ``None`` makes an unweighted graph.
+        n : int, optional
+            Number of vertices; default ``max(u, v) + 1``.
+        directed : bool
+            ``False`` (default) stores each edge in both directions.
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> G = lg.Graph.from_edges([0, 0, 1], [1, 1, 2], w=[5.0, 2.0, 1.0], directed=True)
+        >>> G.to_scipy().toarray().tolist()   # the duplicate 0->1 keeps weight 2
+        [[0.0, 2.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
+        """
+        u, v, w, n = V.check_edge_arrays(u, v, w, n)
+        if not directed:
+            off = u != v
+            u, v = np.concatenate([u, v[off]]), np.concatenate([v, u[off]])
+            if w is not None:
+                w = np.concatenate([w, w[off]])
+        indptr, indices, weights = _csr_min_dups(u, v, w, n)
+        return cls(indptr, indices, weights, n, directed, _trusted=True)
+
+    @classmethod
+    def from_scipy(cls, A, directed=None, weighted=None):
+        """Build a graph from a square scipy sparse matrix (or dense 2-D array).
+
+        Parameters
+        ----------
+        A : scipy.sparse matrix or array, or numpy 2-D array
+            Stored entries of a sparse matrix are edges (explicit zeros too, as in
+            scipy.sparse.csgraph); nonzeros of a dense array are edges.
+        directed : bool or None
+            ``None`` (default): undirected if ``A`` is symmetric, else directed.
+            ``False`` on a non-symmetric ``A`` symmetrizes it.
+        weighted : bool or None
+            ``None`` (default): weighted unless ``A`` is boolean or all its entries are 1.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp, la_graph as lg
+        >>> G = lg.Graph.from_scipy(sp.csr_array([[0, 1], [1, 0]]))
+        >>> G.directed, G.weighted
+        (False, False)
+        """
+        A = V.check_square_sparse(A)
+        data = A.data
+        if weighted is None:
+            weighted = data.dtype.kind != "b" and not bool(np.all(data == 1))
+        w = data if weighted else None
+        if directed is None:
+            G = cls.from_edges(A.row, A.col, w, n=A.shape[0], directed=True)
+            return G if not G.is_symmetric else G._with(directed=False)
+        return cls.from_edges(A.row, A.col, w, n=A.shape[0], directed=directed)
+
+    @classmethod
+    def from_networkx(cls, G, weight="weight"):
+        """Build a graph from a NetworkX graph.
+
+        Nodes are numbered in ``G.nodes`` order (``list(G)[i]`` is vertex ``i``).
+        The graph is weighted when any edge has the ``weight`` attribute; a missing
+        attribute then counts as 1.
+
+        Examples
+        --------
+        >>> import networkx as nx, la_graph as lg
+        >>> lg.Graph.from_networkx(nx.path_graph(4))
+        Graph(n=4, edges=3, undirected)
+        """
+        index = {node: i for i, node in enumerate(G.nodes)}
+        edges = list(G.edges(data=True))
+        u = np.fromiter((index[a] for a, _, _ in edges), np.int64, len(edges))
+        v = np.fromiter((index[b] for _, b, _ in edges), np.int64, len(edges))
+        w = None
+        if weight is not None and any(weight in d for _, _, d in edges):
+            w = np.array([d.get(weight, 1.0) for _, _, d in edges], dtype=np.float64)
+        return cls.from_edges(u, v, w, n=len(index), directed=G.is_directed())
+
+    @classmethod
+    def from_file(cls, path, directed=None, fmt=None, *, progress=False):
+        """Read a graph file.
+
+        Formats (chosen from the extension, ``.gz`` allowed, unless ``fmt`` is given):
+        Matrix Market ``.mtx`` (``fmt="mtx"``), SNAP/whitespace edge lists
+        ``.txt``/``.el``/``.edges`` (``"edgelist"``), CSV ``.csv`` (``"csv"``),
+        DIMACS shortest-path ``.gr`` (``"dimacs"``), METIS ``.graph`` (``"metis"``).
+
+        ``directed=None`` takes the file's word: Matrix Market ``symmetric`` and
+        METIS are undirected; ``general`` Matrix Market, edge lists, CSV and DIMACS
+        are directed.  Ids are kept as given (see the module notes).
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> G = lg.Graph.from_file(lg.data.path("karate"))
+        >>> G.n, G.nedges
+        (34, 78)
+        """
+        from .io import read_edges
+
+        e = read_edges(path, fmt=fmt, progress=progress)
+        if directed is None:
+            directed = e.directed
+        return cls.from_edges(e.u, e.v, e.w, n=e.n, directed=directed)
+
+    # ------------------------------------------------------------------ conversions
+    def to_scipy(self):
+        """The adjacency matrix as a scipy ``csr_array`` (float64; 1.0 where unweighted)."""
+        data = self._weights if self._weights is not None else np.ones(self.nnz)
+        return sp.csr_array((data.copy(), self._indices.copy(), self._indptr.copy()), shape=(self._n, self._n))
+
+    def to_networkx(self):
+        """The graph as a NetworkX ``Graph`` or ``DiGraph`` (with ``weight`` when weighted)."""
+        import networkx as nx
+
+        H = nx.DiGraph() if self._directed else nx.Graph()
+        H.add_nodes_from(range(self._n))
+        rows, cols = self.edges()
+        if self._weights is not None:
+            H.add_weighted_edges_from(zip(rows.tolist(), cols.tolist(), self._weights.tolist()))
+        else:
+            H.add_edges_from(zip(rows.tolist(), cols.tolist()))
+        return H
+
+    def edges(self):
+        """``(rows, cols)`` of every stored entry, in CSR order (both directions when undirected)."""
+        rows = np.repeat(np.arange(self._n, dtype=self._indices.dtype), np.diff(self._indptr))
+        return rows, self._indices
+
+    def to_undirected(self):
+        """This graph with every edge made two-way (itself if already undirected)."""
+        if not self._directed:
+            return self
+        rows, cols = self.edges()
+        return Graph.from_edges(rows, cols, self._weights, n=self._n, directed=False)
+
+    def _with(self, *, directed):
+        return Graph(self._indptr, self._indices, self._weights, self._n, directed, _trusted=True)
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def n(self):
+        """Number of vertices."""
+        return self._n
+
+    @property
+    def nnz(self):
+        """Number of stored adjacency entries (an undirected edge counts twice, a self-loop once)."""
+        return int(self._indptr[-1])
+
+    @property
+    def nedges(self):
+        """Number of edges: stored entries when directed; undirected edges (loops once) otherwise."""
+        if self._directed:
+            return self.nnz
+        return (self.nnz + self.self_loops) // 2
+
+    @property
+    def directed(self):
+        """Whether edges are one-way."""
+        return self._directed
+
+    @property
+    def weighted(self):
+        """Whether the graph carries edge weights."""
+        return self._weights is not None
+
+    @property
+    def indptr(self):
+        """CSR row pointers (read-only int64 array of length n+1)."""
+        return self._indptr
+
+    @property
+    def indices(self):
+        """CSR column indices, sorted within each row (read-only int32, or int64 beyond int32)."""
+        return self._indices
+
+    @property
+    def weights(self):
+        """CSR values (read-only float64), or ``None`` when unweighted."""
+        return self._weights
+
+    @cached_property
+    def out_degree(self):
+        """Out-degree of every vertex (int64; a self-loop counts once)."""
+        return np.diff(self._indptr)
+
+    @cached_property
+    def in_degree(self):
+        """In-degree of every vertex (int64)."""
+        if not self._directed:
+            return self.out_degree
+        return np.bincount(self._indices, minlength=self._n).astype(np.int64)
+
+    @cached_property
+    def self_loops(self):
+        """Number of self-loops."""
+        rows, cols = self.edges()
+        return int(np.count_nonzero(rows == cols))
+
+    @cached_property
+    def is_symmetric(self):
+        """Whether ``A == A.T`` (structure and weights)."""
+        if not self._directed:
+            return True
+        T = self.T
+        if not np.array_equal(self._indptr, T._indptr) or not np.array_equal(self._indices, T._indices):
+            return False
+        return self._weights is None or np.array_equal(self._weights, T._weights)
+
+    @cached_property
+    def T(self):
+        """The transposed graph (edges reversed); the graph itself when undirected."""
+        if not self._directed:
+            return self
+        At = self.to_scipy().T.tocsr()
+        At.sort_indices()
+        w = At.data if self._weights is not None else None
+        return Graph(At.indptr.astype(np.int64), At.indices.astype(self._indices.dtype), w, self._n, True, _trusted=True)
+
+    def __repr__(self):
+        kind = "directed" if self._directed else "undirected"
+        w = ", weighted" if self.weighted else ""
+        return f"Graph(n={self._n}, edges={self.nedges}, {kind}{w})"
+
+    def __eq__(self, other):
+        if not isinstance(other, Graph):
+            return NotImplemented
+        return (
+            self._n == other._n
+            and self._directed == other._directed
+            and np.array_equal(self._indptr, other._indptr)
+            and np.array_equal(self._indices, other._indices)
+            and (self._weights is None) == (other._weights is None)
+            and (self._weights is None or np.array_equal(self._weights, other._weights))
+        )
+
+    __hash__ = object.__hash__
+
+
+def _csr_min_dups(u, v, w, n):
+    """CSR (indptr int64, sorted indices, weights) of edges ``u -> v``; duplicates keep the min weight."""
+    idx_dtype = np.int32 if n <= V.INT32_MAX else np.int64
+    m = u.size
+    if m == 0:
+        return np.zeros(n + 1, np.int64), np.zeros(0, idx_dtype), (None if w is None else np.zeros(0))
+    # structure: scipy's counting-sort COO -> CSR; sums duplicates of a boolean (logical or)
+    S = sp.csr_array((np.ones(m, dtype=bool), (u, v)), shape=(n, n))
+    S.sum_duplicates()
+    S.sort_indices()
+    indptr = S.indptr.astype(np.int64, copy=False)
+    indices = S.indices.astype(idx_dtype, copy=False)
+    if w is None:
+        return indptr, indices, None
+    if S.nnz == m:
+        # no duplicates: carry the weights through the same sort
+        W = sp.csr_array((w, (u, v)), shape=(n, n))
+        W.sum_duplicates()
+        W.sort_indices()
+        return indptr, indices, W.data.astype(np.float64, copy=False)
+    key = u * np.int64(n) + v
+    order = np.lexsort((w, key))
+    key = key[order]
+    first = np.ones(m, dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    return indptr, indices, np.ascontiguousarray(w[order][first])

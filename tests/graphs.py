@@ -1,0 +1,62 @@
+"""Graphs the algorithm tests share: small hand-made cases, generated families, real files."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from la_graph import Graph, generators
+
+# name -> builder of a small graph (fast enough for every engine in every test)
+SMALL = {
+    "empty": lambda: Graph.from_edges([], [], n=0),
+    "single": lambda: Graph.from_edges([], [], n=1),
+    "isolated": lambda: Graph.from_edges([], [], n=5),
+    "self_loop": lambda: Graph.from_edges([0, 1], [0, 2], n=4),
+    "path": lambda: Graph.from_edges(np.arange(9), np.arange(1, 10)),
+    "directed_path": lambda: Graph.from_edges(np.arange(9), np.arange(1, 10), directed=True),
+    "directed_cycle": lambda: Graph.from_edges(np.arange(6), (np.arange(6) + 1) % 6, directed=True),
+    "reverse_ids": lambda: Graph.from_edges(np.arange(20, 0, -1), np.arange(19, -1, -1)),
+    "two_stars": lambda: Graph.from_edges([5, 5, 5, 9, 9], [0, 1, 2, 7, 8], n=12),
+    "grid": lambda: generators.grid_2d(12, 9),
+    "circulant": lambda: generators.circulant(60, [1, 7]),
+    "hypercube": lambda: generators.hypercube(6),
+    "caveman": lambda: generators.caveman(6, 5),
+    "connected_caveman": lambda: generators.connected_caveman(6, 5),
+    "rmat": lambda: generators.rmat(10, 8, seed=1),
+    "rmat_directed": lambda: generators.rmat(9, 8, seed=2, directed=True),
+    "erdos_renyi_sparse": lambda: generators.erdos_renyi(300, 0.004, seed=3),
+    "uniform_directed": lambda: generators.uniform(400, 900, seed=4, directed=True),
+}
+
+# real graphs in ../shared/data (relative path -> nothing; read with Graph.from_file)
+REAL = [
+    "snap/facebook_combined.txt.gz",
+    "snap/email-Eu-core.txt.gz",
+    "snap/CA-GrQc.txt.gz",
+    "snap/CA-HepPh.txt.gz",
+    "snap/Email-Enron.txt.gz",
+    "snap/as-caida20071105.txt.gz",
+    "snap/Wiki-Vote.txt.gz",
+    "snap/p2p-Gnutella31.txt.gz",
+    "snap/soc-Slashdot0902.txt.gz",
+    "snap/cit-HepTh.txt.gz",
+    "snap/cit-HepPh.txt.gz",
+    "snap/soc-sign-bitcoinotc.csv.gz",
+    "law/uk-2007-05_100000.txt.gz",
+    "dimacs/rome99.gr",
+    "suitesparse/usroads-48.mtx.gz",
+    "suitesparse/luxembourg_osm.mtx.gz",
+    "suitesparse/delaunay_n14.mtx.gz",
+    "suitesparse/delaunay_n16.mtx.gz",
+    "metis/delaunay_n15.graph",
+    "metis/rgg_n_2_15_s0.graph",
+]
+
+_cache: dict = {}
+
+
+def real(shared_data, name):
+    """Graph.from_file of a shared real graph, read once per test session."""
+    if name not in _cache:
+        _cache[name] = Graph.from_file(shared_data / name)
+    return _cache[name]

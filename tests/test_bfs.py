@@ -1,0 +1,120 @@
+import numpy as np
+import pytest
+import scipy.sparse.csgraph as csgraph
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import la_graph as lg
+from la_graph.verify import check_bfs
+
+from .graphs import REAL, SMALL, real
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+@pytest.mark.parametrize("direction", ["auto", "push", "pull"])
+def test_small_graphs(engine, name, direction):
+    G = SMALL[name]()
+    for s in {0, G.n // 2, G.n - 1} if G.n else []:
+        r = lg.bfs(G, s, direction=direction, engine=engine)
+        check_bfs(G, s, r)
+        assert r.level.dtype == np.int64 and r.parent.dtype == np.int64
+
+
+@pytest.mark.parametrize("name", ["rmat", "rmat_directed", "grid", "caveman", "uniform_directed"])
+def test_level_only_and_parent_only(engine, name):
+    G = SMALL[name]()
+    full = lg.bfs(G, 3, engine=engine)
+    lev = lg.bfs(G, 3, parent=False, engine=engine)
+    par = lg.bfs(G, 3, level=False, engine=engine)
+    assert lev.parent is None and par.level is None
+    np.testing.assert_array_equal(lev.level, full.level)
+    check_bfs(G, 3, par)
+
+
+@pytest.mark.parametrize("name", ["rmat", "rmat_directed", "grid", "two_stars", "directed_cycle"])
+def test_multi_source(engine, name):
+    G = SMALL[name]()
+    sources = [0, G.n - 1, 1, 0]  # a repeated source is allowed: one row each
+    r = lg.bfs(G, sources=sources, engine=engine)
+    assert r.level.shape == (4, G.n) and r.parent.shape == (4, G.n)
+    np.testing.assert_array_equal(r.sources, sources)
+    check_bfs(G, np.asarray(sources), r)
+    for i, s in enumerate(sources):
+        np.testing.assert_array_equal(r.level[i], lg.bfs(G, s, engine=engine).level)
+
+
+def test_engines_agree_on_levels(engine):
+    G = SMALL["rmat"]()
+    np.testing.assert_array_equal(lg.bfs(G, 5, engine=engine).level, lg.bfs(G, 5, engine="cpu").level)
+
+
+@given(
+    n=st.integers(1, 40),
+    edges=st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39)), max_size=120),
+    directed=st.booleans(),
+    data=st.data(),
+)
+@settings(max_examples=60, deadline=None)
+def test_property_random_graphs(n, edges, directed, data):
+    edges = [(u % n, v % n) for u, v in edges]
+    u = [e[0] for e in edges]
+    v = [e[1] for e in edges]
+    G = lg.Graph.from_edges(u, v, n=n, directed=directed)
+    s = data.draw(st.integers(0, n - 1))
+    direction = data.draw(st.sampled_from(["auto", "push", "pull"]))
+    r = lg.bfs(G, s, direction=direction)
+    check_bfs(G, s, r)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", REAL)
+def test_real_graphs(shared_data, name):
+    G = real(shared_data, name)
+    s = int(np.argmax(G.out_degree))  # a hub: reaches much of the graph
+    r = lg.bfs(G, s)
+    check_bfs(G, s, r)
+    order, pred = csgraph.breadth_first_order(G.to_scipy(), s, directed=G.directed)
+    assert np.count_nonzero(r.level >= 0) == order.size
+
+
+# ---------------------------------------------------------------- bad input
+@pytest.mark.parametrize(
+    "source, exc, match",
+    [
+        (-1, lg.InvalidSourceError, "source -1 is out of range 0..9"),
+        (10, lg.InvalidSourceError, "source 10 is out of range 0..9"),
+        (2.0, lg.InvalidSourceError, "integer vertex id, got 2.0"),
+        ("0", lg.InvalidSourceError, "integer vertex id"),
+        (True, lg.InvalidSourceError, "integer vertex id"),
+    ],
+)
+def test_bad_source(source, exc, match):
+    G = SMALL["path"]()
+    with pytest.raises(exc, match=match):
+        lg.bfs(G, source)
+    assert issubclass(exc, IndexError)
+
+
+def test_bad_arguments():
+    G = SMALL["path"]()
+    with pytest.raises(lg.InvalidSourceError, match="exactly one of"):
+        lg.bfs(G)
+    with pytest.raises(lg.InvalidSourceError, match="exactly one of"):
+        lg.bfs(G, 0, sources=[1])
+    with pytest.raises(lg.InvalidSourceError, match=r"sources\[1\] = 12 is out of range 0..9"):
+        lg.bfs(G, sources=[0, 12])
+    with pytest.raises(lg.InvalidSourceError, match="at least one"):
+        lg.bfs(G, sources=[])
+    with pytest.raises(lg.InvalidArgumentError, match="direction must be one of"):
+        lg.bfs(G, 0, direction="sideways")
+    with pytest.raises(lg.InvalidArgumentError, match="level=True or parent=True"):
+        lg.bfs(G, 0, level=False, parent=False)
+    with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
+        lg.bfs(G.to_scipy(), 0)
+    with pytest.raises(lg.InvalidArgumentError, match="engine must be one of"):
+        lg.bfs(G, 0, engine="tpu")
+
+
+def test_empty_graph_has_no_source():
+    with pytest.raises(lg.InvalidSourceError, match="no vertices"):
+        lg.bfs(SMALL["empty"](), 0)
