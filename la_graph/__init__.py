@@ -14,7 +14,7 @@ Examples
 3
 """
 
-from . import data, exceptions
+from . import data, exceptions, generators, verify
 from .algorithms import BFSResult, bfs, connected_components
 from .engines import available_engines, get_engine, set_engine, use_engine
 from .exceptions import *  # noqa: F401,F403
@@ -26,5 +26,5 @@ __version__ = "0.1.0"
 __all__ = [
     "Graph", "bfs", "BFSResult", "connected_components",
     "get_engine", "set_engine", "use_engine", "available_engines",
-    "data", "exceptions", *_exc_all,
+    "data", "exceptions", "generators", "verify", *_exc_all,
 ]

@@ -5,9 +5,9 @@ The frontier ``q`` is a sparse vector; one level is ``q<!visited> = q any.second
 ``q<!visited> = A' any.secondi q`` (pull, each unvisited vertex asks its
 in-neighbours).  ``secondi`` returns the index of the frontier vertex an edge
 came from, which is the new vertex's parent.  The direction-optimizing switch
-is Beamer's, with LAGraph's thresholds: go pull when the frontier's out-edges
-outnumber the unexplored edges / ``alpha``, go back to push once a shrinking
-frontier holds fewer than ``n / beta`` vertices.
+is Beamer's, with LAGraph's thresholds: go pull when a growing frontier's
+out-edges outnumber the unexplored edges / ``ALPHA``, go back to push once a
+shrinking frontier holds at most ``n / BETA2`` vertices.
 Several sources run at once as a frontier matrix (one row a source) and ``mxm``.
 """
 
@@ -23,7 +23,8 @@ from ..engines import get_engine
 __all__ = ["bfs", "BFSResult"]
 
 ALPHA = 8.0
-BETA = 8.0
+BETA1 = 8.0
+BETA2 = 512.0
 
 
 @dataclass(frozen=True)
@@ -109,40 +110,50 @@ def _bfs_single(E, G, s, want_level, want_parent, direction):
     n = G.n
     A = E.matrix(G)
     AT = E.matrix(G, transpose=True) if direction != "push" else None
+    ids = np.int32 if n <= V.INT32_MAX else np.int64
     semiring = "any_secondi" if want_parent else "any_pair"
-    # q: the frontier (values: own id); visited: parents if wanted, else levels
-    q = E.vector_from_coo([s], s, n, dtype=np.int64)
-    pi = E.copy(q) if want_parent else None
-    lev = E.vector_from_coo([s], 0, n, dtype=np.int64) if want_level else None
+    # q: the frontier; pi: parents; lev: levels; the visited set is pi's (else lev's) structure
+    q = E.vector_from_coo([s], s, n, dtype=ids if want_parent else bool)
+    pi = E.hint(E.vector_from_coo([s], s, n, dtype=ids), "dense") if want_parent else None
+    lev = E.hint(E.vector_from_coo([s], 0, n, dtype=ids), "dense") if want_level else None
     visited = pi if want_parent else lev
     push = direction != "pull"
-    if direction == "auto":
+    auto = direction == "auto" and G.nnz >= n
+    if auto:
         deg = E.degree(G)
         edges_unexplored = G.nnz
-    nq, k = 1, 0
-    while nq:
+        any_pull = False
+    nq, last_nq, nvisited, k = 1, 0, 1, 0
+    while nvisited < n:
         k += 1
-        if direction == "auto":
-            # Beamer's switch, evaluated on the frontier just found
-            if push and k > 1 and nq > last_nq:
-                edges_in_frontier = E.reduce(E.ewise_mult(q, deg, "second"), "plus")
-                edges_unexplored -= edges_in_frontier
-                push = not (edges_unexplored > 0 and edges_in_frontier > edges_unexplored / ALPHA)
-            elif not push and nq < last_nq:
-                push = nq < n / BETA
+        if auto:  # Beamer's switch, with LAGraph's thresholds
+            if push:
+                growing = nq > last_nq
+                if any_pull:
+                    push = not (growing and nq > n / BETA1)
+                else:
+                    edges_in_frontier = E.reduce(E.ewise_mult(q, deg, "second"), "plus")
+                    edges_unexplored -= edges_in_frontier
+                    push = not (growing and edges_in_frontier > edges_unexplored / ALPHA)
+            elif nq < last_nq and nq <= n / BETA2:
+                push = True
+            any_pull = any_pull or not push
         if push:
-            E.vxm(q, A, semiring, out=q, mask=visited, structural=True, complement=True, replace=True)
+            E.vxm(E.hint(q, "sparse"), A, semiring, out=q, mask=visited, structural=True, complement=True,
+                  replace=True)
         else:
-            E.mxv(AT, q, semiring, out=q, mask=visited, structural=True, complement=True, replace=True)
+            E.mxv(AT, E.hint(q, "dense"), semiring, out=q, mask=visited, structural=True, complement=True,
+                  replace=True)
         last_nq, nq = nq, E.nvals(q)
         if nq == 0:
             break
+        nvisited += nq
         if want_parent:
             E.assign(pi, q, mask=q, structural=True)
         if want_level:
             E.assign(lev, k, mask=q, structural=True)
-    level = E.to_numpy(lev, fill=-1) if want_level else None
-    parent = E.to_numpy(pi, fill=-1) if want_parent else None
+    level = E.to_numpy(lev, fill=-1).astype(np.int64, copy=False) if want_level else None
+    parent = E.to_numpy(pi, fill=-1).astype(np.int64, copy=False) if want_parent else None
     return level, parent
 
 

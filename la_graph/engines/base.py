@@ -130,6 +130,16 @@ class Engine(ABC):
     def isequal(self, x, y):
         """Whether ``x`` and ``y`` have the same structure and values."""
 
+    def hint(self, x, storage):
+        """Storage hint, ``"sparse"`` or ``"dense"``: how ``x`` is about to be used; returns ``x``.
+
+        Results never depend on it.  ``"dense"`` suits vectors that fill up or are
+        read at random (visited sets, a pulled frontier); ``"sparse"`` suits short
+        frontiers that are scanned.  The CPU engine sets SuiteSparse's sparsity
+        control (bitmap or sparse); the default does nothing.
+        """
+        return x
+
     # ---------------------------------------------------------------- operations
     @abstractmethod
     def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,

@@ -26,6 +26,7 @@ _SUFFIX = {np.dtype(t): s for t, s in [
     (bool, "BOOL"), (np.int8, "INT8"), (np.int16, "INT16"), (np.int32, "INT32"), (np.int64, "INT64"),
     (np.uint8, "UINT8"), (np.uint16, "UINT16"), (np.uint32, "UINT32"), (np.uint64, "UINT64"),
     (np.float32, "FP32"), (np.float64, "FP64")]}
+_SPARSITY = {"sparse": lib.GxB_SPARSE, "dense": lib.GxB_BITMAP + lib.GxB_FULL}
 _SEMIRING_CACHE = {}
 _BINARY_CACHE = {}
 
@@ -61,7 +62,7 @@ def _lookup(namespace, name, kind, known):
     ss = getattr(namespace, "ss", None)
     op = getattr(ss, name, None) if ss is not None else None  # SuiteSparse extensions (secondi, ...)
     if op is None:
-        op = getattr(namespace, name, None)
+        op = getattr(namespace, "cdiv" if name == "div" else name, None)  # GrB_DIV is graphblas binary.cdiv
     if op is None:
         raise InvalidArgumentError(f"unknown {kind} {name!r}")
     return op
@@ -161,10 +162,12 @@ class CPUEngine(Engine):
         return Vector.from_dense(np.ascontiguousarray(values))
 
     def vector_from_coo(self, indices, values, size, *, dup=None, dtype=None):
+        values = np.full(np.size(indices), values) if np.isscalar(values) and dup is not None else values
         dup = None if np.isscalar(values) else _binary(dup)
         return Vector.from_coo(np.asarray(indices, dtype=np.int64), values, size=size, dup_op=dup, dtype=dtype)
 
     def matrix_from_coo(self, rows, cols, values, nrows, ncols, *, dup=None, dtype=None):
+        values = np.full(np.size(rows), values) if np.isscalar(values) and dup is not None else values
         dup = None if np.isscalar(values) else _binary(dup)
         return Matrix.from_coo(np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), values,
                                nrows=nrows, ncols=ncols, dup_op=dup, dtype=dtype)
@@ -190,6 +193,15 @@ class CPUEngine(Engine):
 
     def isequal(self, x, y):
         return x.isequal(y)
+
+    def hint(self, x, storage):
+        if storage not in _SPARSITY:
+            raise InvalidArgumentError(f"storage hint must be 'sparse' or 'dense', got {storage!r}")
+        _ok(lib.GxB_Vector_Option_set(x._carg, lib.GxB_SPARSITY_CONTROL, ffi.cast("int", _SPARSITY[storage]))
+            if isinstance(x, Vector) else
+            lib.GxB_Matrix_Option_set(x._carg, lib.GxB_SPARSITY_CONTROL, ffi.cast("int", _SPARSITY[storage])),
+            "hint")
+        return x
 
     # ---------------------------------------------------------------- output plumbing
     @staticmethod
@@ -293,7 +305,7 @@ class CPUEngine(Engine):
     def extract(self, u, index, *, out=None, mask=None, accum=None,
                 structural=False, complement=False, replace=False):
         idx = _index_array(index)
-        if mask is None and accum is None and out is None and u.nvals == u.size:
+        if mask is None and accum is None and out is None and not complement and u.nvals == u.size:
             with _numpy_views(u) as (ua,):
                 return Vector.from_dense(ua[idx])  # dense gather: numpy beats GrB_extract here
         return self._store(u[idx], out, mask, accum, structural, complement, replace)
