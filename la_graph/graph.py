@@ -162,7 +162,9 @@ class Graph:
 
         ``directed=None`` takes the file's word: Matrix Market ``symmetric`` and
         METIS are undirected; ``general`` Matrix Market, edge lists, CSV and DIMACS
-        are directed.  Ids are kept as given (see the module notes).
+        are directed.  ``directed=False`` makes every edge two-way;
+        ``directed=True`` on an undirected file keeps both directions of each edge.
+        Ids are kept as given (see the module notes).
 
         Examples
         --------
@@ -174,9 +176,11 @@ class Graph:
         from .io import read_edges
 
         e = read_edges(path, fmt=fmt, progress=progress)
-        if directed is None:
-            directed = e.directed
-        return cls.from_edges(e.u, e.v, e.w, n=e.n, directed=directed)
+        # a file that stores one triangle of an undirected graph is symmetrized in any case
+        G = cls.from_edges(e.u, e.v, e.w, n=e.n, directed=e.directed)
+        if directed is None or bool(directed) == e.directed:
+            return G
+        return G.to_undirected() if not directed else G._with(directed=True)
 
     # ------------------------------------------------------------------ conversions
     def to_scipy(self):

@@ -125,7 +125,44 @@ def _first(mask):
     return divmod(int(flat[0]), mask.shape[1])
 
 
-def _check_parents_reach_sources(parent, sources, at, name="parent"):
+def _check_parent_edges(G, parent, sources, reach, at):
+    """Checks shared by BFS and SSSP parents, all (k, n) arrays.
+
+    ``parent[i, sources[i]] == sources[i]``; ``parent == -1`` exactly where not
+    ``reach``; every other reached ``v`` has a parent ``p`` in range with an edge
+    ``p -> v``.  Returns ``(ii, vv, pp, pos)`` for those vertices (row, vertex,
+    parent, CSR position of the edge) for the caller's own test.
+    """
+    n = G.n
+    rows = np.arange(sources.size)
+    src_par = parent[rows, sources]
+    bad = np.flatnonzero(src_par != sources)
+    if bad.size:
+        i = int(bad[0])
+        _fail(f"parent{at(i, sources[i])} = {src_par[i]}, expected {sources[i]} (the source)")
+    hit = _first(reach != (parent != -1))
+    if hit:
+        i, v = hit
+        if reach[i, v]:
+            _fail(f"parent{at(i, v)} = -1 but vertex {v} is reachable from {sources[i]}")
+        _fail(f"parent{at(i, v)} = {parent[i, v]} but vertex {v} is unreachable from {sources[i]}")
+    check = reach.copy()
+    check[rows, sources] = False
+    ii, vv = np.nonzero(check)
+    pp = parent[ii, vv]
+    in_range = (pp >= 0) & (pp < n)
+    found, pos = _edge_lookup(G, np.where(in_range, pp, 0), vv)
+    bad = np.flatnonzero(~(in_range & found))
+    if bad.size:
+        j = int(bad[0])
+        i, v, p = int(ii[j]), int(vv[j]), int(pp[j])
+        if not in_range[j]:
+            _fail(f"parent{at(i, v)} = {p} is not a vertex id in 0..{n - 1}")
+        _fail(f"parent{at(i, v)} = {p} but there is no edge {p} -> {v}")
+    return ii, vv, pp, pos
+
+
+def _check_parents_reach_sources(parent, sources, at):
     """Every non-(-1) parent chain must end at its row's source (no cycles).
 
     ``parent`` is (k, n) with ``parent[i, sources[i]] == sources[i]``; uses
@@ -144,7 +181,7 @@ def _check_parents_reach_sources(parent, sources, at, name="parent"):
     hit = _first(bad)
     if hit:
         i, v = hit
-        _fail(f"{name}{at(i, v)} = {parent[i, v]}: following parents from vertex {v} never "
+        _fail(f"parent{at(i, v)} = {parent[i, v]}: following parents from vertex {v} never "
               f"reaches the source {sources[i]} (the parents form a cycle)")
 
 
@@ -219,7 +256,6 @@ def check_bfs(G, source, result):
     d = csgraph.shortest_path(_structure(G), directed=True, unweighted=True, indices=sources)
     d = np.atleast_2d(d)
     ref = np.where(np.isinf(d), -1, d).astype(np.int64)
-    rows = np.arange(sources.size)
 
     if level is not None:
         hit = _first(level != ref)
@@ -229,36 +265,12 @@ def check_bfs(G, source, result):
             _fail(f"level{at(i, v)} = {level[i, v]}, expected {ref[i, v]}{extra}")
 
     if parent is not None:
-        n = G.n
-        src_par = parent[rows, sources]
-        bad = np.flatnonzero(src_par != sources)
-        if bad.size:
-            i = int(bad[0])
-            _fail(f"parent{at(i, sources[i])} = {src_par[i]}, expected {sources[i]} (the source)")
-        reach = ref >= 0
-        hit = _first(reach != (parent != -1))
-        if hit:
-            i, v = hit
-            if reach[i, v]:
-                _fail(f"parent{at(i, v)} = -1 but vertex {v} is reachable from {sources[i]} "
-                      f"(level {ref[i, v]})")
-            _fail(f"parent{at(i, v)} = {parent[i, v]} but vertex {v} is unreachable from {sources[i]}")
-        check = reach.copy()
-        check[rows, sources] = False
-        ii, vv = np.nonzero(check)
-        pp = parent[ii, vv]
-        in_range = (pp >= 0) & (pp < n)
-        found, _ = _edge_lookup(G, np.where(in_range, pp, 0), vv)
-        found &= in_range
-        plev = np.where(in_range, ref[ii, np.where(in_range, pp, 0)], -2)
-        bad = np.flatnonzero(~found | (plev != ref[ii, vv] - 1))
+        ii, vv, pp, _ = _check_parent_edges(G, parent, sources, ref >= 0, at)
+        plev = ref[ii, pp]
+        bad = np.flatnonzero(plev != ref[ii, vv] - 1)
         if bad.size:
             j = int(bad[0])
             i, v, p = int(ii[j]), int(vv[j]), int(pp[j])
-            if not in_range[j]:
-                _fail(f"parent{at(i, v)} = {p} is not a vertex id in 0..{n - 1}")
-            if not found[j]:
-                _fail(f"parent{at(i, v)} = {p} but there is no edge {p} -> {v}")
             _fail(f"parent{at(i, v)} = {p} is at level {plev[j]}, expected level {ref[i, v] - 1} "
                   f"(one less than level{at(i, v)} = {ref[i, v]})")
 
@@ -366,35 +378,12 @@ def check_sssp(G, source, dist, parent=None, *, rtol=1e-9, atol=None):
     if parent is None:
         return
     _, (parent,), _ = _rows(G, source, (parent,), ("parent",), "i")
-    src_par = parent[rows, sources]
-    bad = np.flatnonzero(src_par != sources)
-    if bad.size:
-        i = int(bad[0])
-        _fail(f"parent{at(i, sources[i])} = {src_par[i]}, expected {sources[i]} (the source)")
-    reach = np.isfinite(ref)
-    hit = _first(reach != (parent != -1))
-    if hit:
-        i, v = hit
-        if reach[i, v]:
-            _fail(f"parent{at(i, v)} = -1 but vertex {v} is reachable from {sources[i]}")
-        _fail(f"parent{at(i, v)} = {parent[i, v]} but vertex {v} is unreachable from {sources[i]}")
-    check = reach.copy()
-    check[rows, sources] = False
-    ii, vv = np.nonzero(check)
-    pp = parent[ii, vv]
-    in_range = (pp >= 0) & (pp < n)
-    pc = np.where(in_range, pp, 0)
-    found, pos = _edge_lookup(G, pc, vv)
-    found &= in_range
-    via = dist[ii, pc] + w[pos]
-    bad = np.flatnonzero(~found | ~close(via, dist[ii, vv]))
+    ii, vv, pp, pos = _check_parent_edges(G, parent, sources, np.isfinite(ref), at)
+    via = dist[ii, pp] + w[pos]
+    bad = np.flatnonzero(~close(via, dist[ii, vv]))
     if bad.size:
         j = int(bad[0])
         i, v, p = int(ii[j]), int(vv[j]), int(pp[j])
-        if not in_range[j]:
-            _fail(f"parent{at(i, v)} = {p} is not a vertex id in 0..{n - 1}")
-        if not found[j]:
-            _fail(f"parent{at(i, v)} = {p} but there is no edge {p} -> {v}")
         _fail(f"parent{at(i, v)} = {p} but dist{at(i, p)} + w({p}, {v}) = {via[j]} "
               f"!= dist{at(i, v)} = {dist[i, v]}")
     _check_parents_reach_sources(parent, sources, at)

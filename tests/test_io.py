@@ -242,6 +242,7 @@ def test_mtx_empty(tmp_path):
         ("%%MatrixMarket matrix array real general\n1 1\n1 2\n", ["line 3", "got 2"]),
         ("%%MatrixMarket matrix array pattern general\n1 1\n1\n", ["pattern"]),
         ("not a matrix market file\n1 1 1\n", ["banner"]),
+        ("%%MatrixMarket vector coordinate real general\n3 1\n1 2.0\n", ["vector", "not a matrix"]),
         (MM_REAL, ["header"]),
         (MM_REAL + "3 3\n", ["header"]),
         (MM_REAL + "3 3 -1\n", ["header"]),
@@ -386,9 +387,7 @@ def graphs(draw, undirected_loopless=False):
     ids = st.integers(0, n - 1)
     u = np.array(draw(st.lists(ids, min_size=m, max_size=m)), dtype=np.int64)
     v = np.array(draw(st.lists(ids, min_size=m, max_size=m)), dtype=np.int64)
-    weights = st.one_of(
-        st.floats(allow_nan=False, allow_infinity=False), st.integers(-10, 10).map(float), st.just(0.0)
-    )
+    weights = st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers(-10, 10).map(float), st.just(0.0))
     w = np.array(draw(st.lists(weights, min_size=m, max_size=m))) if draw(st.booleans()) else None
     directed = draw(st.booleans())
     if undirected_loopless:
@@ -407,6 +406,34 @@ def test_round_trip_property(tmp_path, fmt, data):
     path = tmp_path / ("g" + ext + (".gz" if gz else ""))
     write_edges(G, path)
     graphs_equal_after_reading(G, path, fmt)
+
+
+HEADERS = {
+    "mtx": ["", MM_REAL, MM_PATTERN_SYM + "3 3 2\n", "%%MatrixMarket matrix array real general\n2 2\n"],
+    "edgelist": [""],
+    "csv": ["", "a,b\n"],
+    "dimacs": ["", "p sp 3 2\n"],
+    "metis": ["", "3 2\n", "3 2 1\n", "3 2 11 2\n"],
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(HEADERS))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_garbage_only_raises_file_format_error(tmp_path, fmt, data):
+    """Whatever the bytes, reading returns an EdgeList or raises FileFormatError: never anything else."""
+    header = data.draw(st.sampled_from(HEADERS[fmt]))
+    body = data.draw(st.text(alphabet="0123456789  \t\n\r\n.-+eE#%,ap\u00e9x", max_size=80))
+    path = tmp_path / f"g.{fmt}"
+    path.write_bytes((header + body).encode())
+    try:
+        e = read_edges(path, fmt=fmt)
+    except FileFormatError as exc:
+        assert str(path) in str(exc)
+        return
+    assert e.u.dtype == e.v.dtype == np.int64 and e.u.shape == e.v.shape
+    assert e.w is None or (e.w.shape == e.u.shape and np.isfinite(e.w).all())
+    assert e.u.size == 0 or (0 <= min(e.u.min(), e.v.min()) and max(e.u.max(), e.v.max()) < e.n)
 
 
 @pytest.mark.parametrize("ext", [".mtx", ".el", ".csv", ".gr", ".graph"])
@@ -430,7 +457,8 @@ def test_write_text_forms(tmp_path):
     assert (tmp_path / "g.txt").read_text().splitlines()[1:] == ["0 1 1.0", "1 2 0.1"]
     H = Graph.from_edges([0, 1], [1, 2], w=[3.0, -2.0])
     write_edges(H, tmp_path / "h.gr")
-    assert (tmp_path / "h.gr").read_text().splitlines()[1:] == ["p sp 3 4", "a 1 2 3", "a 2 1 3", "a 2 3 -2", "a 3 2 -2"]
+    arcs = ["p sp 3 4", "a 1 2 3", "a 2 1 3", "a 2 3 -2", "a 3 2 -2"]
+    assert (tmp_path / "h.gr").read_text().splitlines()[1:] == arcs
     write_edges(H, tmp_path / "h.graph")
     assert (tmp_path / "h.graph").read_text().splitlines()[1:] == ["3 2 1", "2 3", "1 3 3 -2", "2 -2"]
 
@@ -440,6 +468,7 @@ def test_write_metis_rejects_directed_and_loops(tmp_path):
         write_edges(Graph.from_edges([0], [1], directed=True), tmp_path / "g.graph")
     with pytest.raises(InvalidGraphError, match="self-loops"):
         write_edges(Graph.from_edges([0, 1], [1, 1]), tmp_path / "g.graph")
+    assert not (tmp_path / "g.graph").exists()
 
 
 def test_write_unknown_extension(tmp_path):

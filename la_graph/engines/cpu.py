@@ -219,7 +219,7 @@ class CPUEngine(Engine):
             return expr.new(**kwargs)
         if accum is not None:
             kwargs["accum"] = _binary(accum)
-        if replace:
+        if replace and mask is not None:  # without a mask, replace changes nothing (python-graphblas rejects it)
             kwargs["replace"] = True
         out(**kwargs) << expr
         return out
@@ -370,7 +370,9 @@ class _numpy_views:
         for v in self.vectors:
             if v.nvals != v.size:
                 raise InvalidArgumentError("this operation needs full vectors")
-        self.arrays = [v.ss.unpack("full")["values"] for v in self.vectors]
+        unpacked = [v.ss.unpack("full") for v in self.vectors]  # an iso vector unpacks to 1 value: expand it
+        self.arrays = [np.repeat(d["values"], v.size) if d["is_iso"] else d["values"]
+                       for v, d in zip(self.vectors, unpacked)]
         return self.arrays
 
     def __exit__(self, *exc):

@@ -1,0 +1,1182 @@
+"""Conformance suite of the operator interface (la_graph.engines.base.Engine).
+
+Every engine runs the same tests against one small, independent reference
+model written here: a vector or matrix is a dense object array of values plus
+a boolean ``present`` mask, and every operation is spelled out entry by entry
+with GraphBLAS's rules:
+
+* ``C<M, replace> accum= T``: where the mask allows, ``C`` becomes ``T``
+  (combined with the old ``C`` by ``accum`` where both hold an entry); where it
+  does not, ``C`` keeps its entry, or loses it with ``replace``.
+* A semiring ``add_mult`` casts both operands to its type, multiplies, and
+  reduces the products with the ``add`` monoid.  ``firsti`` is the row index of
+  the first operand and ``secondi`` that of the second: ``i`` and ``j`` in
+  ``mxv(A, u)`` (``u`` a column), ``0`` and ``k`` in ``vxm(u, A)`` (``u`` a row),
+  ``i`` and ``k`` in ``mxm(A, B)``.
+* An ``any`` op may pick any of its operands: the model keeps the set of right
+  answers (:class:`Choice`) and a result passes if it is one of them.
+
+Values are small integers and halves, so float sums are exact whatever order
+an engine adds them in.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+import os
+import re
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import la_graph
+from la_graph import Graph, InvalidArgumentError
+from la_graph.engines.base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS
+
+BOOL, I64, F64 = np.dtype(bool), np.dtype(np.int64), np.dtype(np.float64)
+INT_MIN, INT_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
+FLOATS = (-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+
+VECTOR_DTYPES = (I64, I64, F64, BOOL)   # int64 drawn most often
+MATRIX_DTYPES = (BOOL, F64)             # graph matrices: bool ones or float64 weights
+ANY_DTYPES = (BOOL, I64, F64)
+MASK_KINDS = ("none", "value", "structural", "value_complement", "structural_complement")
+ACCUMS = (None, "min", "plus")
+
+COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt,
+           "le": operator.le, "gt": operator.gt, "ge": operator.ge}
+ARITH = {"plus": operator.add, "minus": operator.sub, "times": operator.mul}
+BOOL_ARITH = {"plus", "times", "minus", "div"}
+
+def examples(n):
+    """``n`` hypothesis examples, times ``$LA_GRAPH_TEST_SCALE`` (default 1) for a deeper run."""
+    return n * int(os.environ.get("LA_GRAPH_TEST_SCALE", "1"))
+
+
+SETTINGS = dict(deadline=None, derandomize=False,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                       HealthCheck.data_too_large])
+
+
+# ============================================================================ reference model
+class Choice(frozenset):
+    """Any one of these values is a right answer (what an ``any`` op may pick)."""
+
+
+def choice(values):
+    flat = set()
+    for v in values:
+        if isinstance(v, Choice):
+            flat.update(v)
+        else:
+            flat.add(v)
+    return next(iter(flat)) if len(flat) == 1 else Choice(flat)
+
+
+def lifted(f):
+    """Let ``f`` take Choice arguments: the result is the Choice of every combination."""
+    def g(*args):
+        if any(isinstance(a, Choice) for a in args):
+            options = [a if isinstance(a, Choice) else (a,) for a in args]
+            return choice(g(*combo) for combo in itertools.product(*options))
+        return f(*args)
+    return g
+
+
+@lifted
+def cast(v, dtype):
+    """GraphBLAS typecast of one value."""
+    dtype = np.dtype(dtype)
+    if dtype == BOOL:
+        return np.bool_(v != 0)
+    return dtype.type(v)
+
+
+@lifted
+def binop(op, a, b, dtype):
+    """The binary op ``op`` typed for ``dtype``: both operands cast to it first."""
+    dtype = np.dtype(dtype)
+    a, b = cast(a, dtype), cast(b, dtype)
+    if op in COMPARE:
+        return np.bool_(COMPARE[op](a, b))
+    if op == "first":
+        return a
+    if op == "second":
+        return b
+    if op == "any":
+        return choice([a, b])
+    if op == "pair":
+        return cast(1, dtype)
+    if op == "min":
+        return min(a, b)
+    if op == "max":
+        return max(a, b)
+    if op == "lor":
+        return cast(bool(a) or bool(b), dtype)
+    if op == "land":
+        return cast(bool(a) and bool(b), dtype)
+    x, y = a.item(), b.item()
+    if dtype == BOOL:                      # bool plus = lor, minus = lxor, times = land
+        x, y = int(x), int(y)
+    if op in ARITH:
+        return cast(ARITH[op](x, y), dtype)
+    if op == "div":
+        if dtype.kind == "f":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return np.float64(x) / np.float64(y)
+        q = abs(x) // abs(y)               # C division: truncates toward zero
+        return cast(q if (x >= 0) == (y >= 0) else -q, dtype)
+    raise AssertionError(f"no reference for binary op {op}")
+
+
+def monoid_dtype(monoid, dtype):
+    return BOOL if monoid in ("lor", "land") else np.dtype(dtype)
+
+
+def identity(monoid, dtype):
+    dtype = monoid_dtype(monoid, dtype)
+    kind = "b" if dtype == BOOL else dtype.kind
+    table = {
+        "min": {"b": True, "i": INT_MAX, "f": math.inf},
+        "max": {"b": False, "i": INT_MIN, "f": -math.inf},
+        "plus": {"i": 0, "f": 0.0}, "times": {"b": True, "i": 1, "f": 1.0},
+        "lor": {"b": False}, "land": {"b": True},
+    }
+    return table[monoid][kind]
+
+
+def reduce_values(monoid, values, dtype):
+    dtype = monoid_dtype(monoid, dtype)
+    acc = cast(values[0], dtype)
+    for v in values[1:]:
+        acc = binop(monoid, acc, v, dtype)
+    return acc
+
+
+class Ref:
+    """A reference vector or matrix: dense values (an object array, so an entry may be a
+    :class:`Choice`) and a boolean ``present`` mask."""
+
+    def __init__(self, shape, dtype):
+        self.shape = tuple(int(s) for s in shape)
+        self.dtype = np.dtype(dtype)
+        self.present = np.zeros(self.shape, bool)
+        self.val = np.empty(self.shape, object)
+
+    def copy(self):
+        r = Ref(self.shape, self.dtype)
+        r.present[...] = self.present
+        r.val[...] = self.val
+        return r
+
+    def keys(self):
+        return [k for k in np.ndindex(*self.shape) if self.present[k]]
+
+    def set(self, key, value):
+        self.present[key] = True
+        self.val[key] = value
+
+    def __repr__(self):
+        return f"Ref{self.shape}[{self.dtype}]{ {k: self.val[k] for k in self.keys()} }"
+
+
+def ref_from(shape, dtype, entries):
+    r = Ref(shape, dtype)
+    for k, v in entries.items():
+        r.set(k if isinstance(k, tuple) else (k,), cast(v, dtype))
+    return r
+
+
+def to_engine(E, r):
+    idx = [i.astype(np.int64) for i in np.nonzero(r.present)]
+    vals = np.array([r.val[k] for k in zip(*idx)], dtype=r.dtype)
+    if len(r.shape) == 1:
+        return E.vector_from_coo(idx[0], vals, r.shape[0], dtype=r.dtype)
+    return E.matrix_from_coo(idx[0], idx[1], vals, r.shape[0], r.shape[1], dtype=r.dtype)
+
+
+def to_ref(E, x):
+    size = E.size(x)
+    shape = (size,) if np.ndim(size) == 0 else tuple(size)
+    *idx, vals = E.to_coo(x)
+    r = Ref(shape, vals.dtype)
+    idx = [np.asarray(i, dtype=np.int64) for i in idx]
+    assert all(len(i) == len(vals) for i in idx)
+    for k, key in enumerate(zip(*idx)):
+        assert not r.present[key], f"to_coo lists {key} twice"
+        r.set(tuple(int(i) for i in key), vals[k])
+    assert E.nvals(x) == len(vals)
+    return r
+
+
+def same(got, exp):
+    if isinstance(exp, (float, np.floating)) or isinstance(got, (float, np.floating)):
+        g, e = float(got), float(exp)
+        return g == e or (math.isnan(g) and math.isnan(e)) or math.isclose(g, e, rel_tol=1e-12)
+    return bool(got == exp)
+
+
+def assert_matches(E, got, exp, *, check_dtype=True):
+    g = to_ref(E, got)
+    assert g.shape == exp.shape, f"shape {g.shape}, expected {exp.shape}"
+    if check_dtype:
+        assert g.dtype == exp.dtype, f"dtype {g.dtype}, expected {exp.dtype}"
+    np.testing.assert_array_equal(g.present, exp.present, err_msg=f"structure differs: got {g}, expected {exp}")
+    for key in exp.keys():
+        e, v = exp.val[key], g.val[key]
+        ok = any(same(v, c) for c in e) if isinstance(e, Choice) else same(v, e)
+        assert ok, f"at {key}: got {v!r}, expected {e!r} (got {g}, expected {exp})"
+
+
+def ref_write(out, T, mask=None, *, structural=False, complement=False, replace=False, accum=None):
+    """``C<M, replace> accum= T`` (``out=None``: C starts empty, of T's dtype)."""
+    C = Ref(T.shape, T.dtype) if out is None else out.copy()
+    if mask is None:
+        allowed = np.ones(T.shape, bool)
+    else:
+        allowed = mask.present.copy()
+        if not structural:
+            for k in mask.keys():
+                allowed[k] = bool(mask.val[k] != 0)
+        if complement:
+            allowed = ~allowed
+    result = C.copy()
+    for key in np.ndindex(*T.shape):
+        c, t = C.present[key], T.present[key]
+        if accum is not None and c and t:
+            z = binop(accum, C.val[key], T.val[key], C.dtype)
+        elif t:
+            z = cast(T.val[key], C.dtype)
+        elif accum is not None and c:
+            z = C.val[key]
+        else:
+            z = None
+        if allowed[key] or replace:
+            result.present[key] = False
+            result.val[key] = None
+        if allowed[key] and z is not None:
+            result.set(key, z)
+    return result
+
+
+# ------------------------------------------------------------------ reference operations
+def semiring_dtype(semiring, left, right):
+    """The type a semiring computes in, for operands of dtypes ``left`` (first) and ``right`` (second)."""
+    add, mult = semiring.split("_", 1)
+    if mult in ("firsti", "secondi"):
+        return I64
+    if add in ("lor", "land"):
+        return BOOL
+    if mult == "first":
+        return np.dtype(left)
+    if mult == "second":
+        return np.dtype(right)
+    if mult == "pair":
+        return I64 if add == "plus" else np.dtype(left)
+    return np.result_type(left, right)
+
+
+def semiring_supported(semiring, left, right):
+    """Whether the suite requires the combination: arithmetic (plus/times/...) on bool is left open."""
+    add, mult = semiring.split("_", 1)
+    return not (semiring_dtype(semiring, left, right) == BOOL and (add in BOOL_ARITH or mult in BOOL_ARITH))
+
+
+def ref_mxm(semiring, A, B):
+    add, mult = semiring.split("_", 1)
+    D = semiring_dtype(semiring, A.dtype, B.dtype)
+    (m, kk), n = A.shape, B.shape[1]
+    C = Ref((m, n), monoid_dtype(add, D))
+    for i in range(m):
+        for j in range(n):
+            terms = []
+            for k in range(kk):
+                if A.present[i, k] and B.present[k, j]:
+                    if mult == "firsti":
+                        terms.append(I64.type(i))        # row index of A(i, k)
+                    elif mult == "secondi":
+                        terms.append(I64.type(k))        # row index of B(k, j)
+                    else:
+                        terms.append(binop(mult, A.val[i, k], B.val[k, j], D))
+            if terms:
+                C.set((i, j), reduce_values(add, terms, D))
+    return C
+
+
+def _reshape(r, shape):
+    out = Ref(shape, r.dtype)
+    out.present = r.present.reshape(shape).copy()
+    out.val = r.val.reshape(shape).copy()
+    return out
+
+
+def ref_mxv(semiring, A, u):
+    return _reshape(ref_mxm(semiring, A, _reshape(u, (u.shape[0], 1))), (A.shape[0],))   # u is a column
+
+
+def ref_vxm(semiring, u, A):
+    return _reshape(ref_mxm(semiring, _reshape(u, (1, u.shape[0])), A), (A.shape[1],))   # u is a row
+
+
+def ewise_dtype(op, x, y):
+    return BOOL if op in COMPARE else np.result_type(x, y)
+
+
+def ref_ewise(kind, x, y, op):
+    D = np.result_type(x.dtype, y.dtype)
+    T = Ref(x.shape, ewise_dtype(op, x.dtype, y.dtype))
+    for key in np.ndindex(*x.shape):
+        px, py = x.present[key], y.present[key]
+        if px and py:
+            T.set(key, binop(op, x.val[key], y.val[key], D))
+        elif kind == "add" and px:
+            T.set(key, cast(x.val[key], T.dtype))
+        elif kind == "add" and py:
+            T.set(key, cast(y.val[key], T.dtype))
+    return T
+
+
+def unary(op, v, dtype):
+    dtype = np.dtype(dtype)
+    v = cast(v, dtype)
+    if op == "identity":
+        return v
+    if op == "ainv":
+        return v if dtype == BOOL else cast(-v, dtype)
+    if op == "abs":
+        return v if dtype == BOOL else cast(abs(v), dtype)
+    if op == "minv":
+        with np.errstate(divide="ignore"):
+            return cast(np.float64(1.0) / v, dtype)
+    if op == "one":
+        return cast(1, dtype)
+    if op == "lnot":
+        return cast(v == 0, dtype)
+    raise AssertionError(op)
+
+
+def ref_apply(x, op, right=None):
+    if right is None:
+        T = Ref(x.shape, x.dtype)
+        for k in x.keys():
+            T.set(k, unary(op, x.val[k], x.dtype))
+    else:
+        T = Ref(x.shape, BOOL if op in COMPARE else x.dtype)
+        for k in x.keys():
+            T.set(k, binop(op, x.val[k], right, x.dtype))
+    return T
+
+
+def ref_select(x, op, thunk=None):
+    T = Ref(x.shape, x.dtype)
+    for key in x.keys():
+        v = x.val[key]
+        if op.startswith("value"):
+            keep = COMPARE[op[5:]](cast(v, x.dtype), cast(thunk, x.dtype))
+        elif op == "rowle":
+            keep = key[0] <= thunk
+        elif op == "rowgt":
+            keep = key[0] > thunk
+        else:
+            d, k = key[1] - key[0], 0 if thunk is None else thunk
+            keep = {"tril": d <= k, "triu": d >= k, "diag": d == k, "offdiag": d != k}[op]
+        if keep:
+            T.set(key, v)
+    return T
+
+
+def ref_reduce_rows(A, monoid):
+    T = Ref((A.shape[0],), monoid_dtype(monoid, A.dtype))
+    for i in range(A.shape[0]):
+        vals = [A.val[i, j] for j in range(A.shape[1]) if A.present[i, j]]
+        if vals:
+            T.set((i,), reduce_values(monoid, vals, A.dtype))
+    return T
+
+
+def ref_extract(u, index):
+    T = Ref((len(index),), u.dtype)
+    for i, j in enumerate(index):
+        if u.present[j]:
+            T.set((i,), u.val[j])
+    return T
+
+
+def ref_build(indices, values, size, dup, dtype):
+    T = Ref((size,), dtype)
+    for i, v in zip(indices, values):
+        v = cast(v, dtype)
+        T.set((int(i),), binop(dup, T.val[i], v, dtype) if T.present[i] else v)
+    return T
+
+
+# ============================================================================ random inputs
+def elements(dtype, nonzero=False):
+    dtype = np.dtype(dtype)
+    if dtype == BOOL:
+        s = st.booleans()
+    elif dtype.kind == "i":
+        s = st.integers(-3, 5)
+    else:
+        s = st.sampled_from(FLOATS)
+    return s.filter(lambda v: v != 0) if nonzero else s
+
+
+def draw_ref(data, shape, dtype, *, fill=None, nonzero=False):
+    """A random reference object: empty, full, or (most often) of random sparsity."""
+    dtype = np.dtype(dtype)
+    if fill is None:
+        fill = data.draw(st.sampled_from(("sparse", "sparse", "sparse", "full", "empty")), label="fill")
+    n = int(np.prod(shape))
+    if fill == "sparse":
+        present = data.draw(st.lists(st.booleans(), min_size=n, max_size=n), label="present")
+    else:
+        present = [fill == "full"] * n
+    vals = data.draw(st.lists(elements(dtype, nonzero), min_size=n, max_size=n), label="values")
+    r = Ref(shape, dtype)
+    r.present[...] = np.array(present, bool).reshape(r.shape)
+    for key, v in zip(np.ndindex(*r.shape), vals):
+        if r.present[key]:
+            r.val[key] = cast(v, dtype)
+    return r
+
+
+def draw_size(data, hi=8, label="n"):
+    return data.draw(st.integers(0, hi), label=label)
+
+
+def mask_args(data, E, shape, mask_kind):
+    if mask_kind == "none":
+        return None, {}
+    mdt = data.draw(st.sampled_from((BOOL, I64, F64)), label="mask dtype")
+    M = draw_ref(data, shape, mdt)
+    return M, dict(mask=to_engine(E, M), structural=mask_kind.startswith("structural"),
+                   complement=mask_kind.endswith("complement"))
+
+
+def check_output_args(E, data, call, T, mask_kind, replace, accum, give_out, *, inplace=False, check_dtype=True):
+    """Run ``call`` with the GraphBLAS output arguments and compare with ``C<M, replace> accum= T``."""
+    M, kw = mask_args(data, E, T.shape, mask_kind)
+    kw.update(replace=replace, accum=accum)
+    out_ref = draw_ref(data, T.shape, T.dtype) if give_out else None
+    if inplace:                                    # assign / scatter: the target always exists
+        if out_ref is None:
+            out_ref = Ref(T.shape, T.dtype)
+        w = to_engine(E, out_ref)
+        got = call(w, **kw)
+        assert got is w, "an in-place operation must return its target"
+    else:
+        out = to_engine(E, out_ref) if give_out else None
+        if accum is not None and out is None:
+            with pytest.raises(InvalidArgumentError, match="accum"):
+                call(out=None, **kw)
+            return
+        got = call(out=out, **kw)
+        if give_out:
+            assert got is out, "with out= the result is written into out and returned"
+    exp = ref_write(out_ref, T, M, structural=kw.get("structural", False),
+                    complement=kw.get("complement", False), replace=replace, accum=accum)
+    assert_matches(E, got, exp, check_dtype=check_dtype)
+
+
+# ------------------------------------------------------------------ operation builders
+# Each draws inputs, and returns (call, T): ``call(**output_args)`` runs the engine,
+# ``T`` is the reference result before the output arguments apply.
+def dot4_typecast_bug(semiring, left, right, accum):
+    """The cpu engine's known wrong answer (see test_accum_equal_to_add_with_typecast): SuiteSparse's
+    in-place ``C += A'*B`` kernel skips typecasting when ``accum`` is the semiring's add op."""
+    D = semiring_dtype(semiring, left, right)
+    return accum == semiring.split("_", 1)[0] and (np.dtype(left) != D or np.dtype(right) != D)
+
+
+def _usable(semiring, left, right, accum):
+    return semiring_supported(semiring, left, right) and not dot4_typecast_bug(semiring, left, right, accum)
+
+
+def semirings_for(left, right, accum):
+    return [s for s in SEMIRINGS if _usable(s, left, right, accum)]
+
+
+def build_mxv(E, data, semiring=None, accum=None):
+    m, n = draw_size(data, label="m"), draw_size(data)
+    combos = [(a, u) for a in MATRIX_DTYPES for u in VECTOR_DTYPES
+              if semirings_for(a, u, accum) if semiring is None or _usable(semiring, a, u, accum)]
+    adt, udt = data.draw(st.sampled_from(combos), label="dtypes")
+    sr = semiring or data.draw(st.sampled_from(semirings_for(adt, udt, accum)), label="semiring")
+    A, u = draw_ref(data, (m, n), adt), draw_ref(data, (n,), udt)
+    Ae, ue = to_engine(E, A), to_engine(E, u)
+    return (lambda **kw: E.mxv(Ae, ue, sr, **kw)), ref_mxv(sr, A, u)
+
+
+def build_vxm(E, data, semiring=None, accum=None):
+    m, n = draw_size(data, label="m"), draw_size(data)
+    combos = [(u, a) for u in VECTOR_DTYPES for a in MATRIX_DTYPES
+              if semirings_for(u, a, accum) if semiring is None or _usable(semiring, u, a, accum)]
+    udt, adt = data.draw(st.sampled_from(combos), label="dtypes")
+    sr = semiring or data.draw(st.sampled_from(semirings_for(udt, adt, accum)), label="semiring")
+    u, A = draw_ref(data, (m,), udt), draw_ref(data, (m, n), adt)
+    ue, Ae = to_engine(E, u), to_engine(E, A)
+    return (lambda **kw: E.vxm(ue, Ae, sr, **kw)), ref_vxm(sr, u, A)
+
+
+def build_mxm(E, data, semiring=None, accum=None):
+    m, k, n = (draw_size(data, 6, label=x) for x in "mkn")
+    combos = [(a, b) for a in MATRIX_DTYPES for b in MATRIX_DTYPES
+              if semirings_for(a, b, accum) if semiring is None or _usable(semiring, a, b, accum)]
+    adt, bdt = data.draw(st.sampled_from(combos), label="dtypes")
+    sr = semiring or data.draw(st.sampled_from(semirings_for(adt, bdt, accum)), label="semiring")
+    A, B = draw_ref(data, (m, k), adt), draw_ref(data, (k, n), bdt)
+    Ae, Be = to_engine(E, A), to_engine(E, B)
+    return (lambda **kw: E.mxm(Ae, Be, sr, **kw)), ref_mxm(sr, A, B)
+
+
+def draw_shape(data):
+    if data.draw(st.booleans(), label="matrix?"):
+        return (draw_size(data, 6, label="nrows"), draw_size(data, 6, label="ncols"))
+    return (draw_size(data),)
+
+
+def _ops_for(dtype):
+    return [op for op in BINARY_OPS if not (op == "div" and dtype == BOOL)]
+
+
+def _build_ewise(E, data, kind, op=None):
+    shape = draw_shape(data)
+    xdt, ydt = data.draw(st.sampled_from(ANY_DTYPES), label="x dtype"), data.draw(st.sampled_from(ANY_DTYPES), label="y dtype")
+    D = np.result_type(xdt, ydt)
+    if op is None:
+        op = data.draw(st.sampled_from(_ops_for(D)), label="op")
+    elif op == "div" and D == BOOL:
+        xdt = ydt = I64
+    x, y = draw_ref(data, shape, xdt), draw_ref(data, shape, ydt, nonzero=op == "div")
+    xe, ye = to_engine(E, x), to_engine(E, y)
+    fn = E.ewise_add if kind == "add" else E.ewise_mult
+    return (lambda **kw: fn(xe, ye, op, **kw)), ref_ewise(kind, x, y, op)
+
+
+def build_ewise_add(E, data, accum=None):
+    return _build_ewise(E, data, "add")
+
+
+def build_ewise_mult(E, data, accum=None):
+    return _build_ewise(E, data, "mult")
+
+
+def build_apply(E, data, accum=None):
+    shape = draw_shape(data)
+    dt = data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    x = draw_ref(data, shape, dt)
+    xe = to_engine(E, x)
+    if data.draw(st.booleans(), label="unary?"):
+        op = data.draw(st.sampled_from([o for o in UNARY_OPS if o != "minv" or dt == F64]), label="op")
+        return (lambda **kw: E.apply(xe, op, **kw)), ref_apply(x, op)
+    op = data.draw(st.sampled_from([o for o in _ops_for(dt) if o != "pair"]), label="op")
+    right = data.draw(elements(dt, nonzero=op == "div"), label="right")
+    return (lambda **kw: E.apply(xe, op, right=right, **kw)), ref_apply(x, op, right)
+
+
+def build_select(E, data, accum=None):
+    shape = draw_shape(data)
+    dt = data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    ops = [o for o in SELECT_OPS if len(shape) == 2 or o.startswith(("value", "row"))]
+    op = data.draw(st.sampled_from(ops), label="op")
+    if op.startswith("value"):
+        thunk = data.draw(elements(dt), label="thunk")
+    elif op.startswith("row"):
+        thunk = data.draw(st.integers(-1, 8), label="thunk")
+    else:
+        thunk = data.draw(st.one_of(st.none(), st.integers(-2, 2)), label="thunk")
+    x = draw_ref(data, shape, dt)
+    xe = to_engine(E, x)
+    return (lambda **kw: E.select(xe, op, thunk, **kw)), ref_select(x, op, thunk)
+
+
+def _monoids_for(dtype):
+    return [m for m in MONOIDS if not (dtype == BOOL and m in BOOL_ARITH)]
+
+
+def build_reduce_rows(E, data, accum=None):
+    m, n = draw_size(data, 6, label="m"), draw_size(data, 6)
+    dt = data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    monoid = data.draw(st.sampled_from(_monoids_for(dt)), label="monoid")
+    A = draw_ref(data, (m, n), dt)
+    Ae = to_engine(E, A)
+    return (lambda **kw: E.reduce_rows(Ae, monoid, **kw)), ref_reduce_rows(A, monoid)
+
+
+def draw_index(data, E, n, *, label="index"):
+    k = data.draw(st.integers(0, 8), label="index length") if n > 0 else 0
+    idx = np.array(data.draw(st.lists(st.integers(0, max(n - 1, 0)), min_size=k, max_size=k), label=label), np.int64)
+    as_engine = data.draw(st.booleans(), label="engine index vector?")
+    return idx, (E.vector_from_numpy(idx) if as_engine else idx)
+
+
+def build_extract(E, data, accum=None):
+    n = draw_size(data)
+    dt = data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    u = draw_ref(data, (n,), dt)
+    idx, index = draw_index(data, E, n)
+    ue = to_engine(E, u)
+    return (lambda **kw: E.extract(ue, index, **kw)), ref_extract(u, idx)
+
+
+def build_assign(E, data, accum=None):
+    shape = draw_shape(data)
+    dt = data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    if data.draw(st.booleans(), label="scalar?"):
+        s = data.draw(elements(dt), label="scalar")
+        T = Ref(shape, dt)
+        for key in np.ndindex(*shape):
+            T.set(key, cast(s, dt))
+        return (lambda w, **kw: E.assign(w, s, **kw)), T
+    u = draw_ref(data, shape, dt)
+    ue = to_engine(E, u)
+    return (lambda w, **kw: E.assign(w, ue, **kw)), u
+
+
+BUILDERS = {
+    "mxv": build_mxv, "vxm": build_vxm, "mxm": build_mxm,
+    "ewise_add": build_ewise_add, "ewise_mult": build_ewise_mult, "apply": build_apply,
+    "select": build_select, "reduce_rows": build_reduce_rows, "extract": build_extract,
+    "assign": build_assign,
+}
+
+
+# ============================================================================ the reference itself
+def test_reference_model_known_answers():
+    """Hand-checked answers, so that the model cannot drift with the engines."""
+    A = ref_from((3, 3), BOOL, {(0, 1): 1, (1, 2): 1, (2, 0): 1, (2, 1): 1})
+    u = ref_from((3,), I64, {0: 10, 2: 30})
+    assert ref_vxm("any_secondi", u, A).val[1] in (Choice({0, 2}),)     # parents of 1: 0 and 2
+    assert ref_vxm("min_secondi", u, A).val[1] == 0
+    assert ref_vxm("min_firsti", u, A).val[1] == 0                      # u is a row: its row index is 0
+    assert ref_mxv("min_secondi", A, u).val[2] == 0                     # A[2, 0] u[0]: j = 0
+    assert ref_mxv("min_firsti", A, u).val[1] == 1
+    assert ref_mxv("plus_times", A, u).val.tolist() == [None, 30, 10]
+    assert ref_mxv("plus_pair", A, u).val[1] == 1
+    C = ref_write(ref_from((3,), I64, {0: 5, 1: 7}), ref_from((3,), I64, {0: 1, 2: 2}),
+                  ref_from((3,), BOOL, {0: True, 1: False, 2: True}), replace=True, accum="plus")
+    assert C.present.tolist() == [True, False, True] and C.val[0] == 6 and C.val[2] == 2
+    assert binop("minus", True, False, BOOL) and not binop("plus", False, False, BOOL)
+    assert binop("div", -7, 2, I64) == -3 and binop("lt", 1, 2, I64) is np.True_
+
+
+# ============================================================================ output arguments
+@pytest.mark.parametrize("give_out", [False, True], ids=["new", "out"])
+@pytest.mark.parametrize("accum", ACCUMS, ids=lambda a: f"accum={a}")
+@pytest.mark.parametrize("replace", [False, True], ids=["keep", "replace"])
+@pytest.mark.parametrize("mask_kind", MASK_KINDS)
+@pytest.mark.parametrize("op", list(BUILDERS))
+@settings(max_examples=examples(4), **SETTINGS)
+@given(data=st.data())
+def test_output_arguments(engine, op, mask_kind, replace, accum, give_out, data):
+    """Every operation x every mask kind x replace x accum x out given or not."""
+    call, T = BUILDERS[op](engine, data, accum=accum)
+    check_output_args(engine, data, call, T, mask_kind, replace, accum, give_out, inplace=op == "assign")
+
+
+def _draw_output_args(data):
+    return (data.draw(st.sampled_from(MASK_KINDS), label="mask kind"),
+            data.draw(st.booleans(), label="replace"),
+            data.draw(st.sampled_from(ACCUMS), label="accum"),
+            data.draw(st.booleans(), label="out given"))
+
+
+# ============================================================================ semirings
+@pytest.mark.parametrize("semiring", SEMIRINGS)
+@pytest.mark.parametrize("kind", ["mxv", "vxm", "mxm"])
+@settings(max_examples=examples(12), **SETTINGS)
+@given(data=st.data())
+def test_semiring(engine, kind, semiring, data):
+    mask_kind, replace, accum, give_out = _draw_output_args(data)
+    lefts, rights = {"mxv": (MATRIX_DTYPES, VECTOR_DTYPES), "vxm": (VECTOR_DTYPES, MATRIX_DTYPES),
+                     "mxm": (MATRIX_DTYPES, MATRIX_DTYPES)}[kind]
+    if not any(_usable(semiring, a, b, accum) for a in lefts for b in rights):
+        accum = None
+    call, T = BUILDERS[kind](engine, data, semiring, accum=accum)
+    check_output_args(engine, data, call, T, mask_kind, replace, accum, give_out)
+
+
+def test_accum_equal_to_add_with_typecast(engine, request):
+    """``C accum= A (+.*) u`` where accum is the semiring's add op and an operand must be typecast
+    (PageRank's ``t += A' plus_times r`` with bool A and float r)."""
+    if engine.name == "cpu":
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
+            "cpu engine: SuiteSparse:GraphBLAS 9.4.5 computes C += A*u in place (dot4) without "
+            "typecasting the operands when accum equals the semiring's add op: wrong values")))
+    E = engine
+    A = E.matrix_from_coo([0, 1, 1, 2], [1, 0, 2, 1], True, 3, 3, dtype=bool)
+    r = E.vector_from_numpy(np.array([1.0, 2.0, 4.0]))
+    t = E.mxv(A, r, "plus_times", out=E.full(3, 10.0), accum="plus")
+    assert E.to_numpy(t).tolist() == [12.0, 15.0, 12.0]
+    u = E.vector_from_coo([0, 1], np.array([1, 0]), 8, dtype=np.int64)
+    B = E.matrix_from_coo([0], [0], np.array([-2.0]), 8, 1, dtype=np.float64)
+    w = E.vxm(u, B, "min_plus", out=E.full(1, 5.0), accum="min")
+    assert E.to_numpy(w).tolist() == [-1.0]
+
+
+def test_index_semirings_known_answers(engine):
+    E = engine
+    A = E.matrix_from_coo([0, 1, 2, 2], [1, 2, 0, 1], True, 3, 3, dtype=bool)
+    q = E.vector_from_coo([0, 2], np.array([10, 30]), 3, dtype=np.int64)
+    parents = E.to_coo(E.vxm(q, A, "any_secondi"))
+    assert sorted(np.asarray(parents[0]).tolist()) == [0, 1]
+    p = dict(zip(np.asarray(parents[0]).tolist(), np.asarray(parents[1]).tolist()))
+    assert p[0] == 2 and p[1] in (0, 2)                   # the frontier vertex k of A[k, j]
+    assert E.to_numpy(E.vxm(q, A, "min_secondi"), fill=-1).tolist() == [2, 0, -1]
+    assert E.to_numpy(E.mxv(A, q, "min_secondi"), fill=-1).tolist() == [-1, 2, 0]   # the j of u[j]
+    assert E.to_numpy(E.mxv(A, q, "min_firsti"), fill=-1).tolist() == [-1, 1, 2]
+
+
+@pytest.mark.parametrize("kind", ["mxv", "vxm", "mxm"])
+def test_bool_arithmetic_semirings_are_defined(engine, kind, request):
+    """Arithmetic semirings whose type is bool (plus_times on two bool matrices, ...) must give
+    a result or a clear InvalidArgumentError, not leak a backend error."""
+    if engine.name == "cpu":
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
+            "cpu engine: python-graphblas has no plus/times monoid or arithmetic semiring on BOOL, "
+            "so e.g. mxm(bool, bool, 'plus_times') raises a raw KeyError")))
+    E = engine
+    A = E.matrix_from_coo([0, 1], [1, 0], True, 2, 2, dtype=bool)
+    u = E.vector_from_coo([0, 1], True, 2, dtype=bool)
+    for sr in SEMIRINGS:
+        if semiring_supported(sr, BOOL, BOOL):
+            continue
+        try:
+            {"mxv": lambda: E.mxv(A, u, sr), "vxm": lambda: E.vxm(u, A, sr), "mxm": lambda: E.mxm(A, A, sr)}[kind]()
+        except InvalidArgumentError as exc:
+            assert sr in str(exc)
+
+
+# ============================================================================ element-wise, apply, select
+@pytest.mark.parametrize("op", BINARY_OPS)
+@pytest.mark.parametrize("kind", ["add", "mult"])
+@settings(max_examples=examples(8), **SETTINGS)
+@given(data=st.data())
+def test_ewise_ops(engine, kind, op, data):
+    call, T = _build_ewise(engine, data, kind, op)
+    check_output_args(engine, data, call, T, *_draw_output_args(data))
+
+
+@pytest.mark.parametrize("op", UNARY_OPS)
+@settings(max_examples=examples(10), **SETTINGS)
+@given(data=st.data())
+def test_apply_unary(engine, op, data):
+    dt = F64 if op == "minv" else data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    x = draw_ref(data, draw_shape(data), dt)
+    assert_matches(engine, engine.apply(to_engine(engine, x), op), ref_apply(x, op))
+
+
+@pytest.mark.parametrize("op", BINARY_OPS)
+@settings(max_examples=examples(8), **SETTINGS)
+@given(data=st.data())
+def test_apply_binary_right(engine, op, data):
+    dt = data.draw(st.sampled_from(ANY_DTYPES if op != "div" else (I64, F64)), label="dtype")
+    x = draw_ref(data, draw_shape(data), dt)
+    right = data.draw(elements(dt, nonzero=op == "div"), label="right")
+    got = engine.apply(to_engine(engine, x), op, right=right)
+    assert_matches(engine, got, ref_apply(x, op, right), check_dtype=op != "pair")
+
+
+@pytest.mark.parametrize("op", SELECT_OPS)
+@settings(max_examples=examples(10), **SETTINGS)
+@given(data=st.data())
+def test_select(engine, op, data):
+    dt = data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    matrix = not op.startswith(("value", "row")) or data.draw(st.booleans(), label="matrix?")
+    shape = (draw_size(data, 6), draw_size(data, 6)) if matrix else (draw_size(data),)
+    x = draw_ref(data, shape, dt)
+    if op.startswith("value"):
+        thunk = data.draw(elements(dt), label="thunk")
+    elif op.startswith("row"):
+        thunk = data.draw(st.integers(-1, 8), label="thunk")
+    else:
+        thunk = data.draw(st.one_of(st.none(), st.integers(-3, 3)), label="thunk")
+    assert_matches(engine, engine.select(to_engine(engine, x), op, thunk), ref_select(x, op, thunk))
+
+
+# ============================================================================ reductions
+@pytest.mark.parametrize("monoid", MONOIDS)
+@settings(max_examples=examples(15), **SETTINGS)
+@given(data=st.data())
+def test_reduce(engine, monoid, data):
+    dt = data.draw(st.sampled_from([d for d in ANY_DTYPES if monoid in _monoids_for(d)]), label="dtype")
+    x = draw_ref(data, draw_shape(data), dt, fill=data.draw(st.sampled_from(("sparse", "full")), label="fill"))
+    got = engine.reduce(to_engine(engine, x), monoid)
+    assert isinstance(got, (bool, int, float)), f"reduce must give a Python scalar, got {type(got)}"
+    vals = [x.val[k] for k in x.keys()]
+    if not vals:
+        if monoid != "any":
+            assert same(got, identity(monoid, dt))
+        return
+    exp = reduce_values(monoid, vals, dt)
+    assert any(same(got, c) for c in exp) if isinstance(exp, Choice) else same(got, exp), (got, exp)
+
+
+@pytest.mark.parametrize("dtype", ANY_DTYPES, ids=str)
+@pytest.mark.parametrize("monoid", [m for m in MONOIDS if m != "any"])
+def test_reduce_empty_is_identity(engine, monoid, dtype):
+    if monoid not in _monoids_for(dtype):
+        pytest.skip(f"{monoid} on bool is covered by test_reduce_bool_plus_is_defined")
+    E = engine
+    for x in (E.vector(0, dtype), E.vector(5, dtype), E.matrix_from_coo([], [], np.zeros(0, dtype), 3, 4, dtype=dtype)):
+        got = E.reduce(x, monoid)
+        assert same(got, identity(monoid, dtype)), (monoid, dtype, got)
+
+
+@pytest.mark.parametrize("monoid", ["plus", "times"])
+def test_reduce_bool_plus_is_defined(engine, monoid, request):
+    """reduce / reduce_rows of a bool object with plus or times must give a value or an
+    InvalidArgumentError, not a backend error."""
+    if engine.name == "cpu" and monoid == "plus":
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
+            "cpu engine: python-graphblas has no plus monoid on BOOL: reduce(bool, 'plus') and "
+            "reduce_rows(bool, 'plus') raise a raw KeyError")))
+    E = engine
+    A = E.matrix_from_coo([0, 1, 1], [1, 0, 1], True, 2, 2, dtype=bool)
+    for f in (lambda: E.reduce(A, monoid), lambda: E.reduce_rows(A, monoid)):
+        try:
+            f()
+        except InvalidArgumentError:
+            pass
+
+
+# ============================================================================ gather / scatter / build
+@settings(max_examples=examples(60), **SETTINGS)
+@given(data=st.data())
+def test_extract_repeated_indices(engine, data):
+    E = engine
+    n = data.draw(st.integers(1, 8), label="n")
+    u = draw_ref(data, (n,), data.draw(st.sampled_from(ANY_DTYPES), label="dtype"),
+                 fill=data.draw(st.sampled_from(("sparse", "full")), label="fill"))
+    idx = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=12), label="idx"), np.int64)
+    idx[-1] = idx[0]                                           # at least one repeat
+    index = E.vector_from_numpy(idx) if data.draw(st.booleans(), label="engine index?") else idx
+    assert_matches(E, E.extract(to_engine(E, u), index), ref_extract(u, idx))
+
+
+@pytest.mark.parametrize("dup", ["min", "max", "plus"])
+@pytest.mark.parametrize("accum", ["min", "max", "plus"])
+@settings(max_examples=examples(12), **SETTINGS)
+@given(data=st.data())
+def test_scatter(engine, dup, accum, data):
+    E = engine
+    n = data.draw(st.integers(1, 8), label="n")
+    dt = data.draw(st.sampled_from((I64, F64)), label="dtype")
+    w = draw_ref(data, (n,), dt, fill=data.draw(st.sampled_from(("sparse", "full", "empty")), label="fill"))
+    k = data.draw(st.integers(0, 12), label="k")
+    idx = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k), label="idx"), np.int64)
+    vals = np.array(data.draw(st.lists(elements(dt), min_size=k, max_size=k), label="vals"), dt)
+    if data.draw(st.booleans(), label="engine vectors?"):
+        index, values = E.vector_from_numpy(idx), E.vector_from_numpy(vals)
+    else:
+        index, values = idx, vals
+    we = to_engine(E, w)
+    got = E.scatter(we, index, values, dup=dup, accum=accum)
+    assert got is we, "scatter works in place and returns w"
+    assert_matches(E, we, ref_write(w, ref_build(idx, vals, n, dup, dt), accum=accum))
+
+
+@pytest.mark.parametrize("dup", ["min", "max", "plus", "times"])
+@settings(max_examples=examples(15), **SETTINGS)
+@given(data=st.data())
+def test_vector_and_matrix_from_coo_with_dup(engine, dup, data):
+    E = engine
+    dt = data.draw(st.sampled_from((I64, F64)), label="dtype")
+    n, ncols = data.draw(st.integers(1, 6), label="n"), data.draw(st.integers(1, 6), label="ncols")
+    k = data.draw(st.integers(0, 14), label="k")
+    rows = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k), label="rows"), np.int64)
+    cols = np.array(data.draw(st.lists(st.integers(0, ncols - 1), min_size=k, max_size=k), label="cols"), np.int64)
+    vals = np.array(data.draw(st.lists(elements(dt), min_size=k, max_size=k), label="vals"), dt)
+    assert_matches(E, E.vector_from_coo(rows, vals, n, dup=dup, dtype=dt), ref_build(rows, vals, n, dup, dt))
+    flat = ref_build(rows * ncols + cols, vals, n * ncols, dup, dt)
+    assert_matches(E, E.matrix_from_coo(rows, cols, vals, n, ncols, dup=dup, dtype=dt), _reshape(flat, (n, ncols)))
+    # a scalar value: every listed index gets it, and duplicates still combine by dup
+    scalar = data.draw(elements(dt), label="scalar")
+    sv = np.full(k, scalar, dt)
+    assert_matches(E, E.vector_from_coo(rows, dt.type(scalar).item(), n, dup=dup, dtype=dt),
+                   ref_build(rows, sv, n, dup, dt))
+    flat = ref_build(rows * ncols + cols, sv, n * ncols, dup, dt)
+    assert_matches(E, E.matrix_from_coo(rows, cols, dt.type(scalar).item(), n, ncols, dup=dup, dtype=dt),
+                   _reshape(flat, (n, ncols)))
+
+
+def test_from_coo_scalar_and_dtype(engine):
+    E = engine
+    v = E.vector_from_coo([3, 1], 7, 5, dtype=np.int64)
+    assert E.to_numpy(v, fill=0).tolist() == [0, 7, 0, 7, 0]
+    M = E.matrix_from_coo([0, 2], [1, 0], True, 3, 2, dtype=bool)
+    assert E.size(M) == (3, 2) and E.nvals(M) == 2
+    assert E.to_numpy(M, fill=False).tolist() == [[False, True], [False, False], [True, False]]
+    assert E.to_numpy(E.vector_from_coo([0, 1], [1.5, 2.5], 2)).dtype == F64
+
+
+def test_from_coo_duplicates_without_dup_is_an_error(engine):
+    with pytest.raises(ValueError):
+        engine.vector_from_coo([0, 0], np.array([1, 2]), 3)
+    with pytest.raises(ValueError):
+        engine.matrix_from_coo([0, 0], [1, 1], np.array([1, 2]), 3, 3)
+
+
+# ============================================================================ conversions and bookkeeping
+@settings(max_examples=examples(40), **SETTINGS)
+@given(data=st.data())
+def test_to_numpy_to_coo_nvals_size(engine, data):
+    E = engine
+    shape = draw_shape(data)
+    dt = data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    x = draw_ref(data, shape, dt)
+    xe = to_engine(E, x)
+    assert E.size(xe) == (shape[0] if len(shape) == 1 else shape)
+    assert E.nvals(xe) == int(x.present.sum())
+    assert isinstance(E.nvals(xe), int)
+    fill = {BOOL: False, I64: -7, F64: -0.25}[dt]
+    dense = E.to_numpy(xe, fill=fill)
+    assert dense.shape == shape and dense.dtype == dt
+    exp = np.full(shape, fill, dt)
+    for k in x.keys():
+        exp[k] = x.val[k]
+    np.testing.assert_array_equal(dense, exp)
+    *idx, vals = E.to_coo(xe)
+    assert len(idx) == len(shape) and vals.dtype == dt
+    assert all(np.issubdtype(np.asarray(i).dtype, np.integer) for i in idx)
+    got = sorted(zip(*(np.asarray(i).tolist() for i in idx), vals.tolist()))
+    assert got == sorted((*k, x.val[k].item()) for k in x.keys())
+    if x.present.all():
+        np.testing.assert_array_equal(E.to_numpy(xe), exp)
+    else:
+        with pytest.raises(InvalidArgumentError):
+            E.to_numpy(xe)
+
+
+@settings(max_examples=examples(30), **SETTINGS)
+@given(data=st.data())
+def test_copy_is_independent_and_isequal(engine, data):
+    E = engine
+    shape = draw_shape(data)
+    dt = data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    x = draw_ref(data, shape, dt)
+    xe = to_engine(E, x)
+    c = E.copy(xe)
+    assert c is not xe and E.isequal(c, xe) and E.isequal(xe, to_engine(E, x))
+    E.assign(c, True if dt == BOOL else 4)                          # change every entry of the copy
+    assert_matches(E, xe, x)
+    if x.present.size and not (dt == BOOL and x.present.all() and all(x.val[k] for k in x.keys())):
+        assert not E.isequal(c, xe)
+    c2 = E.copy(xe)
+    E.assign(xe, False if dt == BOOL else -3)                       # and every entry of the original
+    assert_matches(E, c2, x)
+    if x.keys():                                                    # one entry fewer: not equal
+        y = x.copy()
+        y.present[x.keys()[0]] = False
+        assert not E.isequal(to_engine(E, x), to_engine(E, y))
+        z = x.copy()                                                # one value changed: not equal
+        k = x.keys()[0]
+        z.val[k] = cast(not z.val[k] if dt == BOOL else z.val[k] + 1, dt)
+        assert not E.isequal(to_engine(E, x), to_engine(E, z))
+
+
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_iota_full_vector_from_numpy(engine, n):
+    E = engine
+    i = E.iota(n)
+    assert E.nvals(i) == n and E.size(i) == n
+    a = E.to_numpy(i)
+    assert a.dtype == I64 and a.tolist() == list(range(n))
+    for value, dtype, exp_dt in [(7, None, I64), (2.5, None, F64), (True, None, BOOL), (3, np.float64, F64),
+                                 (1, bool, BOOL), (-1, np.int64, I64)]:
+        f = E.to_numpy(E.full(n, value, dtype))
+        assert f.dtype == exp_dt and f.shape == (n,) and np.all(f == value)
+    src = np.arange(n, dtype=np.float64) / 2
+    v = E.vector_from_numpy(src)
+    assert E.nvals(v) == n
+    np.testing.assert_array_equal(E.to_numpy(v), src)
+    src[:] = -1                                       # the engine holds its own copy
+    np.testing.assert_array_equal(E.to_numpy(v), np.arange(n) / 2)
+
+
+def test_vector_empty(engine):
+    E = engine
+    for dt in ANY_DTYPES:
+        v = E.vector(5, dt)
+        assert E.nvals(v) == 0 and E.size(v) == 5
+        assert E.to_numpy(v, fill=dt.type(0)).tolist() == [0] * 5
+
+
+@st.composite
+def small_graphs(draw):
+    n = draw(st.integers(0, 8))
+    m = draw(st.integers(0, 3 * n)) if n else 0
+    u = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)) if n else []
+    v = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)) if n else []
+    w = draw(st.lists(st.sampled_from(FLOATS[4:]), min_size=m, max_size=m)) if draw(st.booleans()) else None
+    return Graph.from_edges(np.array(u, np.int64), np.array(v, np.int64), None if w is None else np.array(w),
+                            n=n, directed=draw(st.booleans()))
+
+
+@settings(max_examples=examples(40), **SETTINGS)
+@given(G=small_graphs())
+def test_graph_matrix_and_degree(engine, G):
+    E = engine
+    for transpose in (False, True):
+        A = E.matrix(G, transpose=transpose)
+        assert E.size(A) == (G.n, G.n)
+        dense = E.to_numpy(A, fill=0.0 if G.weighted else False)
+        assert dense.dtype == (F64 if G.weighted else BOOL)
+        exp = G.to_scipy().toarray()
+        np.testing.assert_array_equal(dense.astype(float), exp.T if transpose else exp)
+        assert E.matrix(G, transpose=transpose) is A or E.isequal(E.matrix(G, transpose=transpose), A)
+    d = E.to_numpy(E.degree(G))
+    assert d.dtype == I64
+    np.testing.assert_array_equal(d, G.out_degree)
+    np.testing.assert_array_equal(E.to_numpy(E.degree(G, transpose=True)), G.in_degree)
+
+
+def test_hint_changes_nothing(engine):
+    E = engine
+    v = E.vector_from_coo([1, 3], np.array([4, 5]), 6, dtype=np.int64)
+    for storage in ("dense", "sparse"):
+        assert E.hint(v, storage) is v
+        assert E.to_numpy(v, fill=0).tolist() == [0, 4, 0, 5, 0, 0]
+    with pytest.raises(InvalidArgumentError, match="bogus"):
+        E.hint(v, "bogus")
+
+
+# ============================================================================ fused FastSV step
+def fastsv_ref(A, f, gp, mngp):
+    """One FastSV round from the formulas of Engine.fastsv_iteration (dense bool A)."""
+    f, gp, mngp = f.copy(), gp.copy(), mngp.copy()
+    for i in range(len(f)):
+        nb = gp[A[i]]
+        if nb.size:
+            mngp[i] = min(mngp[i], nb.min())            # mngp = min(mngp, A min.second gp)
+    parent = f.copy()
+    for i in range(len(f)):
+        f[parent[i]] = min(f[parent[i]], mngp[i])       # stochastic hooking
+    f = np.minimum(f, mngp)                             # aggressive hooking
+    f = np.minimum(f, gp)                               # shortcutting
+    gp_new = f[f]
+    return f, gp_new, mngp, not np.array_equal(gp_new, gp)
+
+
+@settings(max_examples=examples(40), **SETTINGS)
+@given(G=small_graphs(), data=st.data())
+def test_fastsv_iteration(engine, G, data):
+    E = engine
+    G = G.to_undirected()
+    A = E.matrix(G)
+    dense = E.to_numpy(A, fill=0.0 if G.weighted else False) != 0
+    n = G.n
+    if data.draw(st.booleans(), label="random forest?") and n:
+        f = np.array([data.draw(st.integers(0, i), label="parent") for i in range(n)], np.int64)
+    else:
+        f = np.arange(n, dtype=np.int64)
+    gp, mngp = f[f], f[f]
+    fe, gpe, me = E.vector_from_numpy(f), E.vector_from_numpy(gp), E.vector_from_numpy(mngp)
+    for _ in range(2 * n + 2):
+        f, gp, mngp, changed = fastsv_ref(dense, f, gp, mngp)
+        fe2, gpe2, changed_e = E.fastsv_iteration(A, fe, gpe, me)
+        np.testing.assert_array_equal(E.to_numpy(fe2), f)
+        np.testing.assert_array_equal(E.to_numpy(gpe2), gp)
+        np.testing.assert_array_equal(E.to_numpy(me), mngp)
+        assert bool(changed_e) == changed
+        fe, gpe = fe2, gpe2
+        if not changed:
+            break
+    assert not changed, "FastSV did not converge"
+
+
+# ============================================================================ error paths
+def _objects(E):
+    u = E.vector_from_coo([0, 2], np.array([1, 2]), 3, dtype=np.int64)
+    A = E.matrix_from_coo([0, 1], [1, 2], True, 3, 3, dtype=bool)
+    return u, A
+
+
+@pytest.mark.parametrize("name", ["nosuch_second", "min_nosuch", "minsecond", "plus_bogus_times"])
+def test_unknown_semiring(engine, name):
+    u, A = _objects(engine)
+    for call in (lambda: engine.mxv(A, u, name), lambda: engine.vxm(u, A, name), lambda: engine.mxm(A, A, name)):
+        with pytest.raises(InvalidArgumentError, match=re.escape(name)):
+            call()
+
+
+def test_unknown_binary_op(engine):
+    E = engine
+    u, A = _objects(E)
+    calls = [
+        lambda: E.ewise_add(u, u, "bogus_op"), lambda: E.ewise_mult(A, A, "bogus_op"),
+        lambda: E.apply(u, "bogus_op", right=1),
+        lambda: E.mxv(A, u, "min_second", out=E.copy(u), accum="bogus_op"),
+        lambda: E.assign(E.copy(u), u, accum="bogus_op"),
+        lambda: E.scatter(E.iota(3), [0, 1], [1, 1], dup="bogus_op", accum="min"),
+        lambda: E.scatter(E.iota(3), [0, 1], [1, 1], dup="min", accum="bogus_op"),
+        lambda: E.vector_from_coo([0, 0], np.array([1, 2]), 3, dup="bogus_op"),
+        lambda: E.vector_from_coo([0, 0], 1, 3, dup="bogus_op"),
+        lambda: E.matrix_from_coo([0, 0], [1, 1], np.array([1, 2]), 3, 3, dup="bogus_op"),
+    ]
+    for k, call in enumerate(calls):
+        with pytest.raises(InvalidArgumentError, match="bogus_op"):
+            call()
+
+
+def test_unknown_unary_select_monoid(engine):
+    E = engine
+    u, A = _objects(E)
+    for name, call in [("bogus_unary", lambda: E.apply(u, "bogus_unary")),
+                       ("plus", lambda: E.apply(u, "plus")),             # a binary op needs right=
+                       ("bogus_select", lambda: E.select(A, "bogus_select")),
+                       ("bogus_monoid", lambda: E.reduce(u, "bogus_monoid")),
+                       ("minus", lambda: E.reduce(A, "minus")),          # a binary op, not a monoid
+                       ("bogus_monoid", lambda: E.reduce_rows(A, "bogus_monoid"))]:
+        with pytest.raises(InvalidArgumentError, match=re.escape(name)):
+            call()
+
+
+def _all_producers(E):
+    u, A = _objects(E)
+    idx = np.array([0, 0, 2])
+    full = E.iota(3)
+    return {
+        "mxv": lambda **kw: E.mxv(A, u, "min_second", **kw),
+        "vxm": lambda **kw: E.vxm(u, A, "min_second", **kw),
+        "mxm": lambda **kw: E.mxm(A, A, "any_pair", **kw),
+        "ewise_add": lambda **kw: E.ewise_add(u, u, "plus", **kw),
+        "ewise_mult": lambda **kw: E.ewise_mult(A, A, "land", **kw),
+        "apply": lambda **kw: E.apply(u, "ainv", **kw),
+        "apply_right": lambda **kw: E.apply(u, "plus", right=1, **kw),
+        "select": lambda **kw: E.select(A, "tril", **kw),
+        "reduce_rows": lambda **kw: E.reduce_rows(A, "lor", **kw),
+        "extract": lambda **kw: E.extract(u, idx, **kw),
+        "extract_full": lambda **kw: E.extract(full, idx, **kw),
+    }
+
+
+PRODUCERS = ["mxv", "vxm", "mxm", "ewise_add", "ewise_mult", "apply", "apply_right", "select",
+             "reduce_rows", "extract", "extract_full"]
+
+
+@pytest.mark.parametrize("op", PRODUCERS)
+def test_accum_needs_out(engine, op):
+    with pytest.raises(InvalidArgumentError, match="out"):
+        _all_producers(engine)[op](accum="min")
+
+
+@pytest.mark.parametrize("op", PRODUCERS + ["assign"])
+def test_complement_needs_mask(engine, op):
+    E = engine
+    call = (lambda **kw: E.assign(E.iota(3), 1, **kw)) if op == "assign" else _all_producers(E)[op]
+    with pytest.raises(InvalidArgumentError, match="mask"):
+        call(complement=True)
+
+
+def test_to_numpy_needs_fill_on_sparse(engine):
+    E = engine
+    u, A = _objects(E)
+    for x in (u, A, E.vector(2, np.float64)):
+        with pytest.raises(InvalidArgumentError, match="fill"):
+            E.to_numpy(x)
