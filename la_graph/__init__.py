@@ -8,7 +8,7 @@ Examples
 --------
 >>> import la_graph as lg
 >>> G = lg.Graph.from_file(lg.data.path("karate"))
->>> lg.connected_components(G).max()
+>>> int(lg.connected_components(G).max())
 0
 >>> lg.bfs(G, 0).nlevels
 3

@@ -153,3 +153,12 @@ def test_doc_shows_the_tested_code(fn):
 def test_examples_doctests():
     result = doctest.testmod(examples, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_doc_running_section():
+    """The session shown under "Running them" in docs/primitives.md gives what it shows."""
+    section = DOC.read_text().split("## Running them", 1)[1].split("\n## ", 1)[0]
+    test = doctest.DocTestParser().get_doctest(section, {}, "primitives.md", str(DOC), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False) == (0, len(test.examples)) and test.examples

@@ -1,0 +1,1 @@
+"""la_graph's benchmarks (run with ``python -m benchmarks.run``)."""
