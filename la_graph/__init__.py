@@ -11,7 +11,7 @@ Examples
 >>> int(lg.connected_components(G).max())
 0
 >>> lg.bfs(G, 0).nlevels
-3
+4
 """
 
 from . import data, exceptions, generators, verify
