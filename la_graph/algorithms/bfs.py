@@ -118,26 +118,36 @@ def _bfs_single(E, G, s, want_level, want_parent, direction):
     lev = E.hint(E.vector_from_coo([s], 0, n, dtype=ids), "dense") if want_level else None
     visited = pi if want_parent else lev
     push = direction != "pull"
-    auto = direction == "auto" and G.nnz >= n
-    if auto:
-        deg = E.degree(G)
-        edges_unexplored = G.nnz
-        any_pull = False
+    auto = direction == "auto"
+    deg = E.degree(G) if auto else None
+    # a push level whose frontier has few out-edges is mostly call overhead: the
+    # engine may run a stretch of such levels in one fused call
+    small = G.nnz / (4 * ALPHA) if auto else (np.inf if push else -1)
+    edges_unexplored = G.nnz
+    any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
     while nvisited < n:
-        k += 1
+        if push:
+            q, k, nq, found, scanned = E.bfs_push(G, q, pi, lev, k, small)
+            nvisited += found
+            edges_unexplored -= scanned
+            if nq == 0 or nvisited >= n:
+                break
+        if auto and edges_unexplored < n:
+            auto = False  # little of the graph is left: stay as we are
         if auto:  # Beamer's switch, with LAGraph's thresholds
             if push:
                 growing = nq > last_nq
                 if any_pull:
                     push = not (growing and nq > n / BETA1)
-                else:
+                elif growing:
                     edges_in_frontier = E.reduce(E.ewise_mult(q, deg, "second"), "plus")
                     edges_unexplored -= edges_in_frontier
-                    push = not (growing and edges_in_frontier > edges_unexplored / ALPHA)
+                    push = not (edges_in_frontier > edges_unexplored / ALPHA)
             elif nq < last_nq and nq <= n / BETA2:
                 push = True
             any_pull = any_pull or not push
+        k += 1
         if push:
             E.vxm(E.hint(q, "sparse"), A, semiring, out=q, mask=visited, structural=True, complement=True,
                   replace=True)

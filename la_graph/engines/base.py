@@ -202,9 +202,24 @@ class Engine(ABC):
         """
 
     # ---------------------------------------------------------------- fused steps
-    # Steps that a GPU kernel fuses; the CPU engine writes each with GraphBLAS calls.
+    # Steps an engine may run as one kernel; each has a plain default.
 
-    @abstractmethod
+    def bfs_push(self, G, q, parent, level, k, max_edges):
+        """Run push levels of a BFS while they are small, in one call.
+
+        From frontier ``q`` (the vertices found at level ``k``) repeat
+        ``q<!visited, replace> = q any.secondi A``, ``parent<q> = q`` and
+        ``level<q> = k + 1`` (``parent`` / ``level`` may be ``None``; the visited
+        set is ``parent``'s structure if given, else ``level``'s) as long as the
+        frontier has at most ``max_edges`` out-edges and is not empty.  Engines
+        may do fewer levels (the default does none: the caller's own loop of
+        primitives then does them); the result is the same.
+
+        Returns ``(q, k, nq, found, scanned)``: the last frontier, its level, its
+        size, the number of vertices found and of edges scanned.
+        """
+        return q, k, self.nvals(q), 0, 0
+
     def fastsv_iteration(self, A, f, gp, mngp):
         """One FastSV round (Zhang, Azad & Buluc 2020) in place on full int vectors.
 
@@ -214,3 +229,9 @@ class Engine(ABC):
         grandparents ``gp = f[f]``.  Returns ``(f, gp, changed)`` where
         ``changed`` tells whether ``gp`` moved.
         """
+        self.mxv(A, gp, "min_second", out=mngp, accum="min")
+        self.scatter(f, f, mngp, dup="min", accum="min")
+        self.ewise_add(f, mngp, "min", out=f)
+        self.ewise_add(f, gp, "min", out=f)
+        gp_new = self.extract(f, f)
+        return f, gp_new, not self.isequal(gp_new, gp)

@@ -6,9 +6,19 @@ The only module of la_graph that imports graphblas.  Vectors and matrices are
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..exceptions import InvalidArgumentError
+
+# SuiteSparse runs OpenMP; by default idle OpenMP threads spin.  Where cores are
+# shared (VMs, CI runners, a busy laptop) spinning threads steal the core the
+# working thread needs: one SpMV ran 3x slower with 2 spinning threads than with
+# one thread.  Sleeping idle threads cost a few microseconds per parallel call
+# instead.  Only a default: a user's own OMP_WAIT_POLICY wins, and it must be set
+# before the OpenMP runtime starts, i.e. before graphblas is imported.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 from .base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
 
 import graphblas as gb  # noqa: E402  (after the local imports: keeps the error of a missing package clear)
@@ -26,6 +36,10 @@ _SUFFIX = {np.dtype(t): s for t, s in [
     (bool, "BOOL"), (np.int8, "INT8"), (np.int16, "INT16"), (np.int32, "INT32"), (np.int64, "INT64"),
     (np.uint8, "UINT8"), (np.uint16, "UINT16"), (np.uint32, "UINT32"), (np.uint64, "UINT64"),
     (np.float32, "FP32"), (np.float64, "FP64")]}
+_CTYPE = {np.dtype(t): c for t, c in [
+    (bool, "bool"), (np.int8, "int8_t"), (np.int16, "int16_t"), (np.int32, "int32_t"), (np.int64, "int64_t"),
+    (np.uint8, "uint8_t"), (np.uint16, "uint16_t"), (np.uint32, "uint32_t"), (np.uint64, "uint64_t"),
+    (np.float32, "float"), (np.float64, "double")]}
 _SPARSITY = {"sparse": lib.GxB_SPARSE, "dense": lib.GxB_BITMAP + lib.GxB_FULL}
 _SEMIRING_CACHE = {}
 _BINARY_CACHE = {}
@@ -292,9 +306,14 @@ class CPUEngine(Engine):
         return self._store(expr, out, mask, accum, structural, complement, replace)
 
     def reduce(self, x, monoid_name):
-        m = _lookup(monoid, monoid_name, "monoid", MONOIDS)
-        s = x.reduce_scalar(m).new() if isinstance(x, Matrix) else x.reduce(m).new()
-        value = m[x.dtype].identity if s.is_empty else s.value
+        dt = _np(x.dtype)
+        m = _lookup(monoid, monoid_name, "monoid", MONOIDS)[dt]
+        if isinstance(x, Vector):
+            out = ffi.new(f"{_CTYPE[dt]}*")
+            _ok(getattr(lib, f"GrB_Vector_reduce_{_SUFFIX[dt]}")(out, _NULL, m.gb_obj, x._carg, _NULL), "reduce")
+            return out[0]
+        s = x.reduce_scalar(m).new()
+        value = m.identity if s.is_empty else s.value
         return value.item() if hasattr(value, "item") else value
 
     def reduce_rows(self, A, monoid_name, *, out=None, mask=None, accum=None,
@@ -345,6 +364,24 @@ class CPUEngine(Engine):
         return w
 
     # ---------------------------------------------------------------- fused steps
+    def bfs_push(self, G, q, parent, level, k, max_edges):
+        from ._cpu_kernels import bfs_push_levels
+
+        n = G.n
+        frontier = q.to_coo(values=False)[0].astype(np.int64)
+        nf = frontier.size
+        if nf == 0 or _out_edges(G, frontier) > max_edges:
+            return q, k, nf, 0, 0
+        frontier = np.concatenate([frontier, np.empty(n - nf, np.int64)])
+        with _bitmap_views(parent, level) as views:
+            (pb, pv), (lb, lv) = views
+            vis = pb if parent is not None else lb
+            frontier, nf, k, found, scanned = bfs_push_levels(
+                G.indptr, G.indices, frontier, nf, np.empty(n, np.int64), vis, pv, parent is not None,
+                lb, lv, level is not None, k, max_edges)
+        q = Vector.from_coo(frontier[:nf], 1, size=n, dtype=q.dtype)
+        return q, k, nf, found, scanned
+
     def fastsv_iteration(self, A, f, gp, mngp):
         self.mxv(A, gp, "min_second", out=mngp, accum="min")
         with _numpy_views(f, gp, mngp) as (fa, ga, ma):
@@ -379,6 +416,39 @@ class _numpy_views:
         for v, a in zip(self.vectors, self.arrays):
             v.ss.pack_full(a, take_ownership=True)
         return False
+
+
+class _bitmap_views:
+    """Lend vectors (or ``None``) as ``(bitmap, values)`` numpy pairs, moved out and back in O(1)."""
+
+    _NONE = (np.zeros(1, bool), np.zeros(1, np.int64))
+
+    def __init__(self, *vectors):
+        self.vectors = vectors
+
+    def __enter__(self):
+        self.parts = []
+        for v in self.vectors:
+            if v is None:
+                self.parts.append(None)
+                continue
+            d = v.ss.unpack("bitmap")
+            if d["is_iso"]:
+                d["values"] = np.full(v.size, d["values"][0], dtype=d["values"].dtype)
+                d["is_iso"] = False
+            self.parts.append(d)
+        return [self._NONE if d is None else (d["bitmap"], d["values"]) for d in self.parts]
+
+    def __exit__(self, *exc):
+        for v, d in zip(self.vectors, self.parts):
+            if d is not None:
+                d["nvals"] = int(np.count_nonzero(d["bitmap"]))
+                v.ss.pack_bitmap(**d)
+        return False
+
+
+def _out_edges(G, vertices):
+    return int((G.indptr[vertices + 1] - G.indptr[vertices]).sum())
 
 
 def _index_array(index):
