@@ -52,12 +52,12 @@ def _graph_specs():
 DEFAULT_GRAPHS = ["rmat20", "grid1000", "uk-2007-05", "usroads-48"]
 
 
-def _source(G, rule, seed=1):
+def _sources(G, rule, count=16, seed=1):
+    """BFS sources: vertex ``rule``, or ``count`` random vertices with out-edges (Graph500/GAP practice)."""
     if rule != "random":
-        return int(rule)
-    # a random vertex with out-edges (Graph500 picks sources that way)
+        return [int(rule)]
     cand = np.flatnonzero(G.out_degree > 0)
-    return int(np.random.default_rng(seed).choice(cand))
+    return [int(s) for s in np.random.default_rng(seed).choice(cand, count)]
 
 
 def timeit(fn, repeat):
@@ -71,7 +71,8 @@ def timeit(fn, repeat):
     return statistics.median(times), min(times), out
 
 
-def bench_graph(name, G, source, engine, repeat, tools):
+def bench_graph(name, G, sources, engine, repeat, tools):
+    """Time BFS (all ``sources``, one after another) and CC of ``G`` on la_graph and each peer."""
     rows = []
     E = lg.get_engine(engine)
     t = time.perf_counter()
@@ -87,22 +88,32 @@ def bench_graph(name, G, source, engine, repeat, tools):
         check(out)
         rows.append({"graph": name, "algorithm": algo, "tool": tool, "variant": variant,
                      "median_s": med, "min_s": best, "repeat": repeat})
-        print(f"  {algo:4s} {tool:22s} {variant:14s} {med * 1e3:10.2f} ms  (min {best * 1e3:.2f})", flush=True)
+        print(f"  {algo:4s} {tool:22s} {variant:18s} {med * 1e3:10.2f} ms  (min {best * 1e3:.2f})", flush=True)
 
-    # ---- BFS
-    ref = lg.bfs(G, source, engine=engine)
-    check_bfs(G, source, ref)
-    nreached = int(np.count_nonzero(ref.level >= 0))
+    # ---- BFS: every source in turn; results checked against the reference
+    refs = [lg.bfs(G, s, engine=engine) for s in sources]
+    for s, r in zip(sources, refs):
+        check_bfs(G, s, r)
+    reached = [int(np.count_nonzero(r.level >= 0)) for r in refs]
     tool = f"la_graph[{engine}]"
-    record("bfs", tool, "parent", lambda: lg.bfs(G, source, level=False, engine=engine),
-           lambda r: check_bfs(G, source, r))
-    record("bfs", tool, "level+parent", lambda: lg.bfs(G, source, engine=engine),
-           lambda r: check_bfs(G, source, r))
-    record("bfs", tool, "level", lambda: lg.bfs(G, source, parent=False, engine=engine),
-           lambda r: np.testing.assert_array_equal(r.level, ref.level))
+
+    def ours(**kw):
+        return lambda: [lg.bfs(G, s, engine=engine, **kw) for s in sources]
+
+    def same_levels(rs):
+        for r, ref in zip(rs, refs):
+            np.testing.assert_array_equal(r.level, ref.level)
+
+    def valid_parents(rs):
+        for s, r in zip(sources, rs):
+            check_bfs(G, s, r)
+
+    record("bfs", tool, "parent", ours(level=False), valid_parents)
+    record("bfs", tool, "level+parent", ours(), same_levels)
+    record("bfs", tool, "level", ours(parent=False), same_levels)
     for peer in tools:
-        fn, variant = peers.bfs(peer, prepared[peer], source)
-        record("bfs", peer, variant, fn, lambda r: peers.check_reached(r, nreached))
+        fn, variant = peers.bfs(peer, prepared[peer], sources)
+        record("bfs", peer, variant, fn, lambda r: peers.check_reached(r, reached))
 
     # ---- CC
     labels = lg.connected_components(G, engine=engine)
@@ -114,8 +125,8 @@ def bench_graph(name, G, source, engine, repeat, tools):
         fn, variant = peers.cc(peer, prepared[peer])
         record("cc", peer, variant, fn, lambda r: peers.check_ncomponents(r, ncomp))
     info = {"graph": name, "n": G.n, "nnz": G.nnz, "edges": G.nedges, "directed": G.directed,
-            "source": source, "bfs_levels": ref.nlevels, "bfs_reached": nreached, "components": ncomp,
-            "upload_s": upload}
+            "bfs_sources": sources, "bfs_levels": [r.nlevels for r in refs], "bfs_reached": reached,
+            "components": ncomp, "upload_s": upload}
     return info, rows
 
 
@@ -160,9 +171,10 @@ def main(argv=None):
         except FileNotFoundError as exc:
             print(f"{name}: skipped ({exc})", file=sys.stderr)
             continue
-        src = _source(G, rule)
-        print(f"{name}: {G!r}, built in {time.perf_counter() - t:.1f} s, BFS source {src}", flush=True)
-        info, r = bench_graph(name, G, src, args.engine, args.repeat, tools)
+        srcs = _sources(G, rule)
+        print(f"{name}: {G!r}, built in {time.perf_counter() - t:.1f} s, BFS from {len(srcs)} source(s)",
+              flush=True)
+        info, r = bench_graph(name, G, srcs, args.engine, args.repeat, tools)
         graphs.append(info)
         rows.extend(r)
         del G

@@ -184,9 +184,14 @@ class Graph:
 
     # ------------------------------------------------------------------ conversions
     def to_scipy(self):
-        """The adjacency matrix as a scipy ``csr_array`` (float64; 1.0 where unweighted)."""
-        data = self._weights if self._weights is not None else np.ones(self.nnz)
-        return sp.csr_array((data.copy(), self._indices.copy(), self._indptr.copy()), shape=(self._n, self._n))
+        """The adjacency matrix as a scipy ``csr_array`` (float64; 1.0 where unweighted).
+
+        Index arrays are int32 where they fit, as scipy makes them itself.
+        """
+        data = self._weights.copy() if self._weights is not None else np.ones(self.nnz)
+        small = max(self._n, self.nnz) <= V.INT32_MAX
+        idx = np.int32 if small else np.int64
+        return sp.csr_array((data, self._indices.astype(idx), self._indptr.astype(idx)), shape=(self._n, self._n))
 
     def to_networkx(self):
         """The graph as a NetworkX ``Graph`` or ``DiGraph`` (with ``weight`` when weighted)."""
@@ -207,9 +212,13 @@ class Graph:
         return rows, self._indices
 
     def to_undirected(self):
-        """This graph with every edge made two-way (itself if already undirected)."""
+        """This graph with every edge made two-way (itself if already undirected; cached)."""
         if not self._directed:
             return self
+        return self._undirected
+
+    @cached_property
+    def _undirected(self):
         rows, cols = self.edges()
         return Graph.from_edges(rows, cols, self._weights, n=self._n, directed=False)
 

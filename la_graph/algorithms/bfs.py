@@ -25,6 +25,7 @@ __all__ = ["bfs", "BFSResult"]
 ALPHA = 8.0
 BETA1 = 8.0
 BETA2 = 512.0
+ALPHA_SMALL = 4 * ALPHA
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction):
     deg = E.degree(G) if auto else None
     # a push level whose frontier has few out-edges is mostly call overhead: the
     # engine may run a stretch of such levels in one fused call
-    small = G.nnz / (4 * ALPHA) if auto else (np.inf if push else -1)
+    small = G.nnz / ALPHA_SMALL if auto else (np.inf if push else -1)
     edges_unexplored = G.nnz
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0

@@ -13,40 +13,41 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, want_par, lev_b, lev, want_lev, k, max_edges):
+def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev_b, lev, k, max_edges):
     """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while each expansion scans <= max_edges.
 
     ``q<!vis> = q any.secondi A; par<q> = q; lev<q> = k`` level after level; ``vis``
-    is the visited bitmap (the parents' when kept, else the levels').  Returns
-    ``(frontier, nf, k, found, scanned)``: the last frontier, its size, its level,
-    the vertices found and the edges scanned.
+    is the visited bitmap (the parents' when kept, else the levels').  ``par``,
+    ``lev_b`` and ``lev`` are written for every vertex found (pass scratch arrays
+    of length n for the ones not wanted).  Returns ``(frontier, nf, k, found,
+    scanned)``: the last frontier, its size, its level, the vertices found and
+    the edges scanned.
     """
     found = 0
     scanned = 0
-    while nf > 0:
-        edges = 0
-        for i in range(nf):
-            u = frontier[i]
-            edges += indptr[u + 1] - indptr[u]
-        if edges > max_edges:
-            break
+    edges = 0
+    for i in range(nf):
+        u = frontier[i]
+        edges += indptr[u + 1] - indptr[u]
+    while nf > 0 and edges <= max_edges:
         scanned += edges
         k += 1
         m = 0
+        next_edges = 0
         for i in range(nf):
             u = frontier[i]
             for e in range(indptr[u], indptr[u + 1]):
                 v = indices[e]
                 if not vis[v]:
                     vis[v] = True
-                    if want_par:
-                        par[v] = u
-                    if want_lev:
-                        lev_b[v] = True
-                        lev[v] = k
+                    par[v] = u
+                    lev_b[v] = True
+                    lev[v] = k
                     nxt[m] = v
                     m += 1
+                    next_edges += indptr[v + 1] - indptr[v]
         frontier, nxt = nxt, frontier
         nf = m
         found += m
+        edges = next_edges
     return frontier, nf, k, found, scanned

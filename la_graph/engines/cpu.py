@@ -373,12 +373,10 @@ class CPUEngine(Engine):
         if nf == 0 or _out_edges(G, frontier) > max_edges:
             return q, k, nf, 0, 0
         frontier = np.concatenate([frontier, np.empty(n - nf, np.int64)])
-        with _bitmap_views(parent, level) as views:
-            (pb, pv), (lb, lv) = views
-            vis = pb if parent is not None else lb
+        with _bitmap_views(parent, level, n) as ((pb, pv), (lb, lv)):
             frontier, nf, k, found, scanned = bfs_push_levels(
-                G.indptr, G.indices, frontier, nf, np.empty(n, np.int64), vis, pv, parent is not None,
-                lb, lv, level is not None, k, max_edges)
+                G.indptr, G.indices, frontier, nf, np.empty(n, np.int64), pb if parent is not None else lb,
+                pv, lb, lv, k, max_edges)
         q = Vector.from_coo(frontier[:nf], 1, size=n, dtype=q.dtype)
         return q, k, nf, found, scanned
 
@@ -419,25 +417,29 @@ class _numpy_views:
 
 
 class _bitmap_views:
-    """Lend vectors (or ``None``) as ``(bitmap, values)`` numpy pairs, moved out and back in O(1)."""
+    """Lend vectors as ``(bitmap, values)`` numpy pairs, moved out and back in O(1).
 
-    _NONE = (np.zeros(1, bool), np.zeros(1, np.int64))
+    ``None`` lends scratch arrays of length ``n`` whose contents are thrown away.
+    """
 
-    def __init__(self, *vectors):
-        self.vectors = vectors
+    def __init__(self, *vectors_then_n):
+        *self.vectors, self.n = vectors_then_n
 
     def __enter__(self):
         self.parts = []
+        out = []
         for v in self.vectors:
             if v is None:
                 self.parts.append(None)
+                out.append((np.empty(self.n, bool), np.empty(self.n, np.int64)))
                 continue
             d = v.ss.unpack("bitmap")
             if d["is_iso"]:
                 d["values"] = np.full(v.size, d["values"][0], dtype=d["values"].dtype)
                 d["is_iso"] = False
             self.parts.append(d)
-        return [self._NONE if d is None else (d["bitmap"], d["values"]) for d in self.parts]
+            out.append((d["bitmap"], d["values"]))
+        return out
 
     def __exit__(self, *exc):
         for v, d in zip(self.vectors, self.parts):
