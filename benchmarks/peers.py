@@ -35,8 +35,10 @@ def bfs(tool, prepared, sources):
     if tool == "scipy":
         from scipy.sparse import csgraph
 
-        A, directed = prepared
-        return (lambda: [csgraph.breadth_first_order(A, s, directed=directed)[0].size for s in sources]), \
+        # directed=True follows A[u, v] as stored: for our symmetric storage of an undirected
+        # graph it gives the same tree, 3x faster than directed=False (which symmetrizes per call)
+        A, _ = prepared
+        return (lambda: [csgraph.breadth_first_order(A, s, directed=True)[0].size for s in sources]), \
             "order+parent"
     g = prepared
     return (lambda: [len(g.bfs(s, mode="out")[0]) for s in sources]), "order+layer+parent"

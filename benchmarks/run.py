@@ -60,15 +60,21 @@ def _sources(G, rule, count=16, seed=1):
     return [int(s) for s in np.random.default_rng(seed).choice(cand, count)]
 
 
-def timeit(fn, repeat):
-    """Run once to warm up, then ``repeat`` times; return (median s, min s, last result)."""
-    out = fn()
-    times = []
+def interleaved(cases, repeat):
+    """Time every case ``repeat`` times, one round of all cases after another.
+
+    Interleaving puts every tool under the same machine conditions (a busy
+    neighbour slows all of them alike).  Each case gets one untimed warm-up run
+    first.  Returns, per case, (median s, min s, last result).
+    """
+    results = [fn() for _, fn, _ in cases]
+    times = [[] for _ in cases]
     for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), min(times), out
+        for i, (_, fn, _) in enumerate(cases):
+            t = time.perf_counter()
+            results[i] = fn()
+            times[i].append(time.perf_counter() - t)
+    return [(statistics.median(ts), min(ts), r) for ts, r in zip(times, results)]
 
 
 def bench_graph(name, G, sources, engine, repeat, tools):
@@ -83,12 +89,12 @@ def bench_graph(name, G, sources, engine, repeat, tools):
     upload = time.perf_counter() - t
     prepared = {tool: peers.prepare(tool, G) for tool in tools}
 
-    def record(algo, tool, variant, fn, check):
-        med, best, out = timeit(fn, repeat)
-        check(out)
-        rows.append({"graph": name, "algorithm": algo, "tool": tool, "variant": variant,
-                     "median_s": med, "min_s": best, "repeat": repeat})
-        print(f"  {algo:4s} {tool:22s} {variant:18s} {med * 1e3:10.2f} ms  (min {best * 1e3:.2f})", flush=True)
+    def run_cases(algo, cases):
+        for ((tool, variant), _, check), (med, best, out) in zip(cases, interleaved(cases, repeat)):
+            check(out)
+            rows.append({"graph": name, "algorithm": algo, "tool": tool, "variant": variant,
+                         "median_s": med, "min_s": best, "repeat": repeat})
+            print(f"  {algo:4s} {tool:22s} {variant:18s} {med * 1e3:10.2f} ms  (min {best * 1e3:.2f})", flush=True)
 
     # ---- BFS: every source in turn; results checked against the reference
     refs = [lg.bfs(G, s, engine=engine) for s in sources]
@@ -108,22 +114,24 @@ def bench_graph(name, G, sources, engine, repeat, tools):
         for s, r in zip(sources, rs):
             check_bfs(G, s, r)
 
-    record("bfs", tool, "parent", ours(level=False), valid_parents)
-    record("bfs", tool, "level+parent", ours(), same_levels)
-    record("bfs", tool, "level", ours(parent=False), same_levels)
+    cases = [((tool, "parent"), ours(level=False), valid_parents),
+             ((tool, "level+parent"), ours(), same_levels),
+             ((tool, "level"), ours(parent=False), same_levels)]
     for peer in tools:
         fn, variant = peers.bfs(peer, prepared[peer], sources)
-        record("bfs", peer, variant, fn, lambda r: peers.check_reached(r, reached))
+        cases.append(((peer, variant), fn, lambda r: peers.check_reached(r, reached)))
+    run_cases("bfs", cases)
 
     # ---- CC
     labels = lg.connected_components(G, engine=engine)
     check_cc(G, labels)
     ncomp = int(np.unique(labels).size)
-    record("cc", tool, "fastsv", lambda: lg.connected_components(G, engine=engine),
-           lambda r: np.testing.assert_array_equal(r, labels))
+    cases = [((tool, "fastsv"), lambda: lg.connected_components(G, engine=engine),
+              lambda r: np.testing.assert_array_equal(r, labels))]
     for peer in tools:
         fn, variant = peers.cc(peer, prepared[peer])
-        record("cc", peer, variant, fn, lambda r: peers.check_ncomponents(r, ncomp))
+        cases.append(((peer, variant), fn, lambda r: peers.check_ncomponents(r, ncomp)))
+    run_cases("cc", cases)
     info = {"graph": name, "n": G.n, "nnz": G.nnz, "edges": G.nedges, "directed": G.directed,
             "bfs_sources": sources, "bfs_levels": [r.nlevels for r in refs], "bfs_reached": reached,
             "components": ncomp, "upload_s": upload}

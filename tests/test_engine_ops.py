@@ -27,6 +27,9 @@ import math
 import operator
 import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -458,11 +461,14 @@ def mask_args(data, E, shape, mask_kind):
                    complement=mask_kind.endswith("complement"))
 
 
-def check_output_args(E, data, call, T, mask_kind, replace, accum, give_out, *, inplace=False, check_dtype=True):
+def check_output_args(E, data, call, T, mask_kind, replace, accum, give_out, *, inplace=False,
+                      check_dtype=True, ewise=False):
     """Run ``call`` with the GraphBLAS output arguments and compare with ``C<M, replace> accum= T``."""
     M, kw = mask_args(data, E, T.shape, mask_kind)
     kw.update(replace=replace, accum=accum)
     out_ref = draw_ref(data, T.shape, T.dtype) if give_out else None
+    if ewise and out_ref is not None and M is None and accum is None and _one_value_full(out_ref):
+        out_ref.present.flat[0] = False            # that case is test_ewise_into_full_iso_out's
     if inplace:                                    # assign / scatter: the target always exists
         if out_ref is None:
             out_ref = Ref(T.shape, T.dtype)
@@ -481,6 +487,10 @@ def check_output_args(E, data, call, T, mask_kind, replace, accum, give_out, *, 
     exp = ref_write(out_ref, T, M, structural=kw.get("structural", False),
                     complement=kw.get("complement", False), replace=replace, accum=accum)
     assert_matches(E, got, exp, check_dtype=check_dtype)
+
+
+def _one_value_full(r):
+    return r.present.size > 1 and r.present.all() and len({v.item() for v in r.val.flat}) == 1
 
 
 # ------------------------------------------------------------------ operation builders
@@ -678,7 +688,8 @@ def test_reference_model_known_answers():
 def test_output_arguments(engine, op, mask_kind, replace, accum, give_out, data):
     """Every operation x every mask kind x replace x accum x out given or not."""
     call, T = BUILDERS[op](engine, data, accum=accum)
-    check_output_args(engine, data, call, T, mask_kind, replace, accum, give_out, inplace=op == "assign")
+    check_output_args(engine, data, call, T, mask_kind, replace, accum, give_out, inplace=op == "assign",
+                      ewise=op.startswith("ewise"))
 
 
 def _draw_output_args(data):
@@ -781,7 +792,37 @@ def test_empty_inner_dimension_mask_accum(engine, op, request):
 @given(data=st.data())
 def test_ewise_ops(engine, kind, op, data):
     call, T = _build_ewise(engine, data, kind, op)
-    check_output_args(engine, data, call, T, *_draw_output_args(data))
+    check_output_args(engine, data, call, T, *_draw_output_args(data), ewise=True)
+
+
+ISO_OUT_SCRIPT = """
+import numpy as np, la_graph as lg
+E = lg.get_engine({engine!r})
+n = {n}
+x, y = E.vector_from_numpy(np.arange(n)), E.vector_from_numpy(np.arange(n) % 7)
+w = E.ewise_{kind}(x, y, "plus", out=E.full(n, 0))
+junk = [np.ones(100) for _ in range(1000)]
+print(np.array_equal(E.to_numpy(w), np.arange(n) + np.arange(n) % 7))
+"""
+
+
+@pytest.mark.parametrize("n", [4, 100_000])
+@pytest.mark.parametrize("kind", ["add", "mult"])
+def test_ewise_into_full_iso_out(engine, kind, n, request):
+    """``out=`` an existing full vector holding one value everywhere (as ``full`` makes it).
+
+    Run in a child process: on the cpu engine this writes past the end of a buffer."""
+    if engine.name == "cpu":
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
+            "cpu engine: SuiteSparse:GraphBLAS 9.4.5 eWiseAdd / eWiseMult of full operands into a "
+            "full iso-valued C (no mask, no accum) writes all values into C's one-value buffer: "
+            "wrong values and heap corruption")))
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.run([sys.executable, "-c", ISO_OUT_SCRIPT.format(engine=engine.name, n=n, kind=kind)],
+                          capture_output=True, text=True, timeout=300, cwd=root, env=env)
+    assert proc.returncode == 0, f"child process died ({proc.returncode}): {proc.stderr[-500:]}"
+    assert proc.stdout.strip().endswith("True")
 
 
 @pytest.mark.parametrize("op", UNARY_OPS)

@@ -25,7 +25,7 @@ __all__ = ["bfs", "BFSResult"]
 ALPHA = 8.0
 BETA1 = 8.0
 BETA2 = 512.0
-ALPHA_SMALL = 4 * ALPHA
+SMALL_FRONTIER = 1 / 64  # frontiers up to n/64 vertices go to the fused push
 
 
 @dataclass(frozen=True)
@@ -121,17 +121,18 @@ def _bfs_single(E, G, s, want_level, want_parent, direction):
     push = direction != "pull"
     auto = direction == "auto"
     deg = E.degree(G) if auto else None
-    # a push level whose frontier has few out-edges is mostly call overhead: the
-    # engine may run a stretch of such levels in one fused call
-    small = G.nnz / ALPHA_SMALL if auto else (np.inf if push else -1)
+    # a push level from a small frontier is mostly call overhead: the engine may
+    # run a stretch of such levels in one fused call
+    avg_degree = G.nnz / max(n, 1)
+    small = SMALL_FRONTIER * n if auto else (n if push else 0)
     edges_unexplored = G.nnz
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
     while nvisited < n:
         if push:
-            q, k, nq, found, scanned = E.bfs_push(G, q, pi, lev, k, small)
+            q, k, nq, found = E.bfs_push(G, q, pi, lev, k, small)
             nvisited += found
-            edges_unexplored -= scanned
+            edges_unexplored -= found * avg_degree  # an estimate, as LAGraph's
             if nq == 0 or nvisited >= n:
                 break
         if auto and edges_unexplored < n:

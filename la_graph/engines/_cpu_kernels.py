@@ -13,27 +13,19 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev_b, lev, k, max_edges):
-    """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while each expansion scans <= max_edges.
+def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev_b, lev, k, max_frontier):
+    """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while it holds <= max_frontier vertices.
 
     ``q<!vis> = q any.secondi A; par<q> = q; lev<q> = k`` level after level; ``vis``
     is the visited bitmap (the parents' when kept, else the levels').  ``par``,
     ``lev_b`` and ``lev`` are written for every vertex found (pass scratch arrays
-    of length n for the ones not wanted).  Returns ``(frontier, nf, k, found,
-    scanned)``: the last frontier, its size, its level, the vertices found and
-    the edges scanned.
+    of length n for the ones not wanted).  Returns ``(frontier, nf, k, found)``:
+    the last frontier, its size, its level and the number of vertices found.
     """
     found = 0
-    scanned = 0
-    edges = 0
-    for i in range(nf):
-        u = frontier[i]
-        edges += indptr[u + 1] - indptr[u]
-    while nf > 0 and edges <= max_edges:
-        scanned += edges
+    while 0 < nf <= max_frontier:
         k += 1
         m = 0
-        next_edges = 0
         for i in range(nf):
             u = frontier[i]
             for e in range(indptr[u], indptr[u + 1]):
@@ -45,9 +37,7 @@ def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev_b, lev, k,
                     lev[v] = k
                     nxt[m] = v
                     m += 1
-                    next_edges += indptr[v + 1] - indptr[v]
         frontier, nxt = nxt, frontier
         nf = m
         found += m
-        edges = next_edges
-    return frontier, nf, k, found, scanned
+    return frontier, nf, k, found

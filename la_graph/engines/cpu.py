@@ -189,6 +189,10 @@ class CPUEngine(Engine):
     def to_numpy(self, x, fill=None):
         if fill is None and x.nvals != (x.size if isinstance(x, Vector) else x.nrows * x.ncols):
             raise InvalidArgumentError("to_numpy needs fill= for an object with missing entries")
+        if isinstance(x, Vector) and x.ss.format == "bitmap":
+            # the values and presence flags lent as numpy: one np.where instead of a GraphBLAS assign
+            with _bitmap_views(x, x.size) as ((present, values),):
+                return np.where(present, values, np.asarray(fill, dtype=values.dtype))
         return x.to_dense(fill_value=fill)
 
     def to_coo(self, x):
@@ -364,21 +368,21 @@ class CPUEngine(Engine):
         return w
 
     # ---------------------------------------------------------------- fused steps
-    def bfs_push(self, G, q, parent, level, k, max_edges):
+    def bfs_push(self, G, q, parent, level, k, max_frontier):
         from ._cpu_kernels import bfs_push_levels
 
         n = G.n
-        frontier = q.to_coo(values=False)[0].astype(np.int64)
-        nf = frontier.size
-        if nf == 0 or _out_edges(G, frontier) > max_edges:
-            return q, k, nf, 0, 0
-        frontier = np.concatenate([frontier, np.empty(n - nf, np.int64)])
+        nf = q.nvals
+        if nf == 0 or nf > max_frontier:
+            return q, k, nf, 0
+        frontier = np.empty(n, np.int64)
+        frontier[:nf] = q.to_coo(values=False)[0]
         with _bitmap_views(parent, level, n) as ((pb, pv), (lb, lv)):
-            frontier, nf, k, found, scanned = bfs_push_levels(
+            frontier, nf, k, found = bfs_push_levels(
                 G.indptr, G.indices, frontier, nf, np.empty(n, np.int64), pb if parent is not None else lb,
-                pv, lb, lv, k, max_edges)
+                pv, lb, lv, k, max_frontier)
         q = Vector.from_coo(frontier[:nf], 1, size=n, dtype=q.dtype)
-        return q, k, nf, found, scanned
+        return q, k, nf, found
 
     def fastsv_iteration(self, A, f, gp, mngp):
         self.mxv(A, gp, "min_second", out=mngp, accum="min")
@@ -447,10 +451,6 @@ class _bitmap_views:
                 d["nvals"] = int(np.count_nonzero(d["bitmap"]))
                 v.ss.pack_bitmap(**d)
         return False
-
-
-def _out_edges(G, vertices):
-    return int((G.indptr[vertices + 1] - G.indptr[vertices]).sum())
 
 
 def _index_array(index):
