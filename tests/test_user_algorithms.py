@@ -103,7 +103,9 @@ def graphs(draw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(G=graphs())
 def test_random_graphs(engine, G):
-    np.testing.assert_allclose(pagerank(G, engine=engine), nx_pagerank(G), rtol=0, atol=1e-8)
+    # a bipartite graph converges slowly (the error shrinks by 0.85 a step): let it reach tol
+    np.testing.assert_allclose(pagerank(G, max_iter=1000, engine=engine), nx_pagerank(G), rtol=0, atol=1e-8)
+    np.testing.assert_allclose(pagerank(G, engine=engine), nx_pagerank(G), rtol=0, atol=1e-6)
     assert triangle_count(G, engine=engine) == nx_triangles(G)
 
 

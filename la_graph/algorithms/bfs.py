@@ -25,7 +25,7 @@ __all__ = ["bfs", "BFSResult"]
 ALPHA = 8.0
 BETA1 = 8.0
 BETA2 = 512.0
-SMALL_FRONTIER = 1 / 64  # frontiers up to n/64 vertices go to the fused push
+SMALL_SHARE = 4 * ALPHA  # push levels over at most nnz / SMALL_SHARE edges may be fused
 
 
 @dataclass(frozen=True)
@@ -121,18 +121,17 @@ def _bfs_single(E, G, s, want_level, want_parent, direction):
     push = direction != "pull"
     auto = direction == "auto"
     deg = E.degree(G) if auto else None
-    # a push level from a small frontier is mostly call overhead: the engine may
-    # run a stretch of such levels in one fused call
-    avg_degree = G.nnz / max(n, 1)
-    small = SMALL_FRONTIER * n if auto else (n if push else 0)
+    # a push level over few edges is mostly call overhead: the engine may run a
+    # stretch of such levels in one fused call
+    small = G.nnz / SMALL_SHARE if auto else (G.nnz if push else -1)
     edges_unexplored = G.nnz
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
     while nvisited < n:
         if push:
-            q, k, nq, found = E.bfs_push(G, q, pi, lev, k, small)
+            q, k, nq, found, scanned = E.bfs_push(G, q, pi, lev, k, small)
             nvisited += found
-            edges_unexplored -= found * avg_degree  # an estimate, as LAGraph's
+            edges_unexplored -= scanned
             if nq == 0 or nvisited >= n:
                 break
         if auto and edges_unexplored < n:

@@ -13,17 +13,27 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev_b, lev, k, max_frontier):
-    """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while it holds <= max_frontier vertices.
+def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev_b, lev, k, max_edges):
+    """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while each scans <= ``max_edges`` edges.
 
     ``q<!vis> = q any.secondi A; par<q> = q; lev<q> = k`` level after level; ``vis``
-    is the visited bitmap (the parents' when kept, else the levels').  ``par``,
-    ``lev_b`` and ``lev`` are written for every vertex found (pass scratch arrays
-    of length n for the ones not wanted).  Returns ``(frontier, nf, k, found)``:
-    the last frontier, its size, its level and the number of vertices found.
+    is the visited bitmap (the parents' when kept, else the levels').  Empty
+    ``par`` or ``lev`` arrays mean that result is not kept.  Returns ``(frontier, nf, k, found,
+    scanned)``: the last frontier, its size, its level, the number of vertices
+    found and of edges scanned.
     """
     found = 0
-    while 0 < nf <= max_frontier:
+    scanned = 0
+    want_par = par.size > 0
+    want_lev = lev.size > 0
+    while nf > 0:
+        edges = 0
+        for i in range(nf):  # the rows about to be read: their pointers stay in cache
+            u = frontier[i]
+            edges += indptr[u + 1] - indptr[u]
+        if edges > max_edges:
+            break
+        scanned += edges
         k += 1
         m = 0
         for i in range(nf):
@@ -32,12 +42,41 @@ def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev_b, lev, k,
                 v = indices[e]
                 if not vis[v]:
                     vis[v] = True
-                    par[v] = u
-                    lev_b[v] = True
-                    lev[v] = k
+                    if want_par:
+                        par[v] = u
+                    if want_lev:
+                        lev_b[v] = True
+                        lev[v] = k
                     nxt[m] = v
                     m += 1
         frontier, nxt = nxt, frontier
         nf = m
         found += m
-    return frontier, nf, k, found
+    return frontier, nf, k, found, scanned
+
+
+@numba.njit(cache=True, nogil=True)
+def fastsv_hook(f, gp, mngp):
+    """FastSV's hooking, shortcutting and grandparent update, in place; returns whether ``gp`` changed.
+
+    Stochastic hooking ``f[f[i]] = min(f[f[i]], mngp[i])`` (indices from ``f``
+    as it was before the round), aggressive hooking ``f = min(f, mngp)``,
+    shortcutting ``f = min(f, gp)``, then ``gp = f[f]``.
+    """
+    n = f.size
+    before = f.copy()
+    for i in range(n):
+        p = before[i]
+        if mngp[i] < f[p]:
+            f[p] = mngp[i]
+    for i in range(n):
+        m = mngp[i] if mngp[i] < gp[i] else gp[i]
+        if m < f[i]:
+            f[i] = m
+    changed = False
+    for i in range(n):
+        g = f[f[i]]
+        if g != gp[i]:
+            changed = True
+            gp[i] = g
+    return changed

@@ -204,21 +204,21 @@ class Engine(ABC):
     # ---------------------------------------------------------------- fused steps
     # Steps an engine may run as one kernel; each has a plain default.
 
-    def bfs_push(self, G, q, parent, level, k, max_frontier):
-        """Run push levels of a BFS while the frontier is small, in one call.
+    def bfs_push(self, G, q, parent, level, k, max_edges):
+        """Run push levels of a BFS while they are small, in one call.
 
         From frontier ``q`` (the vertices found at level ``k``) repeat
         ``q<!visited, replace> = q any.secondi A``, ``parent<q> = q`` and
         ``level<q> = k + 1`` (``parent`` / ``level`` may be ``None``; the visited
         set is ``parent``'s structure if given, else ``level``'s) as long as the
-        frontier holds between 1 and ``max_frontier`` vertices.  Engines may do
-        fewer levels (the default does none: the caller's own loop of primitives
-        then does them); the result is the same.
+        frontier is not empty and has at most ``max_edges`` out-edges.  Engines
+        may do fewer levels (the default does none: the caller's own loop of
+        primitives then does them); the result is the same.
 
-        Returns ``(q, k, nq, found)``: the last frontier, its level, its size and
-        the number of vertices found.
+        Returns ``(q, k, nq, found, scanned)``: the last frontier, its level, its
+        size, the number of vertices found and of edges scanned.
         """
-        return q, k, self.nvals(q), 0
+        return q, k, self.nvals(q), 0, 0
 
     def fastsv_iteration(self, A, f, gp, mngp):
         """One FastSV round (Zhang, Azad & Buluc 2020) in place on full int vectors.

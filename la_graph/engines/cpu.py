@@ -191,7 +191,7 @@ class CPUEngine(Engine):
             raise InvalidArgumentError("to_numpy needs fill= for an object with missing entries")
         if isinstance(x, Vector) and x.ss.format == "bitmap":
             # the values and presence flags lent as numpy: one np.where instead of a GraphBLAS assign
-            with _bitmap_views(x, x.size) as ((present, values),):
+            with _bitmap_views(x) as ((present, values),):
                 return np.where(present, values, np.asarray(fill, dtype=values.dtype))
         return x.to_dense(fill_value=fill)
 
@@ -368,31 +368,30 @@ class CPUEngine(Engine):
         return w
 
     # ---------------------------------------------------------------- fused steps
-    def bfs_push(self, G, q, parent, level, k, max_frontier):
+    def bfs_push(self, G, q, parent, level, k, max_edges):
         from ._cpu_kernels import bfs_push_levels
 
         n = G.n
         nf = q.nvals
-        if nf == 0 or nf > max_frontier:
-            return q, k, nf, 0
+        if nf == 0:
+            return q, k, 0, 0, 0
         frontier = np.empty(n, np.int64)
         frontier[:nf] = q.to_coo(values=False)[0]
-        with _bitmap_views(parent, level, n) as ((pb, pv), (lb, lv)):
-            frontier, nf, k, found = bfs_push_levels(
+        if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
+            return q, k, nf, 0, 0
+        with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
+            frontier, nf, k, found, scanned = bfs_push_levels(
                 G.indptr, G.indices, frontier, nf, np.empty(n, np.int64), pb if parent is not None else lb,
-                pv, lb, lv, k, max_frontier)
+                pv, lb, lv, k, max_edges)
         q = Vector.from_coo(frontier[:nf], 1, size=n, dtype=q.dtype)
-        return q, k, nf, found
+        return q, k, nf, found, scanned
 
     def fastsv_iteration(self, A, f, gp, mngp):
+        from ._cpu_kernels import fastsv_hook
+
         self.mxv(A, gp, "min_second", out=mngp, accum="min")
         with _numpy_views(f, gp, mngp) as (fa, ga, ma):
-            np.minimum.at(fa, fa.copy(), ma)   # stochastic hooking f[f[i]] = min(., mngp[i])
-            np.minimum(fa, ma, out=fa)         # aggressive hooking
-            np.minimum(fa, ga, out=fa)         # shortcutting
-            gp_new = fa[fa]                    # grandparents
-            changed = not np.array_equal(gp_new, ga)
-            ga[:] = gp_new
+            changed = fastsv_hook(fa, ga, ma)
         return f, gp, changed
 
 
@@ -423,11 +422,11 @@ class _numpy_views:
 class _bitmap_views:
     """Lend vectors as ``(bitmap, values)`` numpy pairs, moved out and back in O(1).
 
-    ``None`` lends scratch arrays of length ``n`` whose contents are thrown away.
+    ``None`` lends a pair of empty arrays.
     """
 
-    def __init__(self, *vectors_then_n):
-        *self.vectors, self.n = vectors_then_n
+    def __init__(self, *vectors):
+        self.vectors = vectors
 
     def __enter__(self):
         self.parts = []
@@ -435,7 +434,7 @@ class _bitmap_views:
         for v in self.vectors:
             if v is None:
                 self.parts.append(None)
-                out.append((np.empty(self.n, bool), np.empty(self.n, np.int64)))
+                out.append((np.empty(0, bool), np.empty(0, np.int64)))
                 continue
             d = v.ss.unpack("bitmap")
             if d["is_iso"]:

@@ -1,0 +1,187 @@
+// Shared helpers of the GPU engine's kernels.
+//
+// The engine prepends this text to every .cu file of this folder before it hands
+// the source to NVRTC (cupy.RawModule), so the compiled module and CuPy's kernel
+// cache key cover both; the .cu files therefore do not #include it.  No system
+// headers: NVRTC compiles this as it is.
+//
+// Value types: the engine computes every semiring in one of two types, `long long`
+// (bool, all integers) or `double` (floats); bool operands arrive as 0/1.
+// Index types (`IT`): `int` where n and nnz fit in int32, else `long long`.
+
+#define LA_LLONG_MAX 9223372036854775807LL
+#define LA_LLONG_MIN (-LA_LLONG_MAX - 1LL)
+
+// Binary (multiply) ops; the numbers are the engine's _OPCODES.  OP_TO_BOOL or-ed
+// into the code turns the product into 0/1 before the monoid sees it.
+enum {
+  OP_FIRST = 0, OP_SECOND = 1, OP_PAIR = 2, OP_MIN = 3, OP_MAX = 4, OP_PLUS = 5,
+  OP_MINUS = 6, OP_TIMES = 7, OP_DIV = 8, OP_EQ = 9, OP_NE = 10, OP_LT = 11,
+  OP_LE = 12, OP_GT = 13, OP_GE = 14, OP_LOR = 15, OP_LAND = 16,
+  OP_FIRSTI = 17, OP_FIRSTJ = 18, OP_SECONDI = 19, OP_SECONDJ = 20
+};
+#define OP_TO_BOOL 0x100
+
+// Add monoids (template parameter M); the numbers are the engine's _MONOIDS.
+enum { M_MIN = 0, M_MAX = 1, M_PLUS = 2, M_TIMES = 3, M_ANY = 4 };
+
+template <typename T> struct LaArith;
+
+template <> struct LaArith<long long> {
+  // wrap-around arithmetic (as numpy's int64), without C's signed-overflow UB
+  static __device__ __forceinline__ long long add(long long a, long long b) {
+    return (long long)((unsigned long long)a + (unsigned long long)b);
+  }
+  static __device__ __forceinline__ long long sub(long long a, long long b) {
+    return (long long)((unsigned long long)a - (unsigned long long)b);
+  }
+  static __device__ __forceinline__ long long mul(long long a, long long b) {
+    return (long long)((unsigned long long)a * (unsigned long long)b);
+  }
+  // C division (truncates toward zero); x / 0 is 0, LLONG_MAX or LLONG_MIN by the sign of x
+  static __device__ __forceinline__ long long div(long long a, long long b) {
+    if (b == 0) return a == 0 ? 0 : (a > 0 ? LA_LLONG_MAX : LA_LLONG_MIN);
+    if (b == -1) return (long long)(0ULL - (unsigned long long)a);
+    return a / b;
+  }
+  static __device__ __forceinline__ long long max_value() { return LA_LLONG_MAX; }
+  static __device__ __forceinline__ long long min_value() { return LA_LLONG_MIN; }
+  static __device__ __forceinline__ unsigned long long bits(long long v) { return (unsigned long long)v; }
+  static __device__ __forceinline__ long long from_bits(unsigned long long b) { return (long long)b; }
+};
+
+template <> struct LaArith<double> {
+  static __device__ __forceinline__ double add(double a, double b) { return a + b; }
+  static __device__ __forceinline__ double sub(double a, double b) { return a - b; }
+  static __device__ __forceinline__ double mul(double a, double b) { return a * b; }
+  static __device__ __forceinline__ double div(double a, double b) { return a / b; }
+  static __device__ __forceinline__ double max_value() { return __longlong_as_double(0x7ff0000000000000LL); }
+  static __device__ __forceinline__ double min_value() { return __longlong_as_double((long long)0xfff0000000000000ULL); }
+  static __device__ __forceinline__ unsigned long long bits(double v) { return (unsigned long long)__double_as_longlong(v); }
+  static __device__ __forceinline__ double from_bits(unsigned long long b) { return __longlong_as_double((long long)b); }
+};
+
+// The multiply op `op` on (a, b); fi/fj are the row/column of the first operand,
+// si/sj those of the second (for the positional ops firsti ... secondj).
+template <typename T>
+__device__ __forceinline__ T la_mult(int op, T a, T b, long long fi, long long fj, long long si, long long sj) {
+  T z;
+  switch (op & 0xff) {
+    case OP_FIRST: z = a; break;
+    case OP_SECOND: z = b; break;
+    case OP_PAIR: z = (T)1; break;
+    case OP_MIN: z = (b < a) ? b : a; break;
+    case OP_MAX: z = (b > a) ? b : a; break;
+    case OP_PLUS: z = LaArith<T>::add(a, b); break;
+    case OP_MINUS: z = LaArith<T>::sub(a, b); break;
+    case OP_TIMES: z = LaArith<T>::mul(a, b); break;
+    case OP_DIV: z = LaArith<T>::div(a, b); break;
+    case OP_EQ: z = (T)(a == b); break;
+    case OP_NE: z = (T)(a != b); break;
+    case OP_LT: z = (T)(a < b); break;
+    case OP_LE: z = (T)(a <= b); break;
+    case OP_GT: z = (T)(a > b); break;
+    case OP_GE: z = (T)(a >= b); break;
+    case OP_LOR: z = (T)((a != (T)0) || (b != (T)0)); break;
+    case OP_LAND: z = (T)((a != (T)0) && (b != (T)0)); break;
+    case OP_FIRSTI: z = (T)fi; break;
+    case OP_FIRSTJ: z = (T)fj; break;
+    case OP_SECONDI: z = (T)si; break;
+    case OP_SECONDJ: z = (T)sj; break;
+    default: z = a; break;
+  }
+  if (op & OP_TO_BOOL) z = (T)(z != (T)0);
+  return z;
+}
+
+// ---------------------------------------------------------------- atomics
+__device__ __forceinline__ void la_atomic_min(long long* p, long long v) { atomicMin(p, v); }
+__device__ __forceinline__ void la_atomic_max(long long* p, long long v) { atomicMax(p, v); }
+__device__ __forceinline__ void la_atomic_add(long long* p, long long v) {
+  atomicAdd((unsigned long long*)p, (unsigned long long)v);
+}
+__device__ __forceinline__ void la_atomic_add(double* p, double v) { atomicAdd(p, v); }
+
+// compare-and-swap loops: values only move one way, so a stale first read is harmless
+__device__ __forceinline__ void la_atomic_min(double* p, double v) {
+  unsigned long long* a = (unsigned long long*)p;
+  unsigned long long old = *a;
+  while (v < __longlong_as_double((long long)old)) {
+    unsigned long long prev = atomicCAS(a, old, (unsigned long long)__double_as_longlong(v));
+    if (prev == old) break;
+    old = prev;
+  }
+}
+__device__ __forceinline__ void la_atomic_max(double* p, double v) {
+  unsigned long long* a = (unsigned long long*)p;
+  unsigned long long old = *a;
+  while (v > __longlong_as_double((long long)old)) {
+    unsigned long long prev = atomicCAS(a, old, (unsigned long long)__double_as_longlong(v));
+    if (prev == old) break;
+    old = prev;
+  }
+}
+template <typename T>
+__device__ __forceinline__ void la_atomic_times(T* p, T v) {
+  unsigned long long* a = (unsigned long long*)p;
+  unsigned long long old = *a, assumed;
+  do {
+    assumed = old;
+    T next = LaArith<T>::mul(LaArith<T>::from_bits(assumed), v);
+    old = atomicCAS(a, assumed, LaArith<T>::bits(next));
+  } while (old != assumed);
+}
+
+// ---------------------------------------------------------------- monoids
+template <int M, typename T> struct LaMonoid;
+template <typename T> struct LaMonoid<M_MIN, T> {
+  static __device__ __forceinline__ T identity() { return LaArith<T>::max_value(); }
+  static __device__ __forceinline__ T op(T a, T b) { return (b < a) ? b : a; }
+  static __device__ __forceinline__ void atomic(T* p, T v) { la_atomic_min(p, v); }
+};
+template <typename T> struct LaMonoid<M_MAX, T> {
+  static __device__ __forceinline__ T identity() { return LaArith<T>::min_value(); }
+  static __device__ __forceinline__ T op(T a, T b) { return (b > a) ? b : a; }
+  static __device__ __forceinline__ void atomic(T* p, T v) { la_atomic_max(p, v); }
+};
+template <typename T> struct LaMonoid<M_PLUS, T> {
+  static __device__ __forceinline__ T identity() { return (T)0; }
+  static __device__ __forceinline__ T op(T a, T b) { return LaArith<T>::add(a, b); }
+  static __device__ __forceinline__ void atomic(T* p, T v) { la_atomic_add(p, v); }
+};
+template <typename T> struct LaMonoid<M_TIMES, T> {
+  static __device__ __forceinline__ T identity() { return (T)1; }
+  static __device__ __forceinline__ T op(T a, T b) { return LaArith<T>::mul(a, b); }
+  static __device__ __forceinline__ void atomic(T* p, T v) { la_atomic_times(p, v); }
+};
+template <typename T> struct LaMonoid<M_ANY, T> {
+  // any value will do: keep the first, and a plain store races harmlessly
+  static __device__ __forceinline__ T identity() { return (T)0; }
+  static __device__ __forceinline__ T op(T a, T b) { return a; }
+  static __device__ __forceinline__ void atomic(T* p, T v) { *p = v; }
+};
+
+// ---------------------------------------------------------------- warp helpers
+// A unique slot of *ctr for each calling lane; one atomic per group of converged lanes.
+__device__ __forceinline__ unsigned long long la_agg_inc(unsigned long long* ctr) {
+  unsigned mask = __activemask();
+  int lane = threadIdx.x & 31;
+  int leader = __ffs(mask) - 1;
+  unsigned long long base = 0;
+  if (lane == leader) base = atomicAdd(ctr, (unsigned long long)__popc(mask));
+  base = __shfl_sync(mask, base, leader);
+  return base + (unsigned long long)__popc(mask & ((1u << lane) - 1u));
+}
+
+// Sum over the full warp (every lane must call it).
+__device__ __forceinline__ unsigned long long la_warp_sum(unsigned long long v) {
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
+  return v;
+}
+
+// Lanes [base, base + gs) of this warp, for a group of gs lanes (gs a power of two <= 32).
+__device__ __forceinline__ unsigned la_group_mask(int gs) {
+  if (gs >= 32) return 0xffffffffu;
+  int lane = threadIdx.x & 31;
+  return ((1u << gs) - 1u) << (lane & ~(gs - 1));
+}

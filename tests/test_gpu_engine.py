@@ -1,0 +1,257 @@
+"""Tests of the GPU engine itself (the conformance suite in test_engine_ops.py covers the interface).
+
+Skipped where CuPy or a CUDA device is missing.  Here: the out-of-memory and CUDA
+error paths, the kernel-module cache, the int32 / int64 index paths, both BFS
+kernels (one block, whole grid), the immutability of stored arrays, and CPU/GPU
+agreement on BFS levels and connected-component labels for generated families.
+The conformance suite is also run once more on an engine that keeps every
+matrix in CSR with int64 indices (the paths small dense matrices never take).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import la_graph as lg
+from la_graph import generators
+from la_graph.verify import check_bfs, check_cc
+
+try:
+    _GPU = lg.get_engine("gpu")
+except lg.EngineUnavailable as exc:  # no CuPy, or no CUDA device
+    pytest.skip(f"gpu engine unavailable: {exc}", allow_module_level=True)
+
+import cupy  # noqa: E402  (only where the engine could start)
+
+from la_graph.engines import gpu as gpu_mod  # noqa: E402
+
+pytestmark = pytest.mark.gpu
+
+FAMILIES = {
+    "grid": lambda: generators.grid_2d(40, 31),
+    "grid_periodic": lambda: generators.grid_2d(17, 23, periodic=True),
+    "path": lambda: generators.path(300),
+    "star": lambda: generators.star(200),
+    "circulant": lambda: generators.circulant(500, [1, 9, 40]),
+    "hypercube": lambda: generators.hypercube(9),
+    "caveman": lambda: generators.caveman(30, 7),
+    "connected_caveman": lambda: generators.connected_caveman(20, 6),
+    "rmat": lambda: generators.rmat(12, 8, seed=3),
+    "rmat_directed": lambda: generators.rmat(11, 8, seed=4, directed=True),
+    "erdos_renyi": lambda: generators.erdos_renyi(2000, 0.0008, seed=5),
+    "uniform_directed": lambda: generators.uniform(3000, 5000, seed=6, directed=True),
+}
+
+
+@pytest.fixture(scope="module")
+def E():
+    return _GPU
+
+
+@pytest.fixture(scope="module")
+def E64():
+    """An engine that keeps every matrix in CSR with int64 indices."""
+    return gpu_mod.GPUEngine(index_dtype="int64", dense_limit=0)
+
+
+# ---------------------------------------------------------------- memory and errors
+def test_out_of_memory_is_reported(E, monkeypatch):
+    G = generators.grid_2d(60, 60)                       # a fresh graph: nothing cached on it
+    monkeypatch.setattr(cupy.cuda.runtime, "memGetInfo", lambda: (4096, 80 << 30))
+    with pytest.raises(lg.OutOfDeviceMemory, match=r"needs about [\d,]+ bytes .* only 4,096 bytes are free") as info:
+        E.matrix(G)
+    assert "engine='cpu'" in str(info.value)
+    assert isinstance(info.value, MemoryError) and isinstance(info.value, lg.LaGraphError)
+    with pytest.raises(lg.OutOfDeviceMemory):
+        lg.bfs(G, 0, engine=E)
+    with pytest.raises(lg.OutOfDeviceMemory):
+        lg.connected_components(G, engine=E)
+    monkeypatch.undo()
+    np.testing.assert_array_equal(lg.bfs(G, 0, engine=E).level, lg.bfs(G, 0, engine="cpu").level)
+
+
+def test_cupy_out_of_memory_becomes_out_of_device_memory(E, monkeypatch):
+    def boom(*args, **kwargs):
+        raise cupy.cuda.memory.OutOfMemoryError(1 << 40, 1 << 30)
+    u = E.iota(4)
+    monkeypatch.setattr(gpu_mod, "_cast", boom)
+    with pytest.raises(lg.OutOfDeviceMemory, match="engine='cpu'"):
+        E.ewise_add(u, u, "plus")
+
+
+def test_cuda_errors_become_lagraph_errors(E, monkeypatch):
+    A = E.matrix(generators.path(5))
+    u = E.iota(5)
+
+    def failing(*args, **kwargs):
+        def launch(*a, **k):
+            raise cupy.cuda.runtime.CUDARuntimeError(700)   # cudaErrorIllegalAddress
+        return launch
+    monkeypatch.setattr(gpu_mod, "_kernel", failing)
+    with pytest.raises(lg.LaGraphError, match="CUDA error.*engine='cpu'"):
+        E.mxv(A, u, "min_second")
+
+
+def test_kernels_compiled_once_and_cached(E, monkeypatch):
+    G = generators.grid_2d(9, 7)
+    lg.bfs(G, 0, engine=E)
+    lg.connected_components(G, engine=E)
+    E.mxv(E.matrix(G), E.iota(G.n), "min_second")
+    mods = {f: gpu_mod.kernel_module(f) for f in gpu_mod.KERNEL_FILES}
+    for f in gpu_mod.KERNEL_FILES:
+        assert gpu_mod.kernel_module(f) is mods[f]
+        assert gpu_mod._MODULES[(f, cupy.cuda.runtime.getDevice())] is mods[f]
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("a kernel module was compiled twice")
+    monkeypatch.setattr(cupy, "RawModule", no_compiling)
+    for direction in ("push", "pull", "auto"):
+        lg.bfs(G, 3, engine=E, direction=direction)
+    lg.connected_components(G, engine=E)
+    lg.bfs(G, sources=[0, 5], engine=E)
+
+
+# ---------------------------------------------------------------- storage
+def test_int32_and_int64_index_paths(E, E64):
+    G = generators.rmat(10, 8, seed=7)
+    A32, A64 = E.matrix(G), E64.matrix(G)
+    assert A32.indices.dtype == np.int32 and A32.indptr.dtype == np.int32
+    assert A64.indices.dtype == np.int64 and A64.indptr.dtype == np.int64
+    assert E.matrix(G) is A32 and E64.matrix(G) is A64          # cached per index width
+    cpu = lg.bfs(G, 1, engine="cpu")
+    for eng in (E, E64):
+        for direction in ("auto", "push", "pull"):
+            r = lg.bfs(G, 1, engine=eng, direction=direction)
+            np.testing.assert_array_equal(r.level, cpu.level)
+            check_bfs(G, 1, r)
+        np.testing.assert_array_equal(lg.connected_components(G, engine=eng), lg.connected_components(G, engine="cpu"))
+        x = eng.vector_from_numpy(np.arange(G.n) % 7)
+        np.testing.assert_array_equal(eng.to_numpy(eng.mxv(eng.matrix(G), x, "plus_second"), fill=0),
+                                      G.to_scipy() @ (np.arange(G.n) % 7))
+
+
+def test_graph_matrices_are_cached_on_the_graph(E):
+    G = generators.rmat(8, 4, seed=1, directed=True)
+    A, AT = E.matrix(G), E.matrix(G, transpose=True)
+    assert E.matrix(G) is A and E.matrix(G, transpose=True) is AT
+    assert any(k[0] == "gpu" for k in G._engine_cache)
+    np.testing.assert_array_equal(E.to_numpy(AT, fill=False), G.to_scipy().toarray().T != 0)
+    U = generators.grid_2d(4, 5)
+    assert E.matrix(U, transpose=True) is E.matrix(U)          # undirected: A' is A
+
+
+def test_stored_arrays_are_never_written_in_place(E):
+    G = generators.grid_2d(30, 30)
+    n = G.n
+    pi = E.vector_from_coo([0], 0, n, dtype=np.int32)
+    lev = E.vector_from_coo([0], 0, n, dtype=np.int32)
+    pi_copy, lev_copy = E.copy(pi), E.copy(lev)
+    q = E.vector_from_coo([0], 0, n, dtype=np.int32)
+    q, k, nq, found = E.bfs_push(G, q, pi, lev, 0, n)
+    assert nq == 0 and found == n - 1 and k == 59             # the last level finds nothing
+    assert E.nvals(pi_copy) == 1 and E.nvals(lev_copy) == 1    # the copies kept their arrays
+    assert E.nvals(pi) == n and E.nvals(lev) == n
+    f = E.iota(n)
+    f_copy = E.copy(f)
+    gp, mngp = E.copy(f), E.copy(f)
+    E.fastsv_iteration(E.matrix(G), f, gp, mngp)
+    np.testing.assert_array_equal(E.to_numpy(f_copy), np.arange(n))
+
+
+def test_to_device_keeps_results_on_the_gpu(E):
+    v = E.vector_from_coo([1, 3], np.array([4, 5]), 5, dtype=np.int64)
+    d = E.to_device(v, fill=-1)
+    assert isinstance(d, cupy.ndarray) and d.dtype == np.int64
+    np.testing.assert_array_equal(cupy.asnumpy(d), E.to_numpy(v, fill=-1))
+    M = E.matrix(generators.path(4))
+    assert E.to_device(M, fill=False).shape == (4, 4)
+    with pytest.raises(lg.InvalidArgumentError, match="fill"):
+        E.to_device(v)
+
+
+# ---------------------------------------------------------------- BFS kernels
+@pytest.mark.parametrize("small_edges", [0, 1 << 40], ids=["whole-grid levels", "one-block levels"])
+@pytest.mark.parametrize("name", ["grid", "rmat", "rmat_directed", "star", "uniform_directed"])
+def test_bfs_push_kernels(E, name, small_edges):
+    G = FAMILIES[name]()
+    eng = gpu_mod.GPUEngine()
+    eng.BFS_SMALL_EDGES = small_edges            # all levels in one kernel kind
+    cpu = lg.bfs(G, 0, engine="cpu")
+    for level, parent in ((True, True), (True, False), (False, True)):
+        r = lg.bfs(G, 0, engine=eng, direction="push", level=level, parent=parent)
+        if level:
+            np.testing.assert_array_equal(r.level, cpu.level)
+        if parent:
+            check_bfs(G, 0, r)
+
+
+def test_bfs_push_respects_max_frontier(E):
+    G = generators.grid_2d(20, 20)
+    n = G.n
+    q = E.vector_from_coo([0], 0, n, dtype=np.int32)
+    pi = E.vector_from_coo([0], 0, n, dtype=np.int32)
+    q, k, nq, found = E.bfs_push(G, q, pi, None, 0, 5)           # the diagonal frontier grows by one a level
+    assert (k, nq, found) == (5, 6, 20) and E.nvals(q) == 6
+    np.testing.assert_array_equal(np.sort(E.to_coo(q)[0]), np.sort(np.flatnonzero(lg.bfs(G, 0).level == 5)))
+    q2, k2, nq2, found2 = E.bfs_push(G, q, pi, None, k, 5)          # too big already: nothing done
+    assert (k2, nq2, found2) == (5, 6, 0)
+
+
+# ---------------------------------------------------------------- CPU / GPU agreement
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_bfs_agrees_with_cpu(E, name):
+    G = FAMILIES[name]()
+    for s in {0, G.n // 3, G.n - 1}:
+        cpu = lg.bfs(G, s, engine="cpu")
+        for direction in ("auto", "push", "pull"):
+            r = lg.bfs(G, s, engine=E, direction=direction)
+            np.testing.assert_array_equal(r.level, cpu.level)
+            check_bfs(G, s, r)
+    srcs = [0, G.n - 1, 2]
+    multi = lg.bfs(G, sources=srcs, engine=E)
+    np.testing.assert_array_equal(multi.level, lg.bfs(G, sources=srcs, engine="cpu").level)
+    check_bfs(G, np.asarray(srcs), multi)
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_cc_agrees_with_cpu(E, name):
+    G = FAMILIES[name]()
+    labels = lg.connected_components(G, engine=E)
+    np.testing.assert_array_equal(labels, lg.connected_components(G, engine="cpu"))
+    check_cc(G, labels)
+
+
+def test_multi_source_bfs_with_csr_frontiers(E64):
+    G = FAMILIES["rmat"]()
+    srcs = [0, 9, 9, 100]
+    r = lg.bfs(G, sources=srcs, engine=E64)
+    np.testing.assert_array_equal(r.level, lg.bfs(G, sources=srcs, engine="cpu").level)
+    check_bfs(G, np.asarray(srcs), r)
+
+
+def test_triangle_count_masked_dot(E, E64):
+    from la_graph.examples import triangle_count
+    for G in (generators.rmat(9, 8, seed=2), generators.caveman(10, 5), generators.grid_2d(6, 6, diagonal=True)):
+        want = triangle_count(G, engine="cpu")
+        assert triangle_count(G, engine=E) == want
+        assert triangle_count(G, engine=E64) == want
+
+
+# ---------------------------------------------------------------- the conformance suite on CSR + int64
+from tests import test_engine_ops as _ops  # noqa: E402
+
+for _name in ("test_output_arguments", "test_semiring", "test_accum_equal_to_add_with_typecast",
+              "test_index_semirings_known_answers", "test_bool_arithmetic_semirings_are_defined",
+              "test_empty_inner_dimension_mask_accum", "test_ewise_ops", "test_apply_unary",
+              "test_apply_binary_right", "test_select", "test_reduce", "test_reduce_empty_is_identity",
+              "test_vector_and_matrix_from_coo_with_dup", "test_from_coo_scalar_and_dtype",
+              "test_to_numpy_to_coo_nvals_size", "test_copy_is_independent_and_isequal",
+              "test_graph_matrix_and_degree", "test_fastsv_iteration"):
+    globals()[f"{_name}_csr_int64"] = getattr(_ops, _name)
+
+
+@pytest.fixture(scope="module")
+def engine(E64):
+    """Overrides conftest's fixture for the conformance tests re-collected above."""
+    return E64
