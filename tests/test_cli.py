@@ -1,0 +1,59 @@
+import json
+
+import numpy as np
+import pytest
+
+import la_graph as lg
+from la_graph.cli import main
+
+
+def test_info_bundled_graph(capsys):
+    assert main(["info", "karate"]) == 0
+    out = capsys.readouterr().out
+    assert "Graph(n=34, edges=78, undirected)" in out and "max out degree: 17" in out
+
+
+def test_info_json(capsys, tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text("# a comment\n0 1\n1 2\n2 0\n5 5\n")
+    assert main(["info", str(p), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d == {"vertices": 6, "edges": 4, "directed": True, "weighted": False, "self_loops": 1,
+                 "max_out_degree": 1, "isolated_vertices": 2}
+
+
+@pytest.mark.parametrize("algo", ["cc", "bfs"])
+def test_run_writes_checked_json(capsys, tmp_path, algo):
+    out = tmp_path / "r.json"
+    assert main(["run", algo, "karate", "--check", "--out", str(out), "--source", "5"]) == 0
+    text = capsys.readouterr().out
+    assert "checked: correct" in text and "cpu engine" in text
+    doc = json.loads(out.read_text())
+    G = lg.Graph.from_file(lg.data.path("karate"))
+    if algo == "cc":
+        assert doc["summary"] == {"components": 1, "largest_component": 34}
+        np.testing.assert_array_equal(doc["result"]["labels"], np.zeros(34))
+    else:
+        np.testing.assert_array_equal(doc["result"]["level"], lg.bfs(G, 5).level)
+        assert doc["summary"]["source"] == 5 and doc["summary"]["reached"] == 34
+
+
+def test_errors_exit_2_with_message(capsys, tmp_path):
+    assert main(["run", "bfs", "karate", "--source", "99"]) == 2
+    assert "source 99 is out of range 0..33" in capsys.readouterr().err
+    assert main(["info", str(tmp_path / "missing.mtx")]) == 2
+    assert "missing.mtx" in capsys.readouterr().err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0 1\n1 x\n")
+    assert main(["info", str(bad)]) == 2
+    assert "line 2" in capsys.readouterr().err
+
+
+def test_gpu_engine_missing_is_clear(capsys):
+    try:
+        lg.get_engine("gpu")
+    except lg.EngineUnavailable:
+        assert main(["run", "cc", "karate", "--engine", "gpu"]) == 2
+        assert "gpu engine" in capsys.readouterr().err
+    else:
+        pytest.skip("a GPU engine is available here")
