@@ -10,10 +10,12 @@
 // State shared with the host, st[] (long long):
 //   st[ST_CNT + L % 3], st[ST_EDG + L % 3]: size and out-edges of the frontier of
 //     level index L (L = 0: the frontier handed in; ring of 3 slots);
-//   st[ST_K]: levels done; st[ST_FOUND]: vertices found; st[ST_STOP]: 1 once a
-//     frontier is empty or holds more than max_frontier vertices (the caller's
-//     loop takes over); st[ST_BIG]: set by bfs_push_small when it hands a level
-//     with many out-edges (but an allowed frontier) to bfs_push_level.
+//   st[ST_K]: levels done; st[ST_FOUND], st[ST_SCANNED]: vertices found, edges
+//     scanned; st[ST_STOP]: 1 once a frontier is empty or over the caller's
+//     limit (the caller's loop takes over); st[ST_BIG]: set by bfs_push_small
+//     when it hands a level with many out-edges to bfs_push_level.
+// The limit: with on_edges, a level runs while its frontier has at most `limit`
+// out-edges; without, while the frontier holds at most `limit` vertices.
 // Frontier of level index L: queue qa if L is even, qb if odd.
 //
 // bfs_push_small runs many levels in ONE block (1024 threads, __syncthreads
@@ -26,6 +28,7 @@
 #define ST_EDG 3
 #define ST_K 6
 #define ST_FOUND 7
+#define ST_SCANNED 8
 #define ST_STOP 9
 #define ST_BIG 10
 
@@ -78,25 +81,42 @@ __device__ __forceinline__ void bfs_expand(const IT* __restrict__ indptr, const 
   }
 }
 
+// The one-block kernel keeps each frontier that fits (SQ vertices) in shared memory
+// too, as (vertex, row start, row end): the next level then reads its rows without
+// the dependent loads of the queue and of indptr.  The global queue is always
+// complete (a level too large for shared memory, and the host, read it).
+template <typename IT>
+struct BfsSmallQueue {
+  static constexpr int SQ = (sizeof(IT) == 4) ? 1536 : 768;   // 2 x 3 x SQ x sizeof(IT) = 36 KB
+};
+
 template <typename IT, typename VT>
 __global__ void __launch_bounds__(1024) bfs_push_small(const IT* __restrict__ indptr, const IT* __restrict__ indices,
                                                        IT* qa, IT* qb, long long* st, bool* vis, VT* par, VT* lev,
-                                                       bool* levp, long long k0, long long max_frontier,
+                                                       bool* levp, long long k0, long long limit, int on_edges,
                                                        long long small_edges, int gs) {
+  constexpr int SQ = BfsSmallQueue<IT>::SQ;
+  __shared__ IT s_v[2][SQ];
+  __shared__ IT s_b[2][SQ];
+  __shared__ IT s_e[2][SQ];
   __shared__ unsigned long long s_cnt[3];
   __shared__ unsigned long long s_edg[3];
   long long P = st[ST_K];
   long long nf = st[ST_CNT + P % 3];
   long long edges = st[ST_EDG + P % 3];
-  unsigned long long found = 0;
+  unsigned long long found = 0, scanned = 0;
+  bool in_shared = false;              // the first frontier is only in the global queue
   if (threadIdx.x < 3) {
     s_cnt[threadIdx.x] = 0;
     s_edg[threadIdx.x] = 0;
   }
   __syncthreads();
+  const long long sub = threadIdx.x & (gs - 1);
+  const long long ngroups = blockDim.x / gs;
+  const long long step = 4LL * gs;
   int reason = 0;
   for (;;) {
-    if (nf == 0 || nf > max_frontier) { reason = 1; break; }
+    if (nf == 0 || (on_edges ? edges : nf) > limit) { reason = 1; break; }
     if (edges > small_edges) { reason = 2; break; }
     const int slot = (int)((P + 1) % 3);
     // slot (P + 2) % 3 was last read before the previous __syncthreads: free to reset
@@ -104,19 +124,60 @@ __global__ void __launch_bounds__(1024) bfs_push_small(const IT* __restrict__ in
       s_cnt[(P + 2) % 3] = 0;
       s_edg[(P + 2) % 3] = 0;
     }
-    const IT* in = (P & 1) ? qb : qa;
-    IT* out = (P & 1) ? qa : qb;
-    unsigned long long my_edges = 0, my_found = 0;
-    bfs_expand<IT, VT>(indptr, indices, in, nf, out, &s_cnt[slot], vis, par, lev, levp, k0 + P + 1,
-                       threadIdx.x, blockDim.x, gs, my_edges, my_found);
+    const int b = (int)(P & 1);
+    const bool from_shared = in_shared && nf <= SQ;
+    const IT* in = b ? qb : qa;
+    IT* out = b ? qa : qb;
+    const long long levnum = k0 + P + 1;
+    unsigned long long my_edges = 0;
+    for (long long f = threadIdx.x / gs; f < nf; f += ngroups) {
+      IT u;
+      long long beg, end;
+      if (from_shared) {
+        u = s_v[b][f];
+        beg = (long long)s_b[b][f];
+        end = (long long)s_e[b][f];
+      } else {
+        u = in[f];
+        beg = (long long)indptr[u];
+        end = (long long)indptr[u + 1];
+      }
+      for (long long p0 = beg + 4 * sub; p0 < end; p0 += step) {
+        IT v[4];
+        bool fresh[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) v[r] = (p0 + r < end) ? indices[p0 + r] : (IT)-1;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) fresh[r] = v[r] >= 0 && !vis[v[r]];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          if (fresh[r] && bfs_claim(vis, (long long)v[r])) {
+            const unsigned long long q = la_agg_inc(&s_cnt[slot]);
+            const IT vb = indptr[v[r]], ve = indptr[v[r] + 1];
+            out[q] = v[r];
+            if (q < (unsigned long long)SQ) {
+              s_v[b ^ 1][q] = v[r];
+              s_b[b ^ 1][q] = vb;
+              s_e[b ^ 1][q] = ve;
+            }
+            if (par != nullptr) par[v[r]] = (VT)u;
+            if (lev != nullptr) lev[v[r]] = (VT)levnum;
+            if (levp != nullptr) levp[v[r]] = true;
+            my_edges += (unsigned long long)(ve - vb);
+          }
+        }
+      }
+    }
     __syncwarp();
     my_edges = la_warp_sum(my_edges);
     if ((threadIdx.x & 31) == 0 && my_edges != 0) atomicAdd(&s_edg[slot], my_edges);
     __syncthreads();
+    scanned += (unsigned long long)edges;
     P += 1;
     nf = (long long)s_cnt[slot];
     edges = (long long)s_edg[slot];
     found += (unsigned long long)nf;
+    in_shared = true;
   }
   if (threadIdx.x == 0) {
     st[ST_K] = P;
@@ -125,6 +186,7 @@ __global__ void __launch_bounds__(1024) bfs_push_small(const IT* __restrict__ in
     st[ST_CNT + (P + 1) % 3] = 0;
     st[ST_EDG + (P + 1) % 3] = 0;
     st[ST_FOUND] += (long long)found;
+    st[ST_SCANNED] += (long long)scanned;
     if (reason == 1) st[ST_STOP] = 1;
     st[ST_BIG] = (reason == 2) ? 1 : 0;
   }
@@ -133,15 +195,17 @@ __global__ void __launch_bounds__(1024) bfs_push_small(const IT* __restrict__ in
 template <typename IT, typename VT>
 __global__ void bfs_push_level(const IT* __restrict__ indptr, const IT* __restrict__ indices,
                                const IT* in, IT* out, long long* st, bool* vis, VT* par, VT* lev, bool* levp,
-                               long long P, long long levnum, long long max_frontier, int gs) {
+                               long long P, long long levnum, long long limit, int on_edges, int gs) {
   if (((volatile long long*)st)[ST_STOP] != 0) return;
   const long long nf = st[ST_CNT + P % 3];
-  if (nf == 0 || nf > max_frontier) {  // every block decides alike; block 0 records it
+  const long long edges = st[ST_EDG + P % 3];
+  if (nf == 0 || (on_edges ? edges : nf) > limit) {  // every block decides alike; block 0 records it
     if (blockIdx.x == 0 && threadIdx.x == 0) st[ST_STOP] = 1;
     return;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     st[ST_K] = P + 1;
+    st[ST_SCANNED] += edges;
     st[ST_CNT + (P + 2) % 3] = 0;  // the next level's output slot
     st[ST_EDG + (P + 2) % 3] = 0;
   }
@@ -156,5 +220,95 @@ __global__ void bfs_push_level(const IT* __restrict__ indptr, const IT* __restri
   if ((threadIdx.x & 31) == 0) {
     if (my_edges != 0) atomicAdd((unsigned long long*)&st[ST_EDG + (P + 1) % 3], my_edges);
     if (my_found != 0) atomicAdd((unsigned long long*)&st[ST_FOUND], my_found);
+  }
+}
+
+// ---------------------------------------------------------------- persistent whole-grid kernel
+// bfs_push_grid runs every level in ONE launch over the whole GPU: one block per
+// multiprocessor (the host launches at most that many, so all blocks are resident
+// at once), a software grid barrier between levels (bar[0] arrivals, bar[1]
+// generation; both 0 at launch).  Data other blocks wrote in the previous level
+// (the queue, st) is read around L1 (__ldcg / volatile).  The engine's default.
+__device__ __forceinline__ void bfs_grid_barrier(unsigned* bar, unsigned nblocks) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    volatile unsigned* gen = bar + 1;
+    const unsigned g = *gen;
+    __threadfence();
+    if (atomicAdd(bar, 1u) == nblocks - 1u) {
+      atomicExch(bar, 0u);
+      __threadfence();
+      atomicAdd(bar + 1, 1u);
+    } else {
+      while (*gen == g) {
+      }
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+
+template <typename IT, typename VT>
+__global__ void __launch_bounds__(512) bfs_push_grid(const IT* __restrict__ indptr, const IT* __restrict__ indices,
+                                                     IT* qa, IT* qb, long long* st, bool* vis, VT* par, VT* lev,
+                                                     bool* levp, long long k0, long long limit, int on_edges, int gs,
+                                                     unsigned* bar) {
+  long long P = __ldcg(&st[ST_K]);
+  unsigned long long found = 0, scanned = 0;
+  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long nthreads = (long long)gridDim.x * blockDim.x;
+  for (;;) {
+    const long long nf = __ldcg(&st[ST_CNT + P % 3]);
+    const long long edges = __ldcg(&st[ST_EDG + P % 3]);
+    if (nf == 0 || (on_edges ? edges : nf) > limit) break;      // the same decision in every block
+    if (blockIdx.x == 0 && threadIdx.x == 0) {                     // read by nobody since the last barrier
+      st[ST_CNT + (P + 2) % 3] = 0;
+      st[ST_EDG + (P + 2) % 3] = 0;
+    }
+    const IT* in = (P & 1) ? qb : qa;
+    IT* out = (P & 1) ? qa : qb;
+    const long long levnum = k0 + P + 1;
+    unsigned long long* cnt = (unsigned long long*)&st[ST_CNT + (P + 1) % 3];
+    const long long sub = tid & (gs - 1);
+    const long long ngroups = nthreads / gs;
+    const long long step = 4LL * gs;
+    unsigned long long my_edges = 0;
+    for (long long f = tid / gs; f < nf; f += ngroups) {
+      const IT u = __ldcg(&in[f]);
+      const long long end = (long long)indptr[u + 1];
+      for (long long p0 = (long long)indptr[u] + 4 * sub; p0 < end; p0 += step) {
+        IT v[4];
+        bool fresh[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) v[r] = (p0 + r < end) ? indices[p0 + r] : (IT)-1;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) fresh[r] = v[r] >= 0 && !vis[v[r]];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          if (fresh[r] && bfs_claim(vis, (long long)v[r])) {
+            const unsigned long long q = la_agg_inc(cnt);
+            out[q] = v[r];
+            if (par != nullptr) par[v[r]] = (VT)u;
+            if (lev != nullptr) lev[v[r]] = (VT)levnum;
+            if (levp != nullptr) levp[v[r]] = true;
+            my_edges += (unsigned long long)(indptr[v[r] + 1] - indptr[v[r]]);
+          }
+        }
+      }
+    }
+    __syncwarp();
+    my_edges = la_warp_sum(my_edges);
+    if ((threadIdx.x & 31) == 0 && my_edges != 0)
+      atomicAdd((unsigned long long*)&st[ST_EDG + (P + 1) % 3], my_edges);
+    bfs_grid_barrier(bar, gridDim.x);
+    scanned += (unsigned long long)edges;
+    P += 1;
+    found += (unsigned long long)__ldcg(&st[ST_CNT + P % 3]);
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    st[ST_K] = P;
+    st[ST_FOUND] += (long long)found;
+    st[ST_SCANNED] += (long long)scanned;
+    st[ST_STOP] = 1;
   }
 }

@@ -75,13 +75,13 @@ __global__ void semiring_mxv(const IT* __restrict__ indptr, const IT* __restrict
 
 // Push: w[eo[e] + j] (+)= ev[e] (*) B[ek[e], j] for every entry e of a compacted list
 // and every entry of row ek[e] of B.  One thread per edge (edge-balanced): eoff is
-// the exclusive prefix sum of the rows' lengths (ne + 1 values, eoff[ne] = total),
-// found by binary search.  vxm(u, A) is the list of u's present entries with
+// the exclusive prefix sum of the rows' lengths (ne + 1 values; the total, eoff[ne],
+// is read here, so the host launches without waiting for it), searched by bisection.  vxm(u, A) is the list of u's present entries with
 // eo = ei = nullptr (0); mxm(A, B) with a dense output is A's entries with
 // eo = i * ncols and ei = i.  w starts at the monoid's identity; combined with
 // atomics (atomicMin / atomicAdd / CAS loops; a plain store for ANY).
 template <int M, typename T, typename IT>
-__global__ void semiring_push(const long long* __restrict__ eoff, long long ne, long long total,
+__global__ void semiring_push(const long long* __restrict__ eoff, long long ne,
                               const long long* __restrict__ ek, const T* __restrict__ ev,
                               const long long* __restrict__ eo, const long long* __restrict__ ei,
                               const IT* __restrict__ indptr, const IT* __restrict__ indices,
@@ -90,6 +90,7 @@ __global__ void semiring_push(const long long* __restrict__ eoff, long long ne, 
                               T* __restrict__ w, bool* __restrict__ wpres,
                               int op, int need_a, int need_b) {
   const long long stride = (long long)gridDim.x * blockDim.x;
+  const long long total = eoff[ne];
   for (long long p = (long long)blockIdx.x * blockDim.x + threadIdx.x; p < total; p += stride) {
     long long lo = 0, hi = ne - 1;  // the last entry e with eoff[e] <= p
     while (lo < hi) {

@@ -731,10 +731,6 @@ def test_semiring(engine, kind, semiring, data):
 def test_accum_equal_to_add_with_typecast(engine, request):
     """``C accum= A (+.*) u`` where accum is the semiring's add op and an operand must be typecast
     (PageRank's ``t += A' plus_times r`` with bool A and float r)."""
-    if engine.name == "cpu":
-        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
-            "cpu engine: SuiteSparse:GraphBLAS 9.4.5 computes C += A*u in place (dot4) without "
-            "typecasting the operands when accum equals the semiring's add op: wrong values")))
     E = engine
     A = E.matrix_from_coo([0, 1, 1, 2], [1, 0, 2, 1], True, 3, 3, dtype=bool)
     r = E.vector_from_numpy(np.array([1.0, 2.0, 4.0]))
@@ -763,10 +759,6 @@ def test_index_semirings_known_answers(engine):
 def test_bool_arithmetic_semirings_are_defined(engine, kind, request):
     """Arithmetic semirings whose type is bool (plus_times on two bool matrices, ...) must give
     a result or a clear InvalidArgumentError, not leak a backend error."""
-    if engine.name == "cpu":
-        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
-            "cpu engine: python-graphblas has no plus/times monoid or arithmetic semiring on BOOL, "
-            "so e.g. mxm(bool, bool, 'plus_times') raises a raw KeyError")))
     E = engine
     A = E.matrix_from_coo([0, 1], [1, 0], True, 2, 2, dtype=bool)
     u = E.vector_from_coo([0, 1], True, 2, dtype=bool)
@@ -831,11 +823,6 @@ def test_ewise_into_full_iso_out(engine, kind, request):
     """``out=`` an existing full vector holding one value everywhere (as ``full`` makes it).
 
     Run in a child process: on the cpu engine this writes past the end of a buffer."""
-    if engine.name == "cpu":
-        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
-            "cpu engine: SuiteSparse:GraphBLAS 9.4.5 eWiseAdd / eWiseMult of full operands into a "
-            "full iso-valued C (no mask, no accum) writes all values into C's one-value buffer: "
-            "wrong values and heap corruption")))
     root = Path(__file__).resolve().parents[1]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     try:
@@ -917,10 +904,6 @@ def test_reduce_empty_is_identity(engine, monoid, dtype):
 def test_reduce_bool_plus_is_defined(engine, monoid, request):
     """reduce / reduce_rows of a bool object with plus or times must give a value or an
     InvalidArgumentError, not a backend error."""
-    if engine.name == "cpu" and monoid == "plus":
-        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
-            "cpu engine: python-graphblas has no plus monoid on BOOL: reduce(bool, 'plus') and "
-            "reduce_rows(bool, 'plus') raise a raw KeyError")))
     E = engine
     A = E.matrix_from_coo([0, 1, 1], [1, 0, 1], True, 2, 2, dtype=bool)
     for f in (lambda: E.reduce(A, monoid), lambda: E.reduce_rows(A, monoid)):

@@ -148,7 +148,7 @@ def test_stored_arrays_are_never_written_in_place(E):
     lev = E.vector_from_coo([0], 0, n, dtype=np.int32)
     pi_copy, lev_copy = E.copy(pi), E.copy(lev)
     q = E.vector_from_coo([0], 0, n, dtype=np.int32)
-    q, k, nq, found = E.bfs_push(G, q, pi, lev, 0, n)
+    q, k, nq, found, *_ = E.bfs_push(G, q, pi, lev, 0, G.nnz)    # a limit no level reaches
     assert nq == 0 and found == n - 1 and k == 59             # the last level finds nothing
     assert E.nvals(pi_copy) == 1 and E.nvals(lev_copy) == 1    # the copies kept their arrays
     assert E.nvals(pi) == n and E.nvals(lev) == n
@@ -171,12 +171,18 @@ def test_to_device_keeps_results_on_the_gpu(E):
 
 
 # ---------------------------------------------------------------- BFS kernels
-@pytest.mark.parametrize("small_edges", [0, 1 << 40], ids=["whole-grid levels", "one-block levels"])
+BFS_MODES = {"grid": ("grid", None), "per-level launches": ("levels", 0), "one block": ("levels", 1 << 40),
+             "mixed": ("levels", 64)}
+
+
+@pytest.mark.parametrize("mode", list(BFS_MODES))
 @pytest.mark.parametrize("name", ["grid", "rmat", "rmat_directed", "star", "uniform_directed"])
-def test_bfs_push_kernels(E, name, small_edges):
+def test_bfs_push_kernels(E, name, mode):
     G = FAMILIES[name]()
     eng = gpu_mod.GPUEngine()
-    eng.BFS_SMALL_EDGES = small_edges            # all levels in one kernel kind
+    eng.BFS_KERNEL, small_edges = BFS_MODES[mode]
+    if small_edges is not None:
+        eng.BFS_SMALL_EDGES = small_edges            # all levels in one kernel kind, or switching
     cpu = lg.bfs(G, 0, engine="cpu")
     for level, parent in ((True, True), (True, False), (False, True)):
         r = lg.bfs(G, 0, engine=eng, direction="push", level=level, parent=parent)
@@ -186,16 +192,26 @@ def test_bfs_push_kernels(E, name, small_edges):
             check_bfs(G, 0, r)
 
 
-def test_bfs_push_respects_max_frontier(E):
+@pytest.mark.parametrize("limit", [0, 3, 5, 12, 40, 200, float("inf")])
+@pytest.mark.parametrize("want", ["both", "parent", "level"])
+@pytest.mark.parametrize("mode", ["grid", "levels"])
+def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
+    """Same levels done, counts and last frontier as the cpu engine, whichever limit base.py defines."""
     G = generators.grid_2d(20, 20)
     n = G.n
-    q = E.vector_from_coo([0], 0, n, dtype=np.int32)
-    pi = E.vector_from_coo([0], 0, n, dtype=np.int32)
-    q, k, nq, found = E.bfs_push(G, q, pi, None, 0, 5)           # the diagonal frontier grows by one a level
-    assert (k, nq, found) == (5, 6, 20) and E.nvals(q) == 6
-    np.testing.assert_array_equal(np.sort(E.to_coo(q)[0]), np.sort(np.flatnonzero(lg.bfs(G, 0).level == 5)))
-    q2, k2, nq2, found2 = E.bfs_push(G, q, pi, None, k, 5)          # too big already: nothing done
-    assert (k2, nq2, found2) == (5, 6, 0)
+    gpu = gpu_mod.GPUEngine()
+    gpu.BFS_KERNEL = mode
+    got = []
+    for eng in (gpu, lg.get_engine("cpu")):
+        q = eng.vector_from_coo([0], 0, n, dtype=np.int32)
+        pi = eng.vector_from_coo([0], 0, n, dtype=np.int32) if want != "level" else None
+        lev = eng.vector_from_coo([0], 0, n, dtype=np.int32) if want != "parent" else None
+        q, k, *counts = eng.bfs_push(G, q, pi, lev, 0, limit)
+        q, k2, *counts2 = eng.bfs_push(G, q, pi, lev, k, limit)        # and once more from there
+        got.append((k, counts, k2, counts2, sorted(eng.to_coo(q)[0].tolist()),
+                    eng.to_numpy(lev, fill=-1).tolist() if lev is not None else None,
+                    eng.nvals(pi) if pi is not None else None))
+    assert got[0] == got[1]
 
 
 # ---------------------------------------------------------------- CPU / GPU agreement

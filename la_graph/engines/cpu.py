@@ -106,11 +106,27 @@ def _find_semiring(name, left, right):
     else:
         dtype = np.result_type(left, right)
     op = _lookup(gb.semiring, name, "semiring", None)
-    return op[dtype]
+    try:
+        return op[dtype]
+    except KeyError:
+        if np.dtype(dtype) != np.bool_:
+            raise InvalidArgumentError(f"semiring {name!r} is not defined on {np.dtype(dtype)}") from None
+        return op[np.int64]  # arithmetic on booleans counts: compute in int64
 
 
 def _binary(name):
     return _lookup(binary, name, "binary op", BINARY_OPS) if name is not None else None
+
+
+def _typed_monoid(name, dtype):
+    """The typed monoid ``name`` for ``dtype``; plus/times on booleans count in int64."""
+    m = _lookup(monoid, name, "monoid", MONOIDS)
+    try:
+        return m[dtype]
+    except KeyError:
+        if np.dtype(dtype) != np.bool_:
+            raise InvalidArgumentError(f"monoid {name!r} is not defined on {np.dtype(dtype)}") from None
+        return m[np.int64]
 
 
 def _typed_binary(name, dtype):
@@ -165,9 +181,8 @@ class CPUEngine(Engine):
 
     def full(self, size, value, dtype=None):
         dtype = np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
-        v = Vector(dtype, size)
-        v[:] = value
-        return v
+        # stored value by value, not iso: later in-place updates then never meet an iso C
+        return Vector.from_dense(np.full(size, value, dtype=dtype))
 
     def iota(self, size):
         return Vector.from_dense(np.arange(size, dtype=np.int64))
@@ -254,34 +269,57 @@ class CPUEngine(Engine):
         return _NULL if accum is None else _typed_binary(accum, _np(out.dtype)).gb_obj
 
     # ---------------------------------------------------------------- operations
+    def _accum_via_assign(self, sr, left, right):
+        """Whether ``out accum= left (+.*) right`` must be done as a product, then an assign.
+
+        SuiteSparse 9.4.5 fuses an accum equal to the semiring's add op into the
+        product and then skips typecasting the operands: wrong values.  So when the
+        multiply reads an operand whose type differs from its input type, the
+        product goes to a temporary first.
+        """
+        mult = sr.binaryop
+        name = mult.name.split("[")[0]
+        uses_left = name not in _INDEX_MULTS and name not in ("second", "pair", "oneb")
+        uses_right = name not in _INDEX_MULTS and name not in ("first", "pair", "oneb")
+        return (uses_left and mult.type != left.dtype) or (uses_right and mult.type2 != right.dtype)
+
+    def _product(self, fn, what, sr, left, right, w, mask, accum, structural, complement, replace):
+        if accum is not None and self._accum_via_assign(sr, left, right):
+            T = self._out(None, sr.return_type, self.size(w), None)
+            _ok(fn(T._carg, _carg(mask), _NULL, sr.gb_obj, left._carg, right._carg,
+                   _desc(mask, structural, complement, False)), what)
+            return self.assign(w, T, mask=mask, accum=accum, structural=structural, complement=complement,
+                               replace=replace)
+        _ok(fn(w._carg, _carg(mask), self._accum(accum, w), sr.gb_obj, left._carg, right._carg,
+               _desc(mask, structural, complement, replace)), what)
+        return w
+
     def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
         sr = _semiring(semiring, _np(A.dtype), _np(u.dtype))
         w = self._out(out, sr.return_type, A.nrows, accum)
-        _ok(lib.GrB_mxv(w._carg, _carg(mask), self._accum(accum, w), sr.gb_obj, A._carg, u._carg,
-                        _desc(mask, structural, complement, replace)), "mxv")
-        return w
+        return self._product(lib.GrB_mxv, "mxv", sr, A, u, w, mask, accum, structural, complement, replace)
 
     def vxm(self, u, A, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
         sr = _semiring(semiring, _np(u.dtype), _np(A.dtype))
         w = self._out(out, sr.return_type, A.ncols, accum)
-        _ok(lib.GrB_vxm(w._carg, _carg(mask), self._accum(accum, w), sr.gb_obj, u._carg, A._carg,
-                        _desc(mask, structural, complement, replace)), "vxm")
-        return w
+        return self._product(lib.GrB_vxm, "vxm", sr, u, A, w, mask, accum, structural, complement, replace)
 
     def mxm(self, A, B, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
         sr = _semiring(semiring, _np(A.dtype), _np(B.dtype))
         C = self._out(out, sr.return_type, (A.nrows, B.ncols), accum)
-        _ok(lib.GrB_mxm(C._carg, _carg(mask), self._accum(accum, C), sr.gb_obj, A._carg, B._carg,
-                        _desc(mask, structural, complement, replace)), "mxm")
-        return C
+        return self._product(lib.GrB_mxm, "mxm", sr, A, B, C, mask, accum, structural, complement, replace)
 
     def _ewise(self, kind, x, y, op, out, mask, accum, structural, complement, replace):
         bop = _typed_binary(op, np.result_type(_np(x.dtype), _np(y.dtype)))
         vec = isinstance(x, Vector)
         w = self._out(out, bop.return_type, x.size if vec else (x.nrows, x.ncols), accum)
+        if out is not None and mask is None and accum is None and out is not x and out is not y:
+            # C = x op y overwrites C: start from an empty C.  (SuiteSparse 9.4.5 writes
+            # every value into the one-value buffer of an iso-valued full C otherwise.)
+            _ok((lib.GrB_Vector_clear if vec else lib.GrB_Matrix_clear)(w._carg), "clear")
         fn = getattr(lib, f"GrB_{'Vector' if vec else 'Matrix'}_eWise{kind}_BinaryOp")
         _ok(fn(w._carg, _carg(mask), self._accum(accum, w), bop.gb_obj, x._carg, y._carg,
                _desc(mask, structural, complement, replace)), f"ewise_{kind.lower()}")
@@ -310,8 +348,8 @@ class CPUEngine(Engine):
         return self._store(expr, out, mask, accum, structural, complement, replace)
 
     def reduce(self, x, monoid_name):
-        dt = _np(x.dtype)
-        m = _lookup(monoid, monoid_name, "monoid", MONOIDS)[dt]
+        m = _typed_monoid(monoid_name, _np(x.dtype))
+        dt = _np(m.type)
         if isinstance(x, Vector):
             out = ffi.new(f"{_CTYPE[dt]}*")
             _ok(getattr(lib, f"GrB_Vector_reduce_{_SUFFIX[dt]}")(out, _NULL, m.gb_obj, x._carg, _NULL), "reduce")
@@ -322,7 +360,7 @@ class CPUEngine(Engine):
 
     def reduce_rows(self, A, monoid_name, *, out=None, mask=None, accum=None,
                     structural=False, complement=False, replace=False):
-        expr = A.reduce_rowwise(_lookup(monoid, monoid_name, "monoid", MONOIDS))
+        expr = A.reduce_rowwise(_typed_monoid(monoid_name, _np(A.dtype)))
         return self._store(expr, out, mask, accum, structural, complement, replace)
 
     def extract(self, u, index, *, out=None, mask=None, accum=None,

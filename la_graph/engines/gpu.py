@@ -25,6 +25,7 @@ The semiring products, BFS levels and FastSV rounds run in the CUDA kernels of
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from pathlib import Path
 
@@ -82,7 +83,10 @@ _BOOL_MONOID = {"plus": "max", "times": "min", "lor": "max", "land": "min", "min
                 "any": "any"}
 
 # bfs.cu state slots
-_ST_CNT, _ST_EDG, _ST_K, _ST_FOUND, _ST_STOP = 0, 3, 6, 7, 9
+_ST_CNT, _ST_EDG, _ST_K, _ST_FOUND, _ST_SCANNED, _ST_STOP = 0, 3, 6, 7, 8, 9
+
+# base.py's bfs_push limit: out-edges of the frontier (max_edges) or its size (max_frontier)
+_BFS_LIMIT_ON_EDGES = "max_edges" in inspect.signature(Engine.bfs_push).parameters
 
 # ============================================================================ kernel modules
 KERNEL_FILES = ("semiring.cu", "bfs.cu", "fastsv.cu")
@@ -116,7 +120,8 @@ def _instantiations(file):
                  for m in range(5) for t in cts for i in idx]
         return names + [_name("semiring_segfold", t) for t in cts]
     if file == "bfs.cu":
-        return [_name(k, i, v) for k in ("bfs_push_small", "bfs_push_level") for i in idx for v in vals]
+        return [_name(k, i, v) for k in ("bfs_push_grid", "bfs_push_small", "bfs_push_level") for i in idx
+                for v in vals]
     if file == "fastsv.cu":
         return ([_name("fastsv_mngp", i, v) for i in idx for v in vals]
                 + [_name(k, v) for k in ("fastsv_hook", "fastsv_gp") for v in vals])
@@ -640,6 +645,10 @@ class GPUEngine(Engine):
 
     name = "gpu"
 
+    #: how bfs_push runs its levels: "grid" (default: one persistent launch over the whole
+    #: GPU, a grid barrier between levels) or "levels" (one block while levels are small,
+    #: else one launch per level, the host reading the state once per batch)
+    BFS_KERNEL = "grid"
     #: block of the single-block BFS kernel, and the largest frontier (out-edges) it takes
     BFS_SMALL_BLOCK = 1024
     BFS_SMALL_EDGES = 16384
@@ -1047,16 +1056,13 @@ class GPUEngine(Engine):
         ne = int(ek.size)
         if ne == 0 or indices.size == 0:
             return w, wp
-        deg = (indptr[ek + 1] - indptr[ek]).astype(_I64)
         eoff = cp.zeros(ne + 1, _I64)
-        cp.cumsum(deg, out=eoff[1:])
-        total = int(eoff[-1])
-        if total == 0:
-            return w, wp
+        eoff[1:] = cp.cumsum((indptr[ek + 1] - indptr[ek]).astype(_I64))
         bv = plan.operand(bvals) if (plan.need_b and bvals is not None) else None
+        # the kernel reads the edge total (eoff[ne]) itself: no wait here; grid-stride over it
         _kernel("semiring.cu", "semiring_push", _MONOID_CODES[plan.mon], C, indices.dtype)(
-            (self._blocks(total),), (256,),
-            (eoff, np.int64(ne), np.int64(total), ek, ev, eo if eo is not None else _NULL,
+            (self._blocks(indices.size),), (256,),
+            (eoff, np.int64(ne), ek, ev, eo if eo is not None else _NULL,
              ei if ei is not None else _NULL, indptr, indices, bv if bv is not None else _NULL, plan.iso(),
              allowed if allowed is not None else _NULL, w, wp, np.int32(plan.opcode), np.int32(plan.need_a),
              np.int32(plan.need_b)))
@@ -1152,9 +1158,8 @@ class GPUEngine(Engine):
         C = plan.C
         if ak.size == 0 or indices.size == 0:
             return cp.zeros(0, _I64), cp.zeros(0, plan.Z), None
-        deg = (indptr[ak + 1] - indptr[ak]).astype(_I64)
         eoff = cp.zeros(ak.size + 1, _I64)
-        cp.cumsum(deg, out=eoff[1:])
+        eoff[1:] = cp.cumsum((indptr[ak + 1] - indptr[ak]).astype(_I64))
         total = int(eoff[-1])
         _reserve(total * 48, f"the {total:,} products of an mxm")
         if total == 0:
@@ -1427,21 +1432,31 @@ class GPUEngine(Engine):
             ws = G._engine_cache[key] = (cp.empty(n, IT), cp.empty(n, IT), cp.zeros(16, _I64))
         return ws
 
-    def bfs_push(self, G, q, parent, level, k, max_frontier):
+    def bfs_push(self, G, q, parent, level, k, limit):
+        # base.py's contract names the limit: max_edges (a level runs while its frontier
+        # has at most that many out-edges; returns (q, k, nq, found, scanned)) or
+        # max_frontier (while the frontier holds at most that many vertices; returns
+        # (q, k, nq, found)).  Both run on the same kernels.
+        on_edges = _BFS_LIMIT_ON_EDGES
+        done = (lambda q_, k_, nq_, found_, scanned_: (q_, k_, nq_, found_, scanned_)) if on_edges else \
+            (lambda q_, k_, nq_, found_, scanned_: (q_, k_, nq_, found_))
         vecs = [v for v in (parent, level) if v is not None]
         if (not isinstance(q, GVec) or not vecs or any(not isinstance(v, GVec) for v in vecs)
                 or len({v.dtype for v in vecs}) != 1 or vecs[0].dtype not in (_I32, _I64)):
-            return super().bfs_push(G, q, parent, level, k, max_frontier)   # the caller's loop does the levels
+            return super().bfs_push(G, q, parent, level, k, limit)   # the caller's loop does the levels
         n = G.n
         A = self.matrix(G)
         indptr, indices = A.indptr, A.indices
         IT, VT = indices.dtype, vecs[0].dtype
+        deg = self._row_lengths(A)
+        if q.pres is None:
+            nf, edges = n, int(indices.size)
+        else:   # size and out-edges of the frontier, one wait
+            nf, edges = (int(x) for x in cp.asnumpy(cp.stack([cp.count_nonzero(q.pres), (deg * q.pres).sum()])))
+        lim = int(min(limit, 2**62)) if limit >= 0 else -1     # NaN: -1 as well
+        if nf == 0 or (edges if on_edges else nf) > lim:
+            return done(q, k, nf, 0, 0)
         frontier = (cp.flatnonzero(q.pres) if q.pres is not None else cp.arange(n)).astype(IT, copy=False)
-        nf = int(frontier.size)
-        maxf = int(min(max_frontier, 2**62)) if max_frontier >= 0 else -1     # NaN: -1 as well
-        if nf == 0 or nf > maxf:
-            return q, k, nf, 0
-        edges = int(self._row_lengths(A)[frontier].sum())
         qa, qb, st = self._bfs_workspace(G, n, IT)
         qa[:nf] = frontier
         init = np.zeros(16, np.int64)
@@ -1456,6 +1471,14 @@ class GPUEngine(Engine):
         levp = lp if (level is not None and parent is not None) else None
         ptr = lambda a: a if a is not None else _NULL  # noqa: E731
         gs = np.int32(_next_pow2(indices.size / max(n, 1) / 4))    # lanes per vertex, 4 edges a lane
+        if self.BFS_KERNEL == "grid":
+            _kernel("bfs.cu", "bfs_push_grid", IT, VT)(
+                (self._sms,), (512,),
+                (indptr, indices, qa, qb, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k), np.int64(lim),
+                 np.int32(on_edges), gs, st[12:].view(np.uint32)))
+            s = cp.asnumpy(st)
+            P = int(s[_ST_K])
+            return self._bfs_push_done(q, parent, level, pv, pp, lv, lp, qa, qb, s, P, k, done)
         small_fn = _kernel("bfs.cu", "bfs_push_small", IT, VT)
         level_fn = _kernel("bfs.cu", "bfs_push_level", IT, VT)
         small_edges = int(self.BFS_SMALL_EDGES)
@@ -1467,19 +1490,24 @@ class GPUEngine(Engine):
             if small:
                 small_fn((1,), (self.BFS_SMALL_BLOCK,),
                          (indptr, indices, qa, qb, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k),
-                          np.int64(maxf), np.int64(small_edges), gs))
+                          np.int64(lim), np.int32(on_edges), np.int64(small_edges), gs))
             else:
                 for L in range(P, P + batch):
                     qin, qout = (qa, qb) if L % 2 == 0 else (qb, qa)
                     level_fn(grid, (256,),
                              (indptr, indices, qin, qout, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(L),
-                              np.int64(k + L + 1), np.int64(maxf), gs))
+                              np.int64(k + L + 1), np.int64(lim), np.int32(on_edges), gs))
                 batch = min(2 * batch, 64)
             s = cp.asnumpy(st)
             P = int(s[_ST_K])
             if s[_ST_STOP]:
                 break
             small = int(s[_ST_EDG + P % 3]) <= small_edges
+        return self._bfs_push_done(q, parent, level, pv, pp, lv, lp, qa, qb, s, P, k, done)
+
+    @staticmethod
+    def _bfs_push_done(q, parent, level, pv, pp, lv, lp, qa, qb, s, P, k, done):
+        n = q.size
         nq = int(s[_ST_CNT + P % 3])
         final = (qa if P % 2 == 0 else qb)[:nq]
         if parent is not None:
@@ -1493,7 +1521,7 @@ class GPUEngine(Engine):
             val[final] = pv[final].astype(q.dtype)      # the frontier's values: its parents
         else:
             val = pres.astype(q.dtype)
-        return GVec(n, q.dtype, val, pres), k + P, nq, int(s[_ST_FOUND])
+        return done(GVec(n, q.dtype, val, pres), k + P, nq, int(s[_ST_FOUND]), int(s[_ST_SCANNED]))
 
     def fastsv_iteration(self, A, f, gp, mngp):
         vecs = (f, gp, mngp)
