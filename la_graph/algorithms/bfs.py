@@ -57,7 +57,8 @@ class BFSResult:
         return 0 if self.level is None else int(self.level.max(initial=-1)) + 1
 
 
-def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="auto", engine=None):
+def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="auto", engine=None,
+        output="numpy"):
     """Breadth-first search from one source or several.
 
     Parameters
@@ -75,11 +76,14 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
         Multi-source searches let the engine choose.
     engine : str, optional
         ``"cpu"`` or ``"gpu"``; default: the current engine.
+    output : {"numpy", "device"}
+        ``"device"`` leaves the arrays where the engine computed them (CuPy
+        arrays on the GPU engine, for chaining more GPU work; numpy on the CPU).
 
     Returns
     -------
     BFSResult
-        ``.level`` and ``.parent`` numpy int64 arrays, ``-1`` where unreachable.
+        ``.level`` and ``.parent`` int64 arrays, ``-1`` where unreachable.
 
     Examples
     --------
@@ -95,19 +99,20 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
     V.check_choice(direction, {"auto", "push", "pull"}, what="direction")
     if not (level or parent):
         raise V.InvalidArgumentError("bfs needs level=True or parent=True")
+    V.check_choice(output, {"numpy", "device"}, what="output")
     if (source is None) == (sources is None):
         raise V.InvalidSourceError("give exactly one of source= or sources=")
     E = get_engine(engine)
     if sources is not None:
         srcs = V.check_vertices(sources, G.n)
-        lev, par = _bfs_multi(E, G, srcs, level, parent)
+        lev, par = _bfs_multi(E, G, srcs, level, parent, output)
         return BFSResult(lev, par, None, srcs)
     s = V.check_vertex(source, G.n)
-    lev, par = _bfs_single(E, G, s, level, parent, direction)
+    lev, par = _bfs_single(E, G, s, level, parent, direction, output)
     return BFSResult(lev, par, s, None)
 
 
-def _bfs_single(E, G, s, want_level, want_parent, direction):
+def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     n = G.n
     A = E.matrix(G)
     AT = E.matrix(G, transpose=True) if direction != "push" else None
@@ -123,7 +128,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction):
     deg = E.degree(G) if auto else None
     # a push level over few edges is mostly call overhead: the engine may run a
     # stretch of such levels in one fused call
-    small = G.nnz / SMALL_SHARE if auto else (G.nnz if push else -1)
+    small = max(G.nnz / SMALL_SHARE, E.bfs_fuse_edges) if auto else (G.nnz if push else -1)
     edges_unexplored = G.nnz
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
@@ -163,12 +168,10 @@ def _bfs_single(E, G, s, want_level, want_parent, direction):
             E.assign(pi, q, mask=q, structural=True)
         if want_level:
             E.assign(lev, k, mask=q, structural=True)
-    level = E.to_numpy(lev, fill=-1).astype(np.int64, copy=False) if want_level else None
-    parent = E.to_numpy(pi, fill=-1).astype(np.int64, copy=False) if want_parent else None
-    return level, parent
+    return _result(E, lev, output), _result(E, pi, output)
 
 
-def _bfs_multi(E, G, srcs, want_level, want_parent):
+def _bfs_multi(E, G, srcs, want_level, want_parent, output):
     n, ns = G.n, srcs.size
     A = E.matrix(G)
     rows = np.arange(ns, dtype=np.int64)
@@ -187,6 +190,12 @@ def _bfs_multi(E, G, srcs, want_level, want_parent):
             E.assign(Pi, Q, mask=Q, structural=True)
         if want_level:
             E.assign(L, k, mask=Q, structural=True)
-    level = E.to_numpy(L, fill=-1) if want_level else None
-    parent = E.to_numpy(Pi, fill=-1) if want_parent else None
-    return level, parent
+    return _result(E, L, output), _result(E, Pi, output)
+
+
+def _result(E, x, output):
+    """``x`` as an int64 array (-1 where missing), numpy or left on the device; None stays None."""
+    if x is None:
+        return None
+    get = E.to_device if output == "device" else E.to_numpy
+    return get(x, fill=-1).astype(np.int64, copy=False)

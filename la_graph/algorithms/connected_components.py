@@ -21,7 +21,7 @@ from ..engines import get_engine
 __all__ = ["connected_components"]
 
 
-def connected_components(G, *, engine=None):
+def connected_components(G, *, engine=None, output="numpy"):
     """Label the connected components of ``G``.
 
     Parameters
@@ -30,10 +30,13 @@ def connected_components(G, *, engine=None):
         Undirected, or directed (then the weakly connected components).
     engine : str, optional
         ``"cpu"`` or ``"gpu"``; default: the current engine.
+    output : {"numpy", "device"}
+        ``"device"`` leaves the labels where the engine computed them (a CuPy
+        array on the GPU engine; numpy on the CPU).
 
     Returns
     -------
-    numpy.ndarray
+    numpy.ndarray (or cupy.ndarray with ``output="device"`` on the GPU)
         ``labels[v]`` = the smallest vertex id in ``v``'s component (int64).
 
     Examples
@@ -44,6 +47,7 @@ def connected_components(G, *, engine=None):
     [0, 0, 2, 3, 3, 3, 6]
     """
     G = V.check_graph(G).to_undirected()
+    V.check_choice(output, {"numpy", "device"}, what="output")
     E = get_engine(engine)
     A = E.matrix(G)
     f = E.iota(G.n)
@@ -52,4 +56,4 @@ def connected_components(G, *, engine=None):
     changed = G.n > 0
     while changed:
         f, gp, changed = E.fastsv_iteration(A, f, gp, mngp)
-    return E.to_numpy(f)
+    return (E.to_device if output == "device" else E.to_numpy)(f)

@@ -65,6 +65,10 @@ class Engine(ABC):
     #: the name the registry knows this engine by ("cpu" or "gpu")
     name: str = ""
 
+    #: push levels over at most this many edges always go to :meth:`bfs_push`
+    #: (an engine whose per-call cost is high fuses more)
+    bfs_fuse_edges: int = 0
+
     # ---------------------------------------------------------------- graphs
     @abstractmethod
     def matrix(self, G, *, transpose=False):
@@ -109,6 +113,14 @@ class Engine(ABC):
 
         ``fill=None`` on an object with missing entries is an error.
         """
+
+    def to_device(self, x, fill=None):
+        """Like :meth:`to_numpy`, but the array stays where the engine computes.
+
+        The GPU engine returns a CuPy array (no copy to the host), for users who
+        chain more GPU work; the CPU engine returns numpy, as :meth:`to_numpy`.
+        """
+        return self.to_numpy(x, fill)
 
     @abstractmethod
     def to_coo(self, x):

@@ -25,7 +25,6 @@ The semiring products, BFS levels and FastSV rounds run in the CUDA kernels of
 from __future__ import annotations
 
 import functools
-import inspect
 import threading
 from pathlib import Path
 
@@ -85,8 +84,6 @@ _BOOL_MONOID = {"plus": "max", "times": "min", "lor": "max", "land": "min", "min
 # bfs.cu state slots
 _ST_CNT, _ST_EDG, _ST_K, _ST_FOUND, _ST_SCANNED, _ST_STOP = 0, 3, 6, 7, 8, 9
 
-# base.py's bfs_push limit: out-edges of the frontier (max_edges) or its size (max_frontier)
-_BFS_LIMIT_ON_EDGES = "max_edges" in inspect.signature(Engine.bfs_push).parameters
 
 # ============================================================================ kernel modules
 KERNEL_FILES = ("semiring.cu", "bfs.cu", "fastsv.cu")
@@ -622,6 +619,17 @@ def _segments(sorted_keys):
     return cp.concatenate([starts, cp.full(1, n, _I64)])
 
 
+def _claimable(pres, n):
+    """A private copy of a presence array (None: all present) in an allocation padded to 4 bytes:
+    the BFS kernels claim a vertex with atomicOr on the 32-bit word that holds its byte."""
+    buf = cp.zeros((n + 3) // 4 * 4, _BOOL)
+    if pres is None:
+        buf[:n] = True
+    else:
+        buf[:n] = pres
+    return buf[:n]
+
+
 def _next_pow2(x, cap=32):
     g = 1
     while g < x and g < cap:
@@ -644,6 +652,8 @@ class GPUEngine(Engine):
     """
 
     name = "gpu"
+
+    bfs_fuse_edges = 1 << 16  # a kernel launch costs more than a CPU call: fuse more
 
     #: how bfs_push runs its levels: "grid" (default: one persistent launch over the whole
     #: GPU, a grid barrier between levels) or "levels" (one block while levels are small,
@@ -1432,14 +1442,14 @@ class GPUEngine(Engine):
             ws = G._engine_cache[key] = (cp.empty(n, IT), cp.empty(n, IT), cp.zeros(16, _I64))
         return ws
 
-    def bfs_push(self, G, q, parent, level, k, limit):
-        # base.py's contract names the limit: max_edges (a level runs while its frontier
-        # has at most that many out-edges; returns (q, k, nq, found, scanned)) or
-        # max_frontier (while the frontier holds at most that many vertices; returns
-        # (q, k, nq, found)).  Both run on the same kernels.
-        on_edges = _BFS_LIMIT_ON_EDGES
-        done = (lambda q_, k_, nq_, found_, scanned_: (q_, k_, nq_, found_, scanned_)) if on_edges else \
-            (lambda q_, k_, nq_, found_, scanned_: (q_, k_, nq_, found_))
+    def bfs_push(self, G, q, parent, level, k, max_edges):
+        # the kernels also know a frontier-size limit (on_edges=0); base.py's contract is on edges
+        on_edges = True
+        limit = max_edges
+
+        def done(q_, k_, nq_, found_, scanned_):
+            return q_, k_, nq_, found_, scanned_
+
         vecs = [v for v in (parent, level) if v is not None]
         if (not isinstance(q, GVec) or not vecs or any(not isinstance(v, GVec) for v in vecs)
                 or len({v.dtype for v in vecs}) != 1 or vecs[0].dtype not in (_I32, _I64)):
@@ -1464,9 +1474,9 @@ class GPUEngine(Engine):
         st[...] = cp.asarray(init)
         # private copies: the kernels write parents / levels in place
         pv = parent.val.copy() if parent is not None else None
-        pp = (parent.pres.copy() if parent.pres is not None else cp.ones(n, _BOOL)) if parent is not None else None
+        pp = _claimable(parent.pres, n) if parent is not None else None
         lv = level.val.copy() if level is not None else None
-        lp = (level.pres.copy() if level.pres is not None else cp.ones(n, _BOOL)) if level is not None else None
+        lp = _claimable(level.pres, n) if level is not None else None
         vis = pp if parent is not None else lp
         levp = lp if (level is not None and parent is not None) else None
         ptr = lambda a: a if a is not None else _NULL  # noqa: E731
