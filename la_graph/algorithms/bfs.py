@@ -115,7 +115,6 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
 def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     n = G.n
     A = E.matrix(G)
-    AT = E.matrix(G, transpose=True) if direction != "push" else None
     ids = np.int32 if n <= V.INT32_MAX else np.int64
     semiring = "any_secondi" if want_parent else "any_pair"
     # q: the frontier; pi: parents; lev: levels; the visited set is pi's (else lev's) structure
@@ -154,20 +153,20 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
                 push = True
             any_pull = any_pull or not push
         k += 1
+        last_nq = nq
         if push:
             E.vxm(E.hint(q, "sparse"), A, semiring, out=q, mask=visited, structural=True, complement=True,
                   replace=True)
-        else:
-            E.mxv(AT, E.hint(q, "dense"), semiring, out=q, mask=visited, structural=True, complement=True,
-                  replace=True)
-        last_nq, nq = nq, E.nvals(q)
+            nq = E.nvals(q)
+            if want_parent:
+                E.assign(pi, q, mask=q, structural=True)
+            if want_level:
+                E.assign(lev, k, mask=q, structural=True)
+        else:  # q<!visited> = A' any.secondi q, with the parent/level updates (a fused step)
+            q, nq = E.bfs_pull(G, q, pi, lev, k)
         if nq == 0:
             break
         nvisited += nq
-        if want_parent:
-            E.assign(pi, q, mask=q, structural=True)
-        if want_level:
-            E.assign(lev, k, mask=q, structural=True)
     return _result(E, lev, output), _result(E, pi, output)
 
 

@@ -80,3 +80,38 @@ def fastsv_hook(f, gp, mngp):
             changed = True
             gp[i] = g
     return changed
+
+
+@numba.njit(cache=True, nogil=True)
+def bfs_pull_level(tptr, tind, frontier, in_frontier, vis, par, lev_b, lev, k, found):
+    """One bottom-up BFS level: ``q<!vis> = A' any.secondi q; par<q> = q; lev<q> = k``.
+
+    Every unvisited vertex scans its in-neighbours (row of ``A'``: ``tptr``,
+    ``tind``) and stops at the first one in the frontier.  ``in_frontier`` is an
+    all-false scratch bitmap of length n (left all false).  Empty ``par`` /
+    ``lev`` arrays mean that result is not kept.  The new vertices go to
+    ``found``; returns how many.
+    """
+    want_par = par.size > 0
+    want_lev = lev.size > 0
+    for i in range(frontier.size):
+        in_frontier[frontier[i]] = True
+    m = 0
+    for v in range(vis.size):
+        if not vis[v]:
+            for e in range(tptr[v], tptr[v + 1]):
+                u = tind[e]
+                if in_frontier[u]:
+                    found[m] = v
+                    m += 1
+                    if want_par:
+                        par[v] = u
+                    if want_lev:
+                        lev_b[v] = True
+                        lev[v] = k
+                    break
+    for i in range(frontier.size):
+        in_frontier[frontier[i]] = False
+    for i in range(m):
+        vis[found[i]] = True
+    return m

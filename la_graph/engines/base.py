@@ -232,6 +232,24 @@ class Engine(ABC):
         """
         return q, k, self.nvals(q), 0, 0
 
+    def bfs_pull(self, G, q, parent, level, k):
+        """One pull level of a BFS from frontier ``q``, in place.
+
+        ``q<!visited, replace> = A' any.secondi q`` (``any.pair`` without
+        parents), then ``parent<q> = q`` and ``level<q> = k``; the visited set is
+        ``parent``'s structure if given, else ``level``'s.  Returns ``(q, nq)``.
+        """
+        visited = parent if parent is not None else level
+        semiring = "any_secondi" if parent is not None else "any_pair"
+        q = self.mxv(self.matrix(G, transpose=True), self.hint(q, "dense"), semiring, out=q, mask=visited,
+                     structural=True, complement=True, replace=True)
+        nq = self.nvals(q)
+        if parent is not None:
+            self.assign(parent, q, mask=q, structural=True)
+        if level is not None:
+            self.assign(level, k, mask=q, structural=True)
+        return q, nq
+
     def fastsv_iteration(self, A, f, gp, mngp):
         """One FastSV round (Zhang, Azad & Buluc 2020) in place on full int vectors.
 

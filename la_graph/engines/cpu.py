@@ -424,6 +424,18 @@ class CPUEngine(Engine):
         q = Vector.from_coo(frontier[:nf], 1, size=n, dtype=q.dtype)
         return q, k, nf, found, scanned
 
+    def bfs_pull(self, G, q, parent, level, k):
+        from ._cpu_kernels import bfs_pull_level
+
+        n = G.n
+        T = G.T
+        frontier = q.to_coo(values=False)[0].astype(np.int64)
+        found = np.empty(n, np.int64)
+        with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
+            m = bfs_pull_level(T.indptr, T.indices, frontier, np.zeros(n, bool), pb if parent is not None else lb,
+                               pv, lb, lv, k, found)
+        return Vector.from_coo(found[:m], 1, size=n, dtype=q.dtype), m
+
     def fastsv_iteration(self, A, f, gp, mngp):
         from ._cpu_kernels import fastsv_hook
 
