@@ -414,27 +414,26 @@ class CPUEngine(Engine):
         if nf == 0:
             return q, k, 0, 0, 0
         frontier = np.empty(n, np.int64)
-        frontier[:nf] = q.to_coo(values=False)[0]
+        frontier[:nf] = _indices(q)
         if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
             return q, k, nf, 0, 0
         with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
             frontier, nf, k, found, scanned = bfs_push_levels(
                 G.indptr, G.indices, frontier, nf, np.empty(n, np.int64), pb if parent is not None else lb,
                 pv, lb, lv, k, max_edges)
-        q = Vector.from_coo(frontier[:nf], 1, size=n, dtype=q.dtype)
-        return q, k, nf, found, scanned
+        return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned
 
     def bfs_pull(self, G, q, parent, level, k):
         from ._cpu_kernels import bfs_pull_level
 
         n = G.n
         T = G.T
-        frontier = q.to_coo(values=False)[0].astype(np.int64)
+        frontier = _indices(q).astype(np.int64, copy=False)
         found = np.empty(n, np.int64)
         with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
             m = bfs_pull_level(T.indptr, T.indices, frontier, np.zeros(n, bool), pb if parent is not None else lb,
                                pv, lb, lv, k, found)
-        return Vector.from_coo(found[:m], 1, size=n, dtype=q.dtype), m
+        return _frontier(found[:m], n, q.dtype), m
 
     def fastsv_iteration(self, A, f, gp, mngp):
         from ._cpu_kernels import fastsv_hook
@@ -500,6 +499,24 @@ class _bitmap_views:
                 d["nvals"] = int(np.count_nonzero(d["bitmap"]))
                 v.ss.pack_bitmap(**d)
         return False
+
+
+def _indices(v):
+    """The indices of ``v``'s entries as numpy (a bitmap is lent out and back: no sort, no copy of values)."""
+    if v.ss.format == "bitmap":
+        with _bitmap_views(v) as ((present, _),):
+            return np.flatnonzero(present)
+    return v.to_coo(values=False)[0]
+
+
+def _frontier(indices, n, dtype):
+    """A BFS frontier: ones at ``indices`` (unsorted), built as a bitmap (from_coo would sort)."""
+    present = np.zeros(n, bool)
+    present[indices] = True
+    v = Vector(dtype, n)
+    v.ss.pack_bitmap(bitmap=present, values=np.ones(1, _np(v.dtype)), nvals=indices.size, is_iso=True,
+                     take_ownership=True)
+    return v
 
 
 def _index_array(index):
