@@ -9,6 +9,12 @@ is Beamer's, with LAGraph's thresholds: go pull when a growing frontier's
 out-edges outnumber the unexplored edges / ``ALPHA``, go back to push once a
 shrinking frontier holds at most ``n / BETA2`` vertices.
 Several sources run at once as a frontier matrix (one row a source) and ``mxm``.
+
+Two steps are engine methods, so an engine can fuse them (``engines/base.py``
+holds their plain versions in primitives): ``bfs_push`` runs a stretch of push
+levels over few edges in one call -- on a road network or a grid, with
+thousands of levels, per-call overhead is what decides speed -- and
+``bfs_pull`` runs one pull level with its parent/level updates.
 """
 
 from __future__ import annotations
