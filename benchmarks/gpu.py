@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
 import statistics
 import sys
@@ -35,6 +34,8 @@ import numpy as np
 
 import la_graph as lg
 from la_graph.verify import check_bfs, check_cc
+
+from .run import write_record
 
 ROOT = Path(__file__).resolve().parent
 DATA = Path(os.environ.get("LA_GRAPH_DATA", ROOT.parents[1] / "shared" / "data"))
@@ -336,18 +337,8 @@ def main(argv=None):
                      "CPU engine and scipy: one wall-clock run",
            "targets_ms": {f"{g}/{a}": v for (g, a), v in TARGETS_MS.items()},
            "graphs": graphs, "results": rows, "notes": notes}
-    out = args.out or ROOT / "results" / f"gpu-{stamp:%Y%m%d-%H%M}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(doc, indent=1))
-    print(f"wrote {out}")
-    print()
-    print(summary(doc))
-    for n in notes:
-        print("NOTE:", n)
-    if args.plot:
-        from .plot import plot
-
-        print(f"wrote {plot(doc, out.with_suffix('.png'))}")
+    table = "\n".join([summary(doc), *(f"NOTE: {n}" for n in notes)])
+    write_record(doc, args.out or ROOT / "results" / f"gpu-{stamp:%Y%m%d-%H%M}.json", table, args.plot)
     return 0
 
 

@@ -189,17 +189,22 @@ def main(argv=None):
     stamp = dt.datetime.now(dt.timezone.utc)
     doc = {"date": stamp.isoformat(timespec="seconds"), "engine": args.engine, "environment": environment(),
            "graphs": graphs, "results": rows}
-    out = args.out or ROOT / "results" / f"{args.engine}-{stamp:%Y%m%d-%H%M}.json"
+    write_record(doc, args.out or ROOT / "results" / f"{args.engine}-{stamp:%Y%m%d-%H%M}.json", summary(doc),
+                 args.plot)
+    return 0
+
+
+def write_record(doc, out, table, plot=False):
+    """Write the JSON record ``doc`` to ``out``, print ``table``, and with ``plot`` a PNG beside it."""
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1))
     print(f"wrote {out}")
     print()
-    print(summary(doc))
-    if args.plot:
-        from .plot import plot
+    print(table)
+    if plot:
+        from .plot import plot as make_plot
 
-        print(f"wrote {plot(doc, out.with_suffix('.png'))}")
-    return 0
+        print(f"wrote {make_plot(doc, out.with_suffix('.png'))}")
 
 
 def summary(doc):
