@@ -265,3 +265,10 @@ class Engine(ABC):
         self.ewise_add(f, gp, "min", out=f)
         gp_new = self.extract(f, f)
         return f, gp_new, not self.isequal(gp_new, gp)
+
+    # ---- bench ----
+    def synchronize(self):
+        """Wait until all work queued on the engine's device has finished (benchmark timing).
+
+        A no-op on engines that run synchronously, as the CPU one does.
+        """

@@ -1562,6 +1562,10 @@ class GPUEngine(Engine):
         mngp.val, mngp.pres = mngp_new, None
         return f, gp, bool(int(changed[0]))
 
+    # ---- bench ----
+    def synchronize(self):
+        cp.cuda.Device().synchronize()
+
 
 # every public method re-raises CUDA errors as la_graph errors
 for _attr in [a for a in dir(GPUEngine) if not a.startswith("_") and callable(getattr(GPUEngine, a))]:
