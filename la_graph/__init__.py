@@ -16,6 +16,7 @@ Examples
 
 from . import data, exceptions, generators, verify
 from .algorithms import BFSResult, bfs, connected_components
+from .algorithms import reachability
 from .engines import available_engines, get_engine, set_engine, use_engine
 from .exceptions import *  # noqa: F401,F403
 from .exceptions import __all__ as _exc_all
@@ -27,4 +28,5 @@ __all__ = [
     "Graph", "bfs", "BFSResult", "connected_components",
     "get_engine", "set_engine", "use_engine", "available_engines",
     "data", "exceptions", "generators", "verify", *_exc_all,
+    "reachability",
 ]

@@ -17,6 +17,7 @@ check_cc     connected components (weak for a directed graph), smallest-id label
 check_scc    strongly connected components, smallest-id labels
 check_mis    maximal independent set
 check_msf    minimum spanning forest of an undirected graph
+check_reachability  which vertices each of several sources reaches
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from . import _validation as V
 from .exceptions import InvalidSourceError, VerificationError
 
 __all__ = ["check_bfs", "check_sssp", "check_cc", "check_scc", "check_mis", "check_msf"]
+__all__ += ["check_reachability"]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -657,3 +659,66 @@ def check_msf(G, edges_or_mask, weight=None, *, rtol=1e-9):
         _fail(f"forest weight {total}, expected {ref} (a minimum spanning forest's weight)")
     if weight is not None and not abs(float(weight) - total) <= tol:
         _fail(f"reported weight {weight} but the forest's edges weigh {total}")
+
+
+# ---------------------------------------------------------------------- reachability
+def check_reachability(G, sources, R, *, sample=None, seed=0):
+    """Check a multi-source reachability matrix against one scipy BFS per source.
+
+    Row ``i`` of ``R`` must be True exactly at the vertices that
+    :func:`scipy.sparse.csgraph.breadth_first_order` reaches from
+    ``sources[i]`` along out-edges (the source itself included).
+
+    Parameters
+    ----------
+    G : Graph
+    sources : array_like of int
+        The k sources, in row order (repeats allowed).
+    R : array_like of bool
+        Shape ``(k, n)``.
+    sample : int, optional
+        Check only this many rows, drawn at random with ``seed`` (for many
+        sources on a big graph); default: every row.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first wrong entry, e.g. ``R[1, 4] = True but vertex 4 is not
+        reachable from 3``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_reachability
+    >>> G = Graph.from_edges([0, 1], [1, 2], n=4, directed=True)
+    >>> R = np.array([[True, True, True, False], [False, True, True, False]])
+    >>> check_reachability(G, [0, 1], R)
+    >>> R[1, 0] = True
+    >>> check_reachability(G, [0, 1], R)
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: R[1, 0] = True but vertex 0 is not reachable from 1
+    """
+    V.check_graph(G)
+    sources = V.check_vertices(sources, G.n)
+    k, n = sources.size, G.n
+    R = np.asarray(R)
+    if R.dtype != np.bool_:
+        _fail(f"R must be a boolean array, got dtype {R.dtype}")
+    if R.shape != (k, n):
+        _fail(f"R must have shape {(k, n)}, got {R.shape}")
+    rows = np.arange(k)
+    if sample is not None and sample < k:
+        rows = np.sort(np.random.default_rng(seed).choice(k, int(sample), replace=False))
+    S = _structure(G)
+    for i in rows:
+        s = int(sources[i])
+        ref = np.zeros(n, dtype=bool)
+        ref[csgraph.breadth_first_order(S, s, directed=True, return_predecessors=False)] = True
+        bad = np.flatnonzero(R[i] != ref)
+        if bad.size:
+            v = int(bad[0])
+            if R[i, v]:
+                _fail(f"R[{i}, {v}] = True but vertex {v} is not reachable from {s}")
+            _fail(f"R[{i}, {v}] = False but vertex {v} is reachable from {s}")

@@ -2,5 +2,7 @@
 
 from .bfs import BFSResult, bfs
 from .connected_components import connected_components
+from .reachability import reachability
 
 __all__ = ["BFSResult", "bfs", "connected_components"]
+__all__ += ["reachability"]

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
+from .reachability import sweep
 
 __all__ = ["bfs", "BFSResult"]
 
@@ -180,21 +181,11 @@ def _bfs_multi(E, G, srcs, want_level, want_parent, output):
     n, ns = G.n, srcs.size
     A = E.matrix(G)
     rows = np.arange(ns, dtype=np.int64)
-    semiring = "any_secondi" if want_parent else "any_pair"
     Q = E.matrix_from_coo(rows, srcs, srcs, ns, n, dup="first", dtype=np.int64)
     Pi = E.copy(Q) if want_parent else None
     L = E.matrix_from_coo(rows, srcs, 0, ns, n, dup="first", dtype=np.int64) if want_level else None
-    visited = Pi if want_parent else L
-    k = 0
-    while True:
-        k += 1
-        E.mxm(Q, A, semiring, out=Q, mask=visited, structural=True, complement=True, replace=True)
-        if E.nvals(Q) == 0:
-            break
-        if want_parent:
-            E.assign(Pi, Q, mask=Q, structural=True)
-        if want_level:
-            E.assign(L, k, mask=Q, structural=True)
+    # Q<!visited> = Q any.secondi A, level by level: the sweep multi-source reachability shares
+    sweep(E, A, Q, Pi if want_parent else L, parent=Pi, level=L)
     return _result(E, L, output), _result(E, Pi, output)
 
 
