@@ -16,6 +16,7 @@ Examples
 
 from . import data, exceptions, generators, verify
 from .algorithms import BFSResult, bfs, connected_components
+from .algorithms import maximal_independent_set, strongly_connected_components
 from .algorithms import reachability
 from .engines import available_engines, get_engine, set_engine, use_engine
 from .exceptions import *  # noqa: F401,F403
@@ -25,7 +26,7 @@ from .graph import Graph
 __version__ = "0.1.0"
 
 __all__ = [
-    "Graph", "bfs", "BFSResult", "connected_components",
+    "Graph", "bfs", "BFSResult", "connected_components", "strongly_connected_components", "maximal_independent_set",
     "get_engine", "set_engine", "use_engine", "available_engines",
     "data", "exceptions", "generators", "verify", *_exc_all,
     "reachability",

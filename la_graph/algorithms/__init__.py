@@ -2,7 +2,10 @@
 
 from .bfs import BFSResult, bfs
 from .connected_components import connected_components
+from .mis import maximal_independent_set
+from .scc import strongly_connected_components
 from .reachability import reachability
 
 __all__ = ["BFSResult", "bfs", "connected_components"]
 __all__ += ["reachability"]
+__all__ += ["strongly_connected_components", "maximal_independent_set"]

@@ -45,6 +45,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+import numpy as np
+
 SEMIRINGS = (
     "min_second", "min_first", "min_plus", "max_second", "max_first",
     "any_pair", "any_first", "any_second", "any_secondi", "any_firsti",
@@ -272,3 +274,96 @@ class Engine(ABC):
 
         A no-op on engines that run synchronously, as the CPU one does.
         """
+
+    # ---- scc ----
+    # State of a strongly-connected-components run: ``labels``, an int64 vector
+    # with an entry for every vertex already assigned (its SCC's smallest id);
+    # the unlabelled vertices and the edges among them are what is left.
+
+    def scc_trim(self, G, labels):
+        """Trim, in place: label every unlabelled vertex with no unlabelled in- or out-neighbour by its own id.
+
+        Repeats until no such vertex is left (self-loops do not count as
+        neighbours); such a vertex is an SCC of its own.  Returns the number of
+        vertices labelled.
+        """
+        A = self.select(self.matrix(G), "offdiag") if G.self_loops else self.matrix(G)
+        ids = self.iota(G.n)
+        total = 0
+        while True:
+            active = self.apply(ids, "one", mask=labels, structural=True, complement=True)
+            has_out = self.mxv(A, active, "any_pair", mask=active, structural=True)
+            has_both = self.vxm(active, A, "any_pair", mask=has_out, structural=True)
+            trimmed = self.apply(active, "one", mask=has_both, structural=True, complement=True)
+            k = self.nvals(trimmed)
+            if k == 0:
+                return total
+            self.assign(labels, ids, mask=trimmed, structural=True)
+            total += k
+
+    def scc_fwbw(self, G, pivot, labels):
+        """Label the SCC of unlabelled vertex ``pivot``, in place; returns its size.
+
+        Forward reachability from ``pivot`` among the unlabelled vertices
+        (``q<!seen> = q any.pair A``), then backward reachability
+        (``q<!seen> = A any.pair q``) within the forward set; the vertices
+        found both ways get their smallest id.
+        """
+        n = G.n
+        A = self.matrix(G)
+        ids = self.iota(n)
+        q = self.vector_from_coo([pivot], True, n, dtype=bool)
+        seen = self.apply(labels, "one")
+        self.assign(seen, 1, mask=q, structural=True)
+        while self.nvals(q):
+            q = self.vxm(q, A, "any_pair", mask=seen, structural=True, complement=True)
+            self.assign(seen, 1, mask=q, structural=True)
+        forward = self.apply(seen, "one", mask=labels, structural=True, complement=True)
+        seen = self.apply(self.full(n, 1, dtype=np.int64), "one", mask=forward, structural=True, complement=True)
+        q = self.vector_from_coo([pivot], True, n, dtype=bool)
+        scc = self.copy(q)
+        self.assign(seen, 1, mask=q, structural=True)
+        while self.nvals(q):
+            q = self.mxv(A, q, "any_pair", mask=seen, structural=True, complement=True)
+            self.assign(seen, 1, mask=q, structural=True)
+            self.assign(scc, q, mask=q, structural=True)
+        smallest = self.reduce(self.ewise_mult(scc, ids, "second"), "min")
+        self.assign(labels, smallest, mask=scc, structural=True)
+        return self.nvals(scc)
+
+    def scc_color(self, G, prio, labels):
+        """One min-label (coloring) round, in place; returns the number of vertices labelled.
+
+        ``prio`` is a full int64 vector holding a permutation of ``0..n-1``.
+        Every unlabelled vertex takes the smallest priority among the
+        unlabelled vertices that reach it (``c = min(c, c min.first A)`` to a
+        fixed point); a vertex whose color is its own priority is the root of
+        its color class, and the vertices of that class that reach it backward
+        (``q = A max.second q``, kept where the color matches) form the root's
+        SCC.  Each such SCC gets its smallest id.  The unlabelled vertex of least
+        priority is always a root, so every round labels at least one SCC.
+        """
+        n = G.n
+        A = self.matrix(G)
+        ids = self.iota(n)
+        c = self.apply(prio, "identity", mask=labels, structural=True, complement=True)
+        while True:
+            before = self.copy(c)
+            self.vxm(c, A, "min_first", out=c, mask=c, structural=True, accum="min")
+            if self.isequal(before, c):
+                break
+        q = self.apply(c, "identity", mask=self.ewise_mult(c, prio, "eq"))  # the roots, holding their colors
+        scc = self.copy(q)
+        while self.nvals(q):
+            t = self.mxv(A, q, "max_second", mask=scc, structural=True, complement=True)
+            q = self.apply(c, "identity", mask=self.ewise_mult(t, c, "eq"))
+            self.assign(scc, q, mask=q, structural=True)
+        # smallest id of each root's SCC, scattered by color, gathered back
+        color = self.full(n, 0, dtype=np.int64)
+        self.assign(color, scc, mask=scc, structural=True)
+        member = self.full(n, n, dtype=np.int64)
+        self.assign(member, ids, mask=scc, structural=True)
+        smallest = self.full(n, n, dtype=np.int64)
+        self.scatter(smallest, color, member, dup="min", accum="min")
+        self.assign(labels, self.extract(smallest, color, mask=scc, structural=True), mask=scc, structural=True)
+        return self.nvals(scc)

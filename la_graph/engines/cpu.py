@@ -443,62 +443,128 @@ class CPUEngine(Engine):
             changed = fastsv_hook(fa, ga, ma)
         return f, gp, changed
 
+    # ---- scc ----
+    def scc_trim(self, G, labels):
+        from ._cpu_scc import scc_trim
+
+        T = G.T
+        with _bitmap_views(labels) as ((done, lab),):
+            return int(scc_trim(G.indptr, G.indices, T.indptr, T.indices, done, lab))
+
+    def scc_fwbw(self, G, pivot, labels):
+        from ._cpu_scc import scc_fwbw
+
+        T = G.T
+        with _bitmap_views(labels) as ((done, lab),):
+            return int(scc_fwbw(G.indptr, G.indices, T.indptr, T.indices, done, lab, pivot))
+
+    def scc_color(self, G, prio, labels):
+        from ._cpu_scc import scc_color
+
+        T = G.T
+        with _bitmap_views(labels) as ((done, lab),), _numpy_views(prio) as (pa,):
+            return int(scc_color(G.indptr, G.indices, T.indptr, T.indices, done, lab, pa))
+
 
 _UFUNC_AT = {"min": np.minimum, "max": np.maximum, "plus": np.add}
 
 
-class _numpy_views:
-    """Lend the values of full vectors as numpy arrays (moved out and back in O(1))."""
+class _lent:
+    """Lend vectors' storage as numpy arrays without copying, and take it back.
 
-    def __init__(self, *vectors):
-        self.vectors = vectors
-
-    def __enter__(self):
-        for v in self.vectors:
-            if v.nvals != v.size:
-                raise InvalidArgumentError("this operation needs full vectors")
-        unpacked = [v.ss.unpack("full") for v in self.vectors]  # an iso vector unpacks to 1 value: expand it
-        self.arrays = [np.repeat(d["values"], v.size) if d["is_iso"] else d["values"]
-                       for v, d in zip(self.vectors, unpacked)]
-        return self.arrays
-
-    def __exit__(self, *exc):
-        for v, a in zip(self.vectors, self.arrays):
-            v.ss.pack_full(a, take_ownership=True)
-        return False
-
-
-class _bitmap_views:
-    """Lend vectors as ``(bitmap, values)`` numpy pairs, moved out and back in O(1).
-
-    ``None`` lends a pair of empty arrays.
+    The storage is moved out of each vector (``GxB_Vector_unpack_*``), viewed
+    by numpy, and packed back on exit: O(1) each way.  (python-graphblas's own
+    pack copies arrays it does not own, O(n) per vector and call.)  An iso
+    vector is expanded to one value per entry first.  ``None`` lends a pair of
+    empty arrays.  The views are valid only inside the ``with`` block.
     """
 
+    fmt = ""
+
     def __init__(self, *vectors):
         self.vectors = vectors
 
     def __enter__(self):
-        self.parts = []
-        out = []
+        self.held, out = [], []
         for v in self.vectors:
             if v is None:
-                self.parts.append(None)
-                out.append((np.empty(0, bool), np.empty(0, np.int64)))
+                self.held.append(None)
+                out.append(self._empty())
                 continue
-            d = v.ss.unpack("bitmap")
-            if d["is_iso"]:
+            self._check(v)
+            if v.ss.is_iso:  # expand once (this pack copies)
+                d = v.ss.unpack(self.fmt)
                 d["values"] = np.full(v.size, d["values"][0], dtype=d["values"].dtype)
                 d["is_iso"] = False
-            self.parts.append(d)
-            out.append((d["bitmap"], d["values"]))
+                getattr(v.ss, f"pack_{self.fmt}")(**d, take_ownership=True)
+            vb, vx = ffi.new("int8_t**"), ffi.new("void**")
+            vb_size, vx_size = ffi.new("GrB_Index*"), ffi.new("GrB_Index*")
+            iso, nvals = ffi.new("bool*"), ffi.new("GrB_Index*")
+            self._unpack(v, vb, vx, vb_size, vx_size, iso, nvals)
+            self.held.append((vb, vx, vb_size[0], vx_size[0]))
+            values = np.frombuffer(ffi.buffer(vx[0], vx_size[0]), dtype=_np(v.dtype))[:v.size]
+            out.append(self._views(v, vb, values))
         return out
 
     def __exit__(self, *exc):
-        for v, d in zip(self.vectors, self.parts):
-            if d is not None:
-                d["nvals"] = int(np.count_nonzero(d["bitmap"]))
-                v.ss.pack_bitmap(**d)
+        for v, held in zip(self.vectors, self.held):
+            if held is not None:
+                self._pack(v, *held)
         return False
+
+
+class _numpy_views(_lent):
+    """Lend full vectors' values as numpy arrays (``with _numpy_views(u, w) as (ua, wa)``)."""
+
+    fmt = "full"
+
+    @staticmethod
+    def _empty():
+        return np.empty(0, np.int64)
+
+    @staticmethod
+    def _check(v):
+        if v.nvals != v.size:
+            raise InvalidArgumentError("this operation needs full vectors")
+
+    @staticmethod
+    def _unpack(v, vb, vx, vb_size, vx_size, iso, nvals):
+        _ok(lib.GxB_Vector_unpack_Full(v._carg, vx, vx_size, iso, _NULL), "unpack")
+
+    @staticmethod
+    def _views(v, vb, values):
+        return values
+
+    @staticmethod
+    def _pack(v, vb, vx, vb_size, vx_size):
+        _ok(lib.GxB_Vector_pack_Full(v._carg, vx, vx_size, False, _NULL), "pack")
+
+
+class _bitmap_views(_lent):
+    """Lend vectors as ``(bitmap, values)`` numpy pairs; the entry count is recounted on exit."""
+
+    fmt = "bitmap"
+
+    @staticmethod
+    def _empty():
+        return np.empty(0, bool), np.empty(0, np.int64)
+
+    @staticmethod
+    def _check(v):
+        pass
+
+    @staticmethod
+    def _unpack(v, vb, vx, vb_size, vx_size, iso, nvals):
+        _ok(lib.GxB_Vector_unpack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "unpack")
+
+    @staticmethod
+    def _views(v, vb, values):
+        return np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_), values
+
+    @staticmethod
+    def _pack(v, vb, vx, vb_size, vx_size):
+        nvals = int(np.count_nonzero(np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_)))
+        _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, vb_size, vx_size, False, nvals, _NULL), "pack")
 
 
 def _indices(v):

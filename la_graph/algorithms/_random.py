@@ -1,0 +1,47 @@
+"""Counter-based random vertex priorities, identical on every engine and platform.
+
+``splitmix64`` (Steele, Lea & Flood 2014) of ``(seed, vertex id)`` computed on
+the host in numpy ``uint64`` arithmetic (which wraps modulo 2**64, as the C
+reference does); the algorithms upload the result, so both engines see the same
+bits.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..exceptions import InvalidArgumentError
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def splitmix64(x):
+    """The splitmix64 finalizer of ``x + golden`` (a numpy uint64 array), elementwise."""
+    with np.errstate(over="ignore"):
+        z = np.asarray(x, dtype=np.uint64) + _GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * _M1
+        z = (z ^ (z >> np.uint64(27))) * _M2
+        return z ^ (z >> np.uint64(31))
+
+
+def check_seed(seed):
+    """Return ``seed`` as a Python int if it is an integer in ``0 .. 2**64 - 1``."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (numbers.Integral, np.integer)):
+        raise InvalidArgumentError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = int(seed)
+    if not 0 <= seed < 2**64:
+        raise InvalidArgumentError(f"seed must be in 0..2**64-1, got {seed}")
+    return seed
+
+
+def vertex_ranks(n, seed):
+    """A permutation of ``0..n-1``: the rank of each vertex's hash (ties broken by vertex id), int64."""
+    h = splitmix64(np.arange(n, dtype=np.uint64) ^ splitmix64(np.uint64(seed)))
+    order = np.argsort(h, kind="stable")
+    ranks = np.empty(n, dtype=np.int64)
+    ranks[order] = np.arange(n, dtype=np.int64)
+    return ranks
