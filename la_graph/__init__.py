@@ -17,7 +17,7 @@ Examples
 from . import data, exceptions, generators, verify
 from .algorithms import BFSResult, bfs, connected_components
 from .algorithms import maximal_independent_set, strongly_connected_components
-from .algorithms import reachability
+from .algorithms import reachability, shortcut
 from .engines import available_engines, get_engine, set_engine, use_engine
 from .exceptions import *  # noqa: F401,F403
 from .exceptions import __all__ as _exc_all
@@ -29,5 +29,5 @@ __all__ = [
     "Graph", "bfs", "BFSResult", "connected_components", "strongly_connected_components", "maximal_independent_set",
     "get_engine", "set_engine", "use_engine", "available_engines",
     "data", "exceptions", "generators", "verify", *_exc_all,
-    "reachability",
+    "reachability", "shortcut",
 ]

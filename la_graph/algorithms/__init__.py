@@ -5,7 +5,8 @@ from .connected_components import connected_components
 from .mis import maximal_independent_set
 from .scc import strongly_connected_components
 from .reachability import reachability
+from .shortcut import shortcut
 
 __all__ = ["BFSResult", "bfs", "connected_components"]
-__all__ += ["reachability"]
+__all__ += ["reachability", "shortcut"]
 __all__ += ["strongly_connected_components", "maximal_independent_set"]
