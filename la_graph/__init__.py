@@ -18,6 +18,7 @@ from . import data, exceptions, generators, verify
 from .algorithms import BFSResult, bfs, connected_components
 from .algorithms import maximal_independent_set, strongly_connected_components
 from .algorithms import reachability, shortcut
+from .algorithms import SSSPResult, sssp
 from .engines import available_engines, get_engine, set_engine, use_engine
 from .exceptions import *  # noqa: F401,F403
 from .exceptions import __all__ as _exc_all
@@ -30,4 +31,5 @@ __all__ = [
     "get_engine", "set_engine", "use_engine", "available_engines",
     "data", "exceptions", "generators", "verify", *_exc_all,
     "reachability", "shortcut",
+    "sssp", "SSSPResult",
 ]

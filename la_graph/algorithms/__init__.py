@@ -6,7 +6,9 @@ from .mis import maximal_independent_set
 from .scc import strongly_connected_components
 from .reachability import reachability
 from .shortcut import shortcut
+from .sssp import SSSPResult, sssp
 
 __all__ = ["BFSResult", "bfs", "connected_components"]
 __all__ += ["reachability", "shortcut"]
 __all__ += ["strongly_connected_components", "maximal_independent_set"]
+__all__ += ["sssp", "SSSPResult"]

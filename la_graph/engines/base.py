@@ -367,3 +367,135 @@ class Engine(ABC):
         self.scatter(smallest, color, member, dup="min", accum="min")
         self.assign(labels, self.extract(smallest, color, mask=scc, structural=True), mask=scc, structural=True)
         return self.nvals(scc)
+
+    # ---- sssp ----
+    def sssp_delta_stepping(self, G, d, parent, bucket, delta):
+        """Settle delta-stepping bucket ``bucket``; returns ``(d, parent, next_bucket)``.
+
+        ``G`` has non-negative weights; ``d`` is a full float64 vector of tentative
+        distances (``inf``: not reached), ``parent`` a full int64 vector (``-1``:
+        none) or ``None``.  Bucket ``b`` holds the vertices with ``b*delta <= d[v]
+        < (b+1)*delta``; those of buckets before ``bucket`` are settled.  Relax the
+        light edges (``w <= delta``) from the bucket's vertices whose distance
+        changed until the bucket stops changing, then the heavy edges of every
+        vertex it held.  ``next_bucket`` is the smallest non-empty bucket left,
+        ``None`` when there is none.  Engines may settle more buckets per call
+        (the CPU engine settles all); the distances are the same.
+        """
+        AL, AH = self._sssp_split(G, delta)
+        lo, hi = bucket * delta, (bucket + 1) * delta
+        q = self.select(self.select(d, "valuege", lo), "valuelt", hi)
+        held = None
+        while self.nvals(q):
+            held = q if held is None else self.ewise_add(held, q, "first")
+            q = self.select(self._sssp_relax(AL, q, d, parent), "valuelt", hi)
+        if held is not None and self.nvals(AH):
+            self._sssp_relax(AH, self.ewise_mult(d, held, "first"), d, parent)
+        m = self.reduce(self.select(d, "valuege", hi), "min")
+        if not m < float("inf"):
+            return d, parent, None
+        nxt = max(int(m // delta), bucket + 1)  # the bucket holding m, with the bounds computed as above
+        while nxt * delta > m:
+            nxt -= 1
+        while (nxt + 1) * delta <= m:
+            nxt += 1
+        return d, parent, max(nxt, bucket + 1)
+
+    def sssp_bellman_ford(self, G, d, parent, q, max_rounds):
+        """Bellman-Ford rounds from frontier ``q``; returns ``(d, parent, q, rounds)``.
+
+        ``d`` a full float64 vector (``inf``: not reached), ``parent`` a full int64
+        vector or ``None``, ``q`` a sparse float64 vector: the vertices whose
+        distance just dropped, holding it.  A round relaxes every out-edge of ``q``
+        (see :meth:`_sssp_relax`); the improved vertices are the next ``q``.  Stops
+        when ``q`` is empty or after ``max_rounds`` rounds.  Engines may relax with
+        distances that dropped within the round (the fixpoint is the same, and a
+        vertex still improving after ``n`` rounds still means a negative cycle).
+        """
+        A = self.matrix(G)
+        for rounds in range(max_rounds):
+            if self.nvals(q) == 0:
+                return d, parent, q, rounds
+            q = self._sssp_relax(A, q, d, parent)
+        return d, parent, q, max_rounds
+
+    def sssp_batch(self, G, sources, delta, max_rounds, parent):
+        """Shortest paths from each of ``sources`` (a numpy int64 array), one row each.
+
+        Returns ``(D, P, active)``: ``D`` a k x n float64 matrix (missing or ``inf``:
+        unreachable), ``P`` a k x n int64 matrix of parents (missing or -1: none;
+        ``None`` without ``parent``) and ``active`` a numpy bool per row: still
+        improving after ``max_rounds`` Bellman-Ford rounds (a negative cycle).
+        ``delta`` is ``None`` with negative weights, else a bucket width engines may
+        use for delta-stepping.  By default: Bellman-Ford rounds ``Q = Q min.plus A``
+        on a frontier matrix (one row per source).
+        """
+        k, n = sources.size, G.n
+        rows = np.arange(k, dtype=np.int64)
+        A = self.matrix(G)
+        D = self.matrix_from_coo(rows, sources, np.zeros(k), k, n, dtype=np.float64)
+        P = self.matrix_from_coo(rows, sources, sources.copy(), k, n, dtype=np.int64) if parent else None
+        Q = self.copy(D)
+        for _ in range(max_rounds):
+            Q = self._sssp_relax(A, Q, D, P)
+            if self.nvals(Q) == 0:
+                return D, P, np.zeros(k, bool)
+        active = np.zeros(k, bool)
+        active[self.to_coo(Q)[0]] = True
+        return D, P, active
+
+    def _sssp_split(self, G, delta):
+        """Light (``w <= delta``) and heavy edges of ``G``; the last split is kept on ``G``."""
+        key = (self.name, "sssp_split")
+        hit = G._engine_cache.get(key)
+        if hit is None or hit[0] != delta:
+            A = self.matrix(G)
+            hit = G._engine_cache[key] = (delta, self.select(A, "valuele", delta), self.select(A, "valuegt", delta))
+        return hit[1], hit[2]
+
+    def _sssp_relax(self, A, q, d, parent):
+        """One relaxation in place; returns the improved entries (the next frontier).
+
+        ``t = q min.plus A``; keep ``t`` where ``d`` has no entry or ``t < d``;
+        ``d<t> = t``; ``parent<t> = argmin`` (the smallest frontier vertex giving
+        ``t``).  ``q``, ``d``, ``parent`` are vectors, or k x n matrices (one row
+        per source, then ``mxm``).
+        """
+        vec = isinstance(self.size(q), int)
+        t = (self.vxm if vec else self.mxm)(q, A, "min_plus")
+        better = self.ewise_mult(t, d, "lt")
+        t = self.ewise_add(self.apply(t, "identity", mask=better),
+                           self.apply(t, "identity", mask=d, structural=True, complement=True), "first")
+        if parent is not None and self.nvals(t):
+            P = self._sssp_argmin(A, q, t, vec)
+            self.assign(parent, P, mask=P, structural=True)
+        self.assign(d, t, mask=t, structural=True)
+        return t
+
+    def _sssp_argmin(self, A, q, t, vec):
+        """For each entry ``(i, v)`` of ``t``: the smallest ``u`` with ``q[i, u] + A[u, v] == t[i, v]``.
+
+        With one row ``r`` per frontier entry ``(i_r, u_r)``: ``X[r, v] = q_r + A[u_r, v]``,
+        ``Y[r, v] = t[i_r, v]``; the tight ``(r, v)`` have ``X == Y``, and
+        ``P[i, v] = min u_r`` over the tight ``r`` of row ``i`` (a ``min.first`` product).
+        """
+        n = self.size(A)[1]
+        if vec:
+            qu, qv = self.to_coo(q)
+            qi = np.zeros(qu.size, np.int64)
+            tv_i, tv_v = self.to_coo(t)
+            k, T = 1, self.matrix_from_coo(np.zeros(tv_i.size, np.int64), tv_i, tv_v, 1, n, dtype=np.float64)
+        else:
+            qi, qu, qv = self.to_coo(q)
+            k, T = self.size(q)[0], t
+        m = qu.size
+        r = np.arange(m, dtype=np.int64)
+        X = self.mxm(self.matrix_from_coo(r, qu, qv, m, n, dtype=np.float64), A, "min_plus")
+        Y = self.mxm(self.matrix_from_coo(r, qi, np.ones(m, bool), m, k, dtype=bool), T, "any_second")
+        tight = self.select(self.ewise_mult(X, Y, "eq"), "valueeq", True)
+        P = self.mxm(self.matrix_from_coo(qi, r, np.asarray(qu, np.int64), k, m, dtype=np.int64), tight,
+                     "min_first")
+        if not vec:
+            return P
+        _, cols, vals = self.to_coo(P)
+        return self.vector_from_coo(cols, vals, n, dtype=np.int64)

@@ -465,6 +465,39 @@ class CPUEngine(Engine):
         with _bitmap_views(labels) as ((done, lab),), _numpy_views(prio) as (pa,):
             return int(scc_color(G.indptr, G.indices, T.indptr, T.indices, done, lab, pa))
 
+    # ---- sssp ----
+    def sssp_delta_stepping(self, G, d, parent, bucket, delta):
+        from ._cpu_sssp import delta_stepping, effective_delta
+
+        dd = self.to_numpy(d, fill=np.inf)
+        pp = self.to_numpy(parent, fill=-1) if parent is not None else np.empty(0, np.int64)
+        delta_stepping(G.indptr, G.indices, G.weights, dd, pp, bucket * delta,
+                       effective_delta(delta, _max_weight(G)))
+        return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), None
+
+    def sssp_bellman_ford(self, G, d, parent, q, max_rounds):
+        from ._cpu_sssp import bellman_ford
+
+        n = G.n
+        dd = self.to_numpy(d, fill=np.inf)
+        pp = self.to_numpy(parent, fill=-1) if parent is not None else np.empty(0, np.int64)
+        frontier = np.empty(n, np.int64)
+        nf = q.nvals
+        frontier[:nf] = _indices(q)
+        frontier, nf, rounds = bellman_ford(G.indptr, G.indices, G.weights, dd, pp, frontier, nf, max_rounds)
+        q = Vector.from_coo(np.sort(frontier[:nf]), dd[np.sort(frontier[:nf])], size=n, dtype=np.float64)
+        return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), q, rounds
+
+    def sssp_batch(self, G, sources, delta, max_rounds, parent):
+        from ._cpu_sssp import batch, effective_delta
+
+        k, n = sources.size, G.n
+        D = np.full((k, n), np.inf)
+        P = np.full((k, n) if parent else (k, 0), -1, np.int64)
+        step = effective_delta(delta, _max_weight(G)) if delta is not None else 0.0
+        active = batch(G.indptr, G.indices, G.weights, D, P, sources, step, max_rounds)
+        return (Matrix.from_dense(D), Matrix.from_dense(P) if parent else None, active)
+
 
 _UFUNC_AT = {"min": np.minimum, "max": np.maximum, "plus": np.add}
 
@@ -589,3 +622,11 @@ def _index_array(index):
     if isinstance(index, Vector):
         return index.to_dense()
     return np.asarray(index, dtype=np.int64)
+
+def _max_weight(G):
+    """The largest edge weight of ``G`` (0 without edges), computed once per graph."""
+    key = ("cpu", "max_weight")
+    m = G._engine_cache.get(key)
+    if m is None:
+        m = G._engine_cache[key] = float(G.weights.max()) if G.nnz else 0.0
+    return m

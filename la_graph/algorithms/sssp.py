@@ -1,0 +1,256 @@
+"""Single-source and batched shortest paths in the min-plus semiring.
+
+Distances ``d`` are a float64 vector (``inf``: not reached yet).  One
+*relaxation* of a frontier ``q`` (the vertices whose distance just dropped,
+holding those distances) over a set of edges ``A`` is
+
+``t = q min.plus A``;  keep ``t < d``;  ``d<t> = t``;  ``parent<t> = argmin``
+
+where the parent of an improved vertex ``v`` is the smallest frontier vertex
+``u`` with ``q[u] + A[u, v] == t[v]``.  The kept ``t`` is the next frontier.
+
+* **Bellman-Ford** repeats relaxations of the whole graph from the source.
+  Without a negative cycle every shortest path has at most ``n - 1`` edges, so
+  the frontier is empty after ``n`` rounds; if it is not, a negative cycle is
+  reachable and walking ``n`` parents back from a vertex that improved in
+  round ``n`` lands on it (:class:`~la_graph.exceptions.NegativeCycleError`).
+* **Delta-stepping** (Meyer & Sanders 2003; LAGraph's formulation, Sridhar
+  et al. 2019) splits the edges into light (``w <= delta``) and heavy ones and
+  keeps the tentative distances in buckets ``[b*delta, (b+1)*delta)``.  The
+  smallest non-empty bucket is settled by relaxing light edges from its
+  vertices until it stops changing, then the heavy edges of every vertex it
+  held once; then the next non-empty bucket.  Non-negative weights only.
+* **Unweighted graphs** have hop distances: a BFS (:func:`la_graph.bfs`).
+* **Several sources** run together: the frontier is a matrix with one row per
+  source and a relaxation is ``T = Q min.plus A``, Bellman-Ford rounds until
+  ``Q`` is empty.
+
+Three steps are engine methods (plain versions in ``engines/base.py``):
+``sssp_delta_stepping`` settles a bucket (the CPU engine settles all of them
+in one compiled call: on a road network there are thousands of small light
+rounds, each a handful of calls), ``sssp_bellman_ford`` runs rounds and
+``sssp_batch`` runs a multi-source search.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _validation as V
+from ..engines import get_engine
+from ..exceptions import InvalidArgumentError, NegativeCycleError
+from .bfs import bfs
+
+__all__ = ["sssp", "SSSPResult"]
+
+METHODS = ("auto", "bellman_ford", "delta_stepping")
+
+
+@dataclass(frozen=True)
+class SSSPResult:
+    """Distances and parents of a shortest-path search.
+
+    Attributes
+    ----------
+    distance : numpy.ndarray
+        ``distance[v]`` the length of a shortest path from the source, ``inf``
+        where unreachable (float64; shape ``(n,)``, or ``(k, n)`` for ``k`` sources).
+    parent : numpy.ndarray or None
+        ``parent[v]`` the vertex before ``v`` on a shortest path,
+        ``parent[source] = source``, ``-1`` where unreachable (int64).
+    source : int or None
+        The source of a single-source search.
+    sources : numpy.ndarray or None
+        The sources of a multi-source search, in row order.
+    method : str
+        The method that ran: ``"bfs"`` (unweighted), ``"bellman_ford"`` or ``"delta_stepping"``.
+    delta : float or None
+        The bucket width delta-stepping used.
+    """
+
+    distance: np.ndarray
+    parent: np.ndarray | None
+    source: int | None = None
+    sources: np.ndarray | None = None
+    method: str = ""
+    delta: float | None = None
+
+
+def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True, engine=None):
+    """Shortest-path distances (and parents) from one source or several.
+
+    Parameters
+    ----------
+    G : Graph
+        Directed or undirected; edge ``u -> v`` has weight ``A[u, v]``
+        (unweighted graphs: every edge 1, hop distances by BFS).  Weights may be
+        negative (then Bellman-Ford; a negative cycle reachable from a source
+        raises :class:`~la_graph.exceptions.NegativeCycleError`).
+    source : int, optional
+        The source vertex (give this or ``sources``).
+    sources : sequence of int, optional
+        Several sources, searched together; results get one row per source.
+    method : {"auto", "bellman_ford", "delta_stepping"}
+        ``"auto"``: BFS on an unweighted graph, Bellman-Ford when some weight
+        is negative, else delta-stepping.
+    delta : float, optional
+        Bucket width of delta-stepping (> 0); default: the largest weight over
+        the average out-degree, at least the smallest positive weight.  Changes
+        the speed, not the distances.  Other methods ignore it.
+    parent : bool
+        Compute parents too.
+    engine : str, optional
+        ``"cpu"`` or ``"gpu"``; default: the current engine.
+
+    Returns
+    -------
+    SSSPResult
+        ``.distance`` (float64, ``inf`` where unreachable) and ``.parent``
+        (int64, ``-1`` where unreachable, ``parent[source] = source``).
+
+    Raises
+    ------
+    NegativeCycleError
+        A cycle of negative weight is reachable from a source; ``.cycle`` lists
+        its vertices in edge order, ``.vertex`` is one of them.
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> G = lg.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3], w=[4.0, 1.0, 2.0, 5.0], directed=True)
+    >>> r = lg.sssp(G, 0)
+    >>> r.distance.tolist(), r.parent.tolist()
+    ([0.0, 4.0, 1.0, 6.0], [0, 0, 0, 2])
+    >>> lg.sssp(G, sources=[1, 3], parent=False).distance.tolist()
+    [[inf, 0.0, 2.0, 7.0], [inf, inf, inf, 0.0]]
+    >>> H = lg.Graph.from_edges([0, 1, 2], [1, 2, 1], w=[1.0, 1.0, -3.0], directed=True)
+    >>> lg.sssp(H, 0)
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.NegativeCycleError: a negative cycle is reachable from source 0: 1 -> 2 -> 1 has weight -2.0
+    """
+    G = V.check_graph(G)
+    V.check_choice(method, set(METHODS), what="method")
+    if delta is not None:
+        if (isinstance(delta, (bool, np.bool_)) or not isinstance(delta, (numbers.Real, np.floating, np.integer))
+                or not math.isfinite(delta) or delta <= 0):
+            raise InvalidArgumentError(f"delta must be a positive finite number, got {delta!r}")
+        delta = float(delta)
+    if (source is None) == (sources is None):
+        raise V.InvalidSourceError("give exactly one of source= or sources=")
+    if sources is not None:
+        srcs = V.check_vertices(sources, G.n)
+    else:
+        s = V.check_vertex(source, G.n)
+    E = get_engine(engine)
+
+    if not G.weighted:  # hop distances
+        r = bfs(G, source, sources=sources, parent=parent, engine=E)
+        dist = np.where(r.level >= 0, r.level, np.inf)
+        return SSSPResult(dist, r.parent, r.source, r.sources, "bfs", None)
+    wmin, wmax = _weight_range(G)
+    if method == "delta_stepping" and wmin < 0:
+        raise InvalidArgumentError(
+            f"delta_stepping needs non-negative weights, got a weight of {wmin}; use method='bellman_ford'")
+    if method == "auto":
+        method = "bellman_ford" if wmin < 0 else "delta_stepping"
+    if method == "delta_stepping" and delta is None:
+        delta = _default_delta(G, wmax)
+    if method == "bellman_ford":
+        delta = None
+
+    if sources is not None:
+        D, P, active = E.sssp_batch(G, srcs, delta, G.n, parent)
+        if active.any():  # a negative cycle: find it from the first such source
+            _bellman_ford(E, G, int(srcs[np.argmax(active)]))
+        dist = E.to_numpy(D, fill=np.inf)
+        par = E.to_numpy(P, fill=-1).astype(np.int64, copy=False) if parent else None
+        return SSSPResult(dist, par, None, srcs, method, delta)
+
+    if method == "bellman_ford":
+        d, p = _bellman_ford(E, G, s)
+    else:
+        d, p = _delta_stepping(E, G, s, delta, parent)
+    dist = E.to_numpy(d, fill=np.inf)
+    par = E.to_numpy(p, fill=-1).astype(np.int64, copy=False) if parent else None
+    return SSSPResult(dist, par, s, None, method, delta)
+
+
+def _start(E, n, s, want_parent):
+    """``d`` full of ``inf`` with ``d[s] = 0``; ``parent`` full of -1 with ``parent[s] = s``."""
+    d = E.full(n, np.inf, np.float64)
+    E.assign(d, E.vector_from_coo([s], [0.0], n, dtype=np.float64))
+    p = None
+    if want_parent:
+        p = E.full(n, -1, np.int64)
+        E.assign(p, E.vector_from_coo([s], [s], n, dtype=np.int64))
+    return d, p
+
+
+def _delta_stepping(E, G, s, delta, want_parent):
+    d, p = _start(E, G.n, s, want_parent)
+    bucket = 0
+    while bucket is not None:  # settle bucket after bucket (the engine may settle several per call)
+        d, p, bucket = E.sssp_delta_stepping(G, d, p, bucket, delta)
+    return d, p
+
+
+def _bellman_ford(E, G, s):
+    """Bellman-Ford from ``s`` (parents always kept: they locate a negative cycle)."""
+    n = G.n
+    d, p = _start(E, n, s, True)
+    q = E.vector_from_coo([s], [0.0], n, dtype=np.float64)
+    d, p, q, _ = E.sssp_bellman_ford(G, d, p, q, n)
+    if E.nvals(q):
+        x, _ = E.to_coo(q)
+        _raise_negative_cycle(G, s, E.to_numpy(p, fill=-1), int(x[0]))
+    return d, p
+
+
+def _raise_negative_cycle(G, s, parent, x):
+    """``x`` improved in round ``n``: ``n`` parents back from it lies a negative cycle."""
+    y = x
+    for _ in range(G.n):
+        y = int(parent[y])
+    cycle = [y]
+    v = int(parent[y])
+    while v != y and len(cycle) <= G.n:
+        cycle.append(v)
+        v = int(parent[v])
+    cycle.reverse()  # edge order: cycle[i] -> cycle[i+1]
+    weight = sum(_weight(G, u, v) for u, v in zip(cycle, cycle[1:] + cycle[:1]))
+    path = " -> ".join(str(v) for v in cycle + cycle[:1])
+    exc = NegativeCycleError(f"a negative cycle is reachable from source {s}: {path} has weight {weight}")
+    exc.vertex = y
+    exc.cycle = cycle
+    raise exc
+
+
+def _weight(G, u, v):
+    lo, hi = G.indptr[u], G.indptr[u + 1]
+    return float(G.weights[lo + np.searchsorted(G.indices[lo:hi], v)])
+
+
+def _weight_range(G):
+    """``(min, max)`` of the weights (0, 0 without edges), computed once per graph."""
+    key = ("host", "sssp_weight_range")
+    r = G._engine_cache.get(key)
+    if r is None:
+        w = G.weights
+        r = G._engine_cache[key] = (float(w.min()), float(w.max())) if w.size else (0.0, 0.0)
+    return r
+
+
+def _default_delta(G, wmax):
+    """The bucket width: the largest weight over the average out-degree (Meyer & Sanders'
+    ``Theta(1/degree)`` for weights in ``[0, 1]``), at least the smallest positive weight."""
+    if wmax <= 0:
+        return 1.0
+    w = G.weights
+    avg_degree = max(G.nnz / max(G.n, 1), 1.0)
+    wpos = w[w > 0]
+    return max(wmax / avg_degree, float(wpos.min()))
