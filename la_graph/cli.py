@@ -5,8 +5,11 @@
     la-graph info FILE [--format FMT] [--directed | --undirected]
     la-graph run ALGO FILE [--engine cpu|gpu] [--source S] [--out FILE.json] [--check]
     la-graph run cc karate              # a bundled example graph by name
+    la-graph bench [ALGO ...] [--graphs ...] [--engines cpu,gpu] [--peers ...] [--repeat N] [--out FILE.json]
+    la-graph bench --report benchmarks/results/*.json
 
 ``ALGO`` is ``bfs`` or ``cc``.  ``--out`` writes the result (and timings) as JSON.
+``bench`` runs the benchmark suite (``la-graph bench --help``, ``benchmarks/README.md``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,12 @@ def _parser():
     run.add_argument("--source", type=int, default=0, help="BFS source vertex (default 0)")
     run.add_argument("--out", type=Path, default=None, help="write the result and timings as JSON to this file")
     run.add_argument("--check", action="store_true", help="verify the result with la_graph.verify")
+
+    from .bench.command import add_arguments
+
+    bench = sub.add_parser("bench", help="benchmark la_graph against its peers (or render a report)",
+                           description="Benchmark la_graph against its peers; every result is checked.")
+    add_arguments(bench)
     return p
 
 
@@ -100,6 +109,14 @@ def _run(args, G):
 def main(argv=None):
     """Entry point of ``la-graph``; returns the exit status."""
     args = _parser().parse_args(argv)
+    if args.command == "bench":
+        from .bench.command import run as bench
+
+        try:
+            return bench(args)
+        except (LaGraphError, OSError) as exc:
+            print(f"la-graph: error: {exc}", file=sys.stderr)
+            return 2
     try:
         G, t_load = _load(args)
         if args.command == "info":

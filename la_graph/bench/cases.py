@@ -1,0 +1,375 @@
+"""What is measured: per algorithm, how la_graph is called, how results are checked, default graphs.
+
+Each :class:`Algorithm` knows
+
+* ``function``: the public la_graph function it measures (looked up at run
+  time: one that has not landed yet is skipped with a note);
+* ``settings(G)``: the sources it runs from (a BFS from 16 random vertices
+  with out-edges on R-MAT and web graphs, from vertex 0 on grids and roads, ...);
+* how la_graph is called and how each output (ours and the peers') is put in
+  the form its checker in :mod:`la_graph.verify` takes, and the check itself;
+* ``work(G, out)``: the edges the run covered (for edges per second);
+* its default graphs per engine (:data:`SUITES`), from the issues' targets.
+
+Outputs handed to the checkers: ``bfs`` parents (k, n); ``cc``/``scc`` labels
+(n,); ``sssp`` (dist (k, n), parent (k, n) or None); ``apsp`` dist (n, n);
+``msf`` (u, v, total weight); ``mis`` members; ``reachability`` bool (k, n).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+import numpy as np
+
+from .. import verify
+from ..exceptions import VerificationError
+from .graphs import family
+
+
+@dataclass
+class Setting:
+    """One configuration of an algorithm on one graph: its sources (or none)."""
+
+    label: str = ""
+    sources: list = field(default_factory=list)
+
+
+def host(x):
+    """A device array (anything with ``.get()``, as CuPy arrays) or array_like -> numpy."""
+    if x is None or isinstance(x, np.ndarray):
+        return x
+    get = getattr(x, "get", None)
+    return np.asarray(get() if callable(get) and not isinstance(x, dict) else x)
+
+
+def _random_sources(G, k, seed=1):
+    cand = np.flatnonzero(G.out_degree > 0)
+    if cand.size == 0:
+        return [0] * k
+    return [int(s) for s in np.random.default_rng(seed).choice(cand, k)]
+
+
+def _vertex0_or_hub(G):
+    """Vertex 0, or the highest-degree vertex when vertex 0 has no out-edges."""
+    return 0 if G.n == 0 or G.out_degree[0] > 0 else int(np.argmax(G.out_degree))
+
+
+def _reached_edges(G, reached_mask):
+    """Edges out of the reached vertices (undirected edges counted once): the work of a traversal."""
+    m = int(np.asarray(G.out_degree)[np.asarray(reached_mask)].sum())
+    return m if G.directed else m // 2
+
+
+#: families whose BFS runs from 16 random vertices (low diameter); others from vertex 0
+_RANDOM_SOURCE_FAMILIES = {"rmat", "uniform", "er", "real"}
+_HIGH_DIAMETER = ("usroads", "luxembourg", "rome", "delaunay", "road", "osm")
+
+
+def _close(a, b):
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    if a.shape != b.shape or not np.array_equal(np.isinf(a), np.isinf(b)):
+        return False
+    fin = np.isfinite(a)
+    return bool(np.allclose(a[fin], b[fin], rtol=1e-9, atol=1e-9))
+
+
+class Algorithm:
+    name = ""
+    function = ""
+    title = ""
+    #: "directed" / "undirected" when the algorithm needs one kind of graph
+    needs = None
+    #: the modifier a bare graph name gets for this algorithm (e.g. weights)
+    default_modifier = None
+    #: does the time per source mean anything (traversals)
+    per_source = False
+
+    def settings(self, G, name):
+        return [Setting()]
+
+    def resolve(self):
+        """The la_graph function, or ``None`` if it has not landed."""
+        import la_graph
+
+        return getattr(la_graph, self.function, None)
+
+    def ours(self, fn, G, setting, engine, device):
+        raise NotImplementedError
+
+    def ours_output(self, raw):
+        return host(raw)
+
+    def check(self, G, setting, out):
+        raise NotImplementedError
+
+    def work(self, G, setting, out):
+        return G.nedges
+
+    def summary(self, G, setting, out):
+        return {}
+
+    def same(self, out, verified):
+        """Whether ``out`` equals an output already verified on the same input (outputs that are
+        unique, as canonical labels or distances, need not be checked twice); False when unsure."""
+        return False
+
+    def applies(self, G):
+        """``None``, or why this algorithm does not run on ``G``."""
+        if self.needs == "undirected" and G.directed:
+            return f"{self.name} needs an undirected graph (add :sym to the name)"
+        return None
+
+
+def _device_kw(fn, device):
+    """``output="device"`` where the function supports it (GPU compute without the download)."""
+    if device and "output" in inspect.signature(fn).parameters:
+        return {"output": "device"}
+    return {}
+
+
+class BFS(Algorithm):
+    name, function, title, per_source = "bfs", "bfs", "Breadth-first search (parents)", True
+
+    def settings(self, G, name):
+        fam = family(name)
+        if fam in _RANDOM_SOURCE_FAMILIES and not any(h in name for h in _HIGH_DIAMETER):
+            return [Setting("16 random sources", _random_sources(G, 16))]
+        s = _vertex0_or_hub(G)
+        return [Setting(f"source {s}", [s])]
+
+    def ours(self, fn, G, setting, engine, device):
+        kw = _device_kw(fn, device)
+        return lambda: [fn(G, s, level=False, engine=engine, **kw) for s in setting.sources]
+
+    def ours_output(self, raw):
+        return np.vstack([host(r.parent) for r in raw])
+
+    def check(self, G, setting, parent):
+        verify.check_bfs(G, setting.sources, SimpleNamespace(level=None, parent=parent))
+
+    def work(self, G, setting, parent):
+        return sum(_reached_edges(G, p >= 0) for p in parent)
+
+    def summary(self, G, setting, parent):
+        return {"reached": [int(np.count_nonzero(p >= 0)) for p in parent]}
+
+
+class CC(Algorithm):
+    name, function, title = "cc", "connected_components", "Connected components"
+
+    def ours(self, fn, G, setting, engine, device):
+        kw = _device_kw(fn, device)
+        return lambda: fn(G, engine=engine, **kw)
+
+    def check(self, G, setting, labels):
+        verify.check_cc(G, labels)
+
+    def summary(self, G, setting, labels):
+        return {"components": int(np.unique(labels).size)}
+
+    def same(self, labels, verified):
+        return np.array_equal(np.asarray(labels), np.asarray(verified))
+
+
+class SCC(CC):
+    name, function, title = "scc", "strongly_connected_components", "Strongly connected components"
+    default_modifier = "dir"
+
+    def check(self, G, setting, labels):
+        verify.check_scc(G, labels)
+
+
+class SSSP(Algorithm):
+    name, function, title, per_source = "sssp", "sssp", "Single-source shortest paths", True
+    default_modifier = "w1-255"
+
+    def settings(self, G, name):
+        s = _vertex0_or_hub(G)
+        return [Setting(f"source {s}", [s])]
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: [fn(G, s, engine=engine) for s in setting.sources]
+
+    def ours_output(self, raw):
+        par = [host(r.parent) for r in raw]
+        return (np.vstack([host(r.distance) for r in raw]),
+                None if any(p is None for p in par) else np.vstack(par))
+
+    def check(self, G, setting, out):
+        dist, parent = out
+        verify.check_sssp(G, setting.sources, dist, parent)
+
+    def work(self, G, setting, out):
+        return sum(_reached_edges(G, np.isfinite(d)) for d in out[0])
+
+    def summary(self, G, setting, out):
+        return {"reached": [int(np.count_nonzero(np.isfinite(d))) for d in out[0]]}
+
+    def same(self, out, verified):
+        return out[1] is None and _close(out[0], verified[0])
+
+
+class APSP(Algorithm):
+    name, function, title = "apsp", "apsp", "All-pairs shortest paths"
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, engine=engine)
+
+    def check(self, G, setting, D):
+        verify.check_sssp(G, np.arange(G.n), D)
+
+    def work(self, G, setting, D):
+        return None
+
+    def same(self, D, verified):
+        return _close(D, verified)
+
+
+class MSF(Algorithm):
+    name, function, title = "msf", "minimum_spanning_forest", "Minimum spanning forest"
+    needs = "undirected"
+    default_modifier = "w1-999"
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, engine=engine)
+
+    def ours_output(self, r):
+        return host(r.u), host(r.v), float(r.total_weight)
+
+    def check(self, G, setting, out):
+        u, v, total = out
+        verify.check_msf(G, (np.asarray(u), np.asarray(v)), total)
+
+    def summary(self, G, setting, out):
+        return {"forest_edges": int(len(out[0])), "total_weight": out[2]}
+
+
+class MIS(Algorithm):
+    name, function, title = "mis", "maximal_independent_set", "Maximal independent set"
+    needs = "undirected"
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, seed=0, engine=engine)
+
+    def check(self, G, setting, members):
+        verify.check_mis(G, members)
+
+    def summary(self, G, setting, members):
+        m = np.asarray(members)
+        return {"size": int(np.count_nonzero(m) if m.dtype == bool else np.unique(m).size)}
+
+
+class Reachability(Algorithm):
+    name, function, title, per_source = "reachability", "reachability", "Multi-source reachability", True
+    default_modifier = "dir"
+
+    def settings(self, G, name):
+        return [Setting(f"{k} sources", _random_sources(G, k, seed=k)) for k in (16, 64)]
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, np.asarray(setting.sources), engine=engine)
+
+    def bfs_each(self, G, setting, engine, device):
+        """The baseline of the reachability issue: one la_graph BFS per source."""
+        import la_graph
+
+        kw = _device_kw(la_graph.bfs, device)
+        return (lambda: [la_graph.bfs(G, s, parent=False, engine=engine, **kw) for s in setting.sources],
+                lambda raw: np.vstack([host(r.level) >= 0 for r in raw]))
+
+    def check(self, G, setting, R):
+        R = np.asarray(R, bool)
+        checker = getattr(verify, "check_reachability", None)
+        if checker is not None:
+            checker(G, setting.sources, R)
+            return
+        from scipy.sparse import csgraph
+
+        d = csgraph.shortest_path(G.to_scipy(), directed=True, unweighted=True, indices=setting.sources)
+        bad = np.argwhere(np.isfinite(np.atleast_2d(d)) != R)
+        if bad.size:
+            i, v = bad[0]
+            raise VerificationError(f"reach[{i}, {v}] = {R[i, v]}, expected {not R[i, v]}")
+
+    def work(self, G, setting, R):
+        return sum(_reached_edges(G, r) for r in np.asarray(R, bool))
+
+    def same(self, R, verified):
+        return np.array_equal(np.asarray(R, bool), np.asarray(verified, bool))
+
+
+ALGORITHMS = {a.name: a for a in (BFS(), CC(), SSSP(), APSP(), MSF(), SCC(), MIS(), Reachability())}
+
+#: default graphs per suite, algorithm and engine: the graphs of the issues' targets, plus context
+SUITES = {
+    "targets": {
+        "cpu": {
+            "bfs": ["rmat20", "grid1000", "uk-2007-05", "usroads-48"],
+            "cc": ["rmat20", "grid1000", "uk-2007-05", "usroads-48"],
+            "sssp": ["rmat20:w1-255", "usroads-48:w1-255"],
+            "apsp": ["er2700-850k:dir:w1-1000"],
+            "msf": ["rmat20:w1-999", "uk-2007-05:sym:w1-999", "usroads-48:w1-999"],
+            "scc": ["rmat20:dir", "uk-2007-05", "usroads-48:dir"],
+            "mis": ["rmat16", "rmat20", "grid1000"],
+            "reachability": ["uk-2007-05", "soc-Slashdot0902", "cit-HepPh", "rmat20:dir"],
+        },
+        "gpu": {
+            "bfs": ["rmat22", "grid2000", "usroads-48"],
+            "cc": ["rmat22", "uniform22", "grid2000", "usroads-48", "delaunay_n16", "luxembourg_osm"],
+            "sssp": ["rmat22:w1-1000", "grid2000:w1-1000"],
+            "apsp": ["er2700-850k:dir:w1-1000", "facebook"],
+            "msf": ["rmat22:w1-999", "uniform22:w1-999", "grid2000:w1-999"],
+            "scc": ["rmat22:dir", "uk-2007-05", "soc-Slashdot0902"],
+            "mis": ["rmat16", "rmat22", "uniform22"],
+            "reachability": ["uk-2007-05", "soc-Slashdot0902", "cit-HepPh", "rmat22:dir"],
+        },
+    },
+    # moderate members of every generated family and the real graphs (context, not targets)
+    "families": ["rmat18", "uniform18", "er20000-1M", "grid512", "circulant262144", "hypercube18",
+                 "caveman4096x64", "ccaveman4096x64"],
+    "real": ["uk-2007-05", "usroads-48", "soc-Slashdot0902", "cit-HepPh", "facebook", "luxembourg_osm",
+             "delaunay_n16", "Email-Enron", "p2p-Gnutella31"],
+}
+#: R-MAT scales of the size ladder (``--suite ladder``; ``--scales`` overrides)
+LADDER_SCALES = {"cpu": range(16, 22), "gpu": range(16, 24)}
+
+
+def with_default_modifier(algo, name):
+    """``name`` with the algorithm's default modifier when the name has none of its kind.
+
+    >>> with_default_modifier(ALGORITHMS["sssp"], "rmat18")
+    'rmat18:w1-255'
+    >>> with_default_modifier(ALGORITHMS["sssp"], "rmat18:w1-9")
+    'rmat18:w1-9'
+    >>> with_default_modifier(ALGORITHMS["scc"], "uk-2007-05")
+    'uk-2007-05'
+    """
+    mod = algo.default_modifier
+    if mod is None:
+        return name
+    mods = name.split(":")[1:]
+    if mod.startswith("w"):
+        return name if any(m.startswith("w") for m in mods) else f"{name}:{mod}"
+    # "dir": only generated families have a directed generator; files keep their own direction
+    if "dir" in mods or "sym" in mods or family(name) in ("real", "grid", "circulant", "hypercube",
+                                                           "caveman", "ccaveman"):
+        return name
+    return f"{name}:{mod}"
+
+
+def suite_graphs(suites, algo, engines, scales=None):
+    """The graph names an algorithm runs on for the chosen suites and engines (in order, no repeats)."""
+    names = []
+    for suite in suites:
+        if suite == "targets":
+            for e in engines:
+                names += SUITES["targets"][e].get(algo.name, [])
+        elif suite == "ladder":
+            sc = scales if scales is not None else sorted({s for e in engines for s in LADDER_SCALES[e]})
+            names += [with_default_modifier(algo, f"rmat{s}") for s in sc]
+        else:
+            names += [with_default_modifier(algo, g) for g in SUITES[suite]]
+    return list(dict.fromkeys(names))

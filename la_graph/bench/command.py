@@ -1,0 +1,133 @@
+"""``la-graph bench``: run the benchmark suite, or render records into the benchmarks page.
+
+::
+
+    la-graph bench                                  # every algorithm, the targets' graphs, CPU engine, all peers
+    la-graph bench bfs cc --graphs rmat18 grid512 --repeat 3
+    la-graph bench --suite targets ladder --engines cpu --out benchmarks/results/cpu.json
+    la-graph bench --engines gpu --out benchmarks/results/gpu-h100.json          # on a GPU machine
+    la-graph bench --report benchmarks/results/*.json                             # -> docs/benchmarks.md
+    la-graph bench --list                                                         # what there is
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+
+from . import cases, peers
+
+
+def _csv(text):
+    return [x for part in text.split(",") for x in [part.strip()] if x]
+
+
+def _scales(text):
+    if "-" in text:
+        lo, hi = text.split("-")
+        return list(range(int(lo), int(hi) + 1))
+    return [int(x) for x in _csv(text)]
+
+
+def add_arguments(p):
+    algos = sorted(cases.ALGORITHMS)
+    p.add_argument("algos", nargs="*", metavar="ALGO",
+                   help=f"algorithms to run: {', '.join(algos)} (default: all; those not yet in la_graph are "
+                        f"skipped with a note)")
+    p.add_argument("--graphs", nargs="+", default=None, metavar="GRAPH",
+                   help="graph names (e.g. rmat20, grid1000, usroads-48, rmat20:w1-255, uk-2007-05:sym; see "
+                        "la_graph.bench.graphs); default: the suites' graphs")
+    p.add_argument("--suite", nargs="+", default=["targets"], choices=["targets", "ladder", "families", "real"],
+                   help="default graph sets: targets (the issues' target graphs, default), ladder (R-MAT "
+                        "scales, see --scales), families (every generated family), real (the data folder's graphs)")
+    p.add_argument("--scales", type=_scales, default=None,
+                   help="R-MAT scales of the ladder, e.g. 16-23 (default 16-21 on the CPU, 16-23 on the GPU)")
+    p.add_argument("--engines", type=_csv, default=["cpu"], help="comma-separated engines: cpu, gpu (default cpu)")
+    p.add_argument("--peers", type=_csv, default=None,
+                   help=f"comma-separated peers: {', '.join(peers.TOOLS)}, or none (default: every one installed)")
+    p.add_argument("--repeat", type=int, default=5, help="timed runs per implementation after a warm-up (default 5)")
+    p.add_argument("--budget", type=float, default=60.0,
+                   help="seconds of timed runs per implementation and case at most; slower ones run fewer "
+                        "rounds, at least one (default 60)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="JSON record (default: benchmarks/results/bench-<engines>-<date>.json)")
+    p.add_argument("--label", default="", help="a title for the run on the report page")
+    p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    p.add_argument("--report", nargs="+", type=Path, default=None, metavar="JSON",
+                   help="render these records into the benchmarks page instead of running")
+    p.add_argument("--report-out", type=Path, default=Path("docs/benchmarks.md"),
+                   help="the page --report writes (default docs/benchmarks.md; plots go to docs/benchmarks/)")
+    p.add_argument("--list", action="store_true", help="list algorithms, suites and peers, then exit")
+
+
+def _list(args):
+    import la_graph
+
+    print("algorithms:")
+    for name, a in cases.ALGORITHMS.items():
+        state = "ok" if getattr(la_graph, a.function, None) else "not in la_graph yet"
+        print(f"  {name:13s} la_graph.{a.function:32s} {state}")
+    print("peers:")
+    for tool in peers.TOOLS:
+        ok, why = peers.available(tool)
+        print(f"  {tool:21s} {peers.version(tool) if ok else 'skipped: ' + why}")
+    print("default graphs (--suite targets):")
+    for e, by in cases.SUITES["targets"].items():
+        for a, gs in by.items():
+            print(f"  {e} {a:13s} {' '.join(gs)}")
+    for s in ("families", "real"):
+        print(f"--suite {s}: {' '.join(cases.SUITES[s])}")
+    print(f"--suite ladder: rmat<scale> for scales {', '.join(f'{e} {min(r)}-{max(r)}' for e, r in cases.LADDER_SCALES.items())}")
+    return 0
+
+
+def run(args):
+    """Execute ``la-graph bench``; returns the exit status."""
+    from ..exceptions import InvalidArgumentError
+
+    if args.list:
+        return _list(args)
+    if args.report:
+        from .report import render
+
+        missing = [str(p) for p in args.report if not p.is_file()]
+        if missing:
+            raise FileNotFoundError(f"no such benchmark record: {', '.join(missing)}")
+        print(f"wrote {render(args.report, args.report_out)}")
+        return 0
+    algos = args.algos or list(cases.ALGORITHMS)
+    bad = [a for a in algos if a not in cases.ALGORITHMS]
+    if bad:
+        raise InvalidArgumentError(f"unknown algorithm {bad[0]!r}; there are {', '.join(cases.ALGORITHMS)}")
+    bad = [e for e in args.engines if e not in ("cpu", "gpu")]
+    if bad or not args.engines:
+        raise InvalidArgumentError(f"--engines takes cpu and/or gpu, got {','.join(args.engines)!r}")
+    chosen = args.peers
+    if chosen == ["none"]:
+        chosen = []
+    elif chosen is not None:
+        bad = [t for t in chosen if t not in peers.TOOLS]
+        if bad:
+            raise InvalidArgumentError(f"unknown peer {bad[0]!r}; there are {', '.join(peers.TOOLS)} (or none)")
+    if args.repeat < 1:
+        raise InvalidArgumentError(f"--repeat must be at least 1, got {args.repeat}")
+    from . import harness
+    from .report import evaluate, targets_table
+
+    doc = harness.run(algos, graphs=args.graphs, suites=args.suite, engines=args.engines, peers=chosen,
+                      repeat=args.repeat, scales=args.scales, budget_s=args.budget, label=args.label,
+                      progress=args.progress and sys.stderr.isatty())
+    out = args.out
+    if out is None:
+        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M")
+        folder = Path("benchmarks/results") if Path("benchmarks/results").is_dir() else Path(".")
+        out = folder / f"bench-{'-'.join(args.engines)}-{stamp}.json"
+    harness.write(doc, out)
+    for n in doc["notes"]:
+        print(f"note: {n}")
+    evals = [e for e in evaluate([(out, doc)]) if "ours" in e]
+    if evals:
+        print("\ntargets measured in this run:\n" + targets_table(evals))
+    print(f"\nwrote {out} ({doc['seconds']:.0f} s)")
+    return 0

@@ -1,0 +1,310 @@
+"""The tools la_graph is measured against, each called the way its own users call it.
+
+* ``scipy``: :mod:`scipy.sparse.csgraph` on a CSR array (int32 indices);
+* ``igraph``: python-igraph on its own ``Graph`` (weights in ``es["weight"]``);
+* ``networkx``: on its own ``Graph``/``DiGraph``, only up to :data:`NX_MAX_EDGES`
+  edges per algorithm (beyond, it takes minutes; the run says where it was skipped);
+* ``graphblas-algorithms``: its ``Graph`` over a GraphBLAS matrix, for the
+  algorithms it has;
+* ``native``: our own CUDA baselines in ``benchmarks/native/`` (GPU runs only).
+
+A peer's input is prepared once per graph, outside the timed region.  Each
+peer function returns ``(call, to_output)``: ``call()`` is what is timed,
+``to_output(raw)`` turns its result into the form the algorithm's checker
+takes (see :mod:`la_graph.bench.cases`).  A peer that lacks an algorithm
+simply has no function for it.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+TOOLS = ("scipy", "igraph", "networkx", "graphblas-algorithms", "native")
+_MODULES = {"scipy": "scipy", "igraph": "igraph", "networkx": "networkx",
+            "graphblas-algorithms": "graphblas_algorithms", "native": "cupy"}
+_DISTS = {"scipy": "scipy", "igraph": "igraph", "networkx": "networkx",
+          "graphblas-algorithms": "graphblas-algorithms"}
+
+#: networkx runs only on graphs with at most this many edges (per algorithm; its pure-Python
+#: loops take ~1 µs per edge and its graphs ~500 bytes per edge)
+NX_MAX_EDGES = {"apsp": 100_000, "sssp": 1_000_000, "msf": 1_000_000}
+NX_DEFAULT_MAX_EDGES = 2_000_000
+#: graphblas-algorithms' Floyd–Warshall is dense O(n^3): only up to this many vertices
+GA_APSP_MAX_N = 1_500
+
+
+def _repo_root():
+    return Path(__file__).resolve().parents[2]
+
+
+def _native():
+    """The ``benchmarks.native`` package of the repository (the native GPU baselines)."""
+    root = _repo_root()
+    if not (root / "benchmarks" / "native" / "__init__.py").is_file():
+        raise ImportError(f"benchmarks/native not found beside {root / 'la_graph'}")
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    import benchmarks.native as native
+
+    return native
+
+
+def available(tool):
+    """``(True, "")`` or ``(False, why)`` for a peer on this machine."""
+    if importlib.util.find_spec(_MODULES[tool]) is None:
+        extra = "pip install 'la_graph[bench]'" if tool != "native" else "needs CuPy and a GPU"
+        return False, f"{_MODULES[tool]} is not installed ({extra})"
+    if tool == "native":
+        try:
+            _native()
+            from ..engines import get_engine
+
+            get_engine("gpu")
+        except Exception as exc:  # no repository checkout, no device
+            return False, f"native GPU baselines unavailable: {exc}"
+    return True, ""
+
+
+def version(tool):
+    if tool == "native":
+        return "benchmarks/native"
+    try:
+        return importlib.metadata.version(_DISTS[tool])
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
+def skip_reason(tool, algo, G):
+    """Why ``tool`` does not run ``algo`` on ``G`` (size limits), or ``None``."""
+    if tool == "networkx":
+        limit = NX_MAX_EDGES.get(algo, NX_DEFAULT_MAX_EDGES)
+        if G.nedges > limit:
+            return f"networkx skipped: {G.nedges:,} edges > {limit:,} (pure Python: minutes)"
+    if tool == "graphblas-algorithms" and algo == "apsp" and G.n > GA_APSP_MAX_N:
+        return f"graphblas-algorithms skipped: dense Floyd–Warshall on {G.n:,} > {GA_APSP_MAX_N:,} vertices"
+    return None
+
+
+def prepare(tool, G):
+    """The peer's own representation of ``G`` (built outside the timed region)."""
+    if tool == "scipy":
+        return G.to_scipy()
+    if tool == "igraph":
+        import igraph
+
+        rows, cols = G.edges()
+        keep = slice(None) if G.directed else rows <= cols
+        g = igraph.Graph(n=G.n, edges=np.column_stack([rows[keep], cols[keep]]).astype(np.int64),
+                         directed=G.directed)
+        if G.weighted:
+            g.es["weight"] = G.weights[keep].tolist()
+        return g
+    if tool == "networkx":
+        return G.to_networkx()
+    if tool == "graphblas-algorithms":
+        # graphblas-algorithms users hold their graph as a GraphBLAS matrix
+        import graphblas as gb
+        import graphblas_algorithms as ga
+
+        A = gb.io.from_scipy_sparse(G.to_scipy())
+        return ga.DiGraph(A) if G.directed else ga.Graph(A)
+    if tool == "native":
+        return _native().prepare(G)
+    raise ValueError(tool)
+
+
+# ---------------------------------------------------------------- helpers
+def canonical(labels):
+    """Component labels of any kind -> the smallest vertex id of each component."""
+    labels = np.asarray(labels)
+    _, inv = np.unique(labels, return_inverse=True)
+    first = np.full(inv.max() + 1 if inv.size else 0, labels.size, np.int64)
+    np.minimum.at(first, inv, np.arange(labels.size))
+    return first[inv]
+
+
+def _stack(rows, n):
+    return np.vstack(rows) if rows else np.empty((0, n))
+
+
+def _pred_to_parent(pred, s):
+    p = np.asarray(pred, np.int64).copy()
+    p[p < 0] = -1
+    p[s] = s
+    return p
+
+
+def _membership_to_labels(members_or_clusters, n):
+    labels = np.empty(n, np.int64)
+    for i, comp in enumerate(members_or_clusters):
+        labels[list(comp)] = i
+    return labels
+
+
+# ---------------------------------------------------------------- scipy
+def _scipy(algo, A, G, sources):
+    from scipy.sparse import csgraph
+
+    n = G.n
+    if algo == "bfs":
+        # directed=True follows A[u, v] as stored: on the symmetric storage of an undirected graph the
+        # same tree as directed=False, without its per-call symmetrization (scipy users' fastest form)
+        return (lambda: [csgraph.breadth_first_order(A, s, directed=True)[1] for s in sources],
+                lambda r: _stack([_pred_to_parent(p, s) for p, s in zip(r, sources)], n))
+    if algo == "cc":
+        return (lambda: csgraph.connected_components(A, directed=G.directed, connection="weak")[1], canonical)
+    if algo == "scc":
+        return (lambda: csgraph.connected_components(A, directed=True, connection="strong")[1], canonical)
+    if algo == "sssp":
+        return (lambda: csgraph.dijkstra(A, directed=True, indices=sources, return_predecessors=True),
+                lambda r: (r[0], _stack([_pred_to_parent(p, s) for p, s in zip(r[1], sources)], n)))
+    if algo == "apsp":
+        return (lambda: csgraph.johnson(A, directed=True), lambda r: r)
+    if algo == "msf":
+        def out(T):
+            T = T.tocoo()
+            return T.row, T.col, float(T.data.sum())
+        return (lambda: csgraph.minimum_spanning_tree(A), out)
+    if algo == "reachability":
+        def reach(orders):
+            R = np.zeros((len(sources), n), bool)
+            for i, o in enumerate(orders):
+                R[i, o] = True
+            return R
+        return (lambda: [csgraph.breadth_first_order(A, s, directed=True, return_predecessors=False)
+                         for s in sources], reach)
+    return None
+
+
+# ---------------------------------------------------------------- igraph
+def _igraph(algo, g, G, sources):
+    n = G.n
+    weights = "weight" if G.weighted else None
+    if algo == "bfs":
+        def parents(r):
+            P = []
+            for (order, _, par), s in zip(r, sources):
+                p = np.full(n, -1, np.int64)
+                p[order] = np.asarray(par, np.int64)[order]
+                p[s] = s
+                P.append(p)
+            return _stack(P, n)
+        return (lambda: [g.bfs(s, mode="out") for s in sources], parents)
+    if algo in ("cc", "scc"):
+        mode = "weak" if algo == "cc" else "strong"
+        return (lambda: g.connected_components(mode=mode).membership, canonical)
+    if algo == "sssp":
+        return (lambda: g.distances(source=list(sources), weights=weights, mode="out", algorithm="dijkstra"),
+                lambda r: (np.asarray(r, np.float64), None))
+    if algo == "apsp":
+        return (lambda: g.distances(weights=weights, mode="out"), lambda r: np.asarray(r, np.float64))
+    if algo == "msf":
+        def out(ids):
+            ends = np.asarray([g.es[i].tuple for i in ids], np.int64).reshape(-1, 2)
+            w = np.asarray(g.es[ids]["weight"]) if weights and len(ids) else np.ones(len(ids))
+            return ends[:, 0], ends[:, 1], float(w.sum())
+        return (lambda: g.spanning_tree(weights=weights, return_tree=False), out)
+    if algo == "reachability":
+        def reach(lists):
+            R = np.zeros((len(sources), n), bool)
+            for i, vs in enumerate(lists):
+                R[i, vs] = True
+            return R
+        return (lambda: [g.subcomponent(s, mode="out") for s in sources], reach)
+    return None
+
+
+# ---------------------------------------------------------------- networkx
+def _networkx(algo, H, G, sources):
+    import networkx as nx
+
+    n = G.n
+    if algo == "bfs":
+        def parents(r):
+            P = []
+            for preds, s in zip(r, sources):
+                p = np.full(n, -1, np.int64)
+                if preds:
+                    k = np.fromiter(preds.keys(), np.int64, len(preds))
+                    p[k] = np.fromiter(preds.values(), np.int64, len(preds))
+                p[s] = s
+                P.append(p)
+            return _stack(P, n)
+        return (lambda: [dict(nx.bfs_predecessors(H, s)) for s in sources], parents)
+    if algo == "cc":
+        comps = nx.weakly_connected_components if G.directed else nx.connected_components
+        return (lambda: list(comps(H)), lambda r: canonical(_membership_to_labels(r, n)))
+    if algo == "scc":
+        if not G.directed:
+            return None
+        return (lambda: list(nx.strongly_connected_components(H)),
+                lambda r: canonical(_membership_to_labels(r, n)))
+    if algo == "sssp":
+        def dist(r):
+            D = np.full((len(sources), n), np.inf)
+            for i, d in enumerate(r):
+                D[i, list(d.keys())] = list(d.values())
+            return D, None
+        return (lambda: [nx.single_source_dijkstra_path_length(H, s) for s in sources], dist)
+    if algo == "apsp":
+        return (lambda: nx.floyd_warshall_numpy(H, nodelist=range(n)), np.asarray)
+    if algo == "msf":
+        def out(edges):
+            e = np.asarray([(u, v) for u, v, _ in edges], np.int64).reshape(-1, 2)
+            return e[:, 0], e[:, 1], float(sum(d.get("weight", 1.0) for _, _, d in edges))
+        return (lambda: list(nx.minimum_spanning_edges(H, algorithm="kruskal", data=True)), out)
+    if algo == "mis":
+        if G.directed:
+            return None
+        return (lambda: nx.maximal_independent_set(H, seed=0), lambda r: np.asarray(sorted(r), np.int64))
+    if algo == "reachability":
+        def reach(sets):
+            R = np.zeros((len(sources), n), bool)
+            for i, (d, s) in enumerate(zip(sets, sources)):
+                R[i, list(d)] = True
+                R[i, s] = True
+            return R
+        return (lambda: [nx.descendants(H, s) for s in sources], reach)
+    return None
+
+
+# ---------------------------------------------------------------- graphblas-algorithms
+def _graphblas_algorithms(algo, g, G, sources):
+    import graphblas_algorithms as ga
+
+    n = G.n
+    if algo == "sssp":
+        def dist(vs):
+            D = np.full((len(sources), n), np.inf)
+            for i, v in enumerate(vs):
+                idx, vals = v.to_coo()
+                D[i, idx] = vals
+            return D, None
+        return (lambda: [ga.single_source_bellman_ford_path_length(g, s) for s in sources], dist)
+    if algo == "apsp":
+        return (lambda: ga.floyd_warshall(g, is_weighted=G.weighted),
+                lambda M: M.to_dense(fill_value=np.inf))
+    if algo == "reachability":
+        def reach(vs):
+            R = np.zeros((len(sources), n), bool)
+            for i, (v, s) in enumerate(zip(vs, sources)):
+                R[i, v.to_coo()[0]] = True
+                R[i, s] = True
+            return R
+        return (lambda: [ga.algorithms.descendants(g, s) for s in sources], reach)
+    return None
+
+
+def peer_call(tool, algo, prepared, G, sources):
+    """``(call, to_output)`` for ``tool`` running ``algo``, or ``None`` when the tool lacks it."""
+    if tool == "native":
+        fn = _native().ALGORITHMS.get(algo)
+        return None if fn is None else fn(prepared, G, sources)
+    fn = {"scipy": _scipy, "igraph": _igraph, "networkx": _networkx,
+          "graphblas-algorithms": _graphblas_algorithms}[tool]
+    return fn(algo, prepared, G, sources)

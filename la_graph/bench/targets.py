@@ -1,0 +1,87 @@
+"""The speed targets of the algorithm issues, each measured against a named peer in one run.
+
+Kinds: ``max_ms`` (la_graph's time per call — per source for traversals — at
+most ``value`` ms; the peer is shown beside it), ``faster`` (faster than every
+named peer), ``within`` (at most ``value`` times every peer's time),
+``speedup`` (every peer's time at least ``value`` times la_graph's), and
+``report`` (shown side by side, no threshold).  CPU targets are for the
+2-core CI machine type, GPU targets for one H100.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Target:
+    issue: int
+    algorithm: str
+    graph: str
+    engine: str
+    kind: str
+    peers: tuple = ()
+    value: float | None = None
+    setting: str | None = None
+
+    def describe(self):
+        names = " and ".join(self.peers)
+        if self.kind == "max_ms":
+            return f"≤ {self.value:g} ms" + (f" (vs {names})" if names else "")
+        if self.kind == "faster":
+            return f"faster than {names}"
+        if self.kind == "within":
+            return f"within {self.value:g}× of {names}"
+        if self.kind == "speedup":
+            return f"≥ {self.value:g}× faster than {names}"
+        return f"side by side with {names}"
+
+
+def _t(issue, algo, graphs, engine, kind, peers=(), value=None, setting=None):
+    return [Target(issue, algo, g, engine, kind, tuple(peers), value, setting) for g in graphs]
+
+
+TARGETS = [
+    # issue 3: BFS and CC on the CPU engine (2 cores) vs scipy and igraph
+    *_t(3, "bfs", ["rmat20"], "cpu", "faster", ["scipy", "igraph"]),
+    *_t(3, "cc", ["rmat20"], "cpu", "faster", ["scipy", "igraph"]),
+    *_t(3, "bfs", ["uk-2007-05"], "cpu", "faster", ["scipy"]),
+    *_t(3, "cc", ["uk-2007-05"], "cpu", "within", ["scipy"], 1.5),
+    *_t(3, "bfs", ["grid1000", "usroads-48"], "cpu", "within", ["scipy"], 4),
+    *_t(3, "cc", ["grid1000", "usroads-48"], "cpu", "within", ["scipy"], 5),
+    # issue 4: the GPU engine (H100) vs the native ECL-CC baseline
+    *_t(4, "cc", ["rmat22"], "gpu", "max_ms", ["native[gpu]"], 4),
+    *_t(4, "cc", ["uniform22"], "gpu", "max_ms", ["native[gpu]"], 5),
+    *_t(4, "cc", ["grid2000"], "gpu", "max_ms", ["native[gpu]"], 1.5),
+    *_t(4, "bfs", ["rmat22"], "gpu", "max_ms", ["native[gpu]"], 2.5),
+    *_t(4, "bfs", ["grid2000"], "gpu", "max_ms", ["native[gpu]"], 100),
+    # issue 5: shortest paths
+    *_t(5, "sssp", ["rmat22:w1-1000"], "gpu", "speedup", ["scipy"], 100),
+    *_t(5, "sssp", ["grid2000:w1-1000"], "gpu", "speedup", ["scipy"], 10),
+    *_t(5, "apsp", ["er2700-850k:dir:w1-1000"], "gpu", "max_ms", ["native[gpu]"], 8),
+    *_t(5, "apsp", ["facebook"], "gpu", "report", ["native[gpu]", "scipy"]),
+    *_t(5, "apsp", ["er2700-850k:dir:w1-1000"], "cpu", "faster", ["scipy"]),
+    *_t(5, "sssp", ["rmat20:w1-255"], "cpu", "faster", ["scipy"]),
+    *_t(5, "sssp", ["usroads-48:w1-255"], "cpu", "within", ["scipy"], 5),
+    # issue 6: minimum spanning forest
+    *_t(6, "msf", ["rmat22:w1-999"], "gpu", "max_ms", ["native[gpu]"], 40),
+    *_t(6, "msf", ["uniform22:w1-999"], "gpu", "max_ms", ["native[gpu]"], 20),
+    *_t(6, "msf", ["grid2000:w1-999"], "gpu", "max_ms", ["native[gpu]"], 13),
+    *_t(6, "msf", ["rmat20:w1-999", "uk-2007-05:sym:w1-999"], "cpu", "faster", ["scipy"]),
+    *_t(6, "msf", ["usroads-48:w1-999"], "cpu", "within", ["scipy"], 2),
+    # issue 7: strongly connected components, maximal independent set
+    *_t(7, "scc", ["rmat22:dir"], "gpu", "max_ms", ["scipy"], 65),
+    *_t(7, "scc", ["uk-2007-05"], "gpu", "max_ms", ["scipy"], 8),
+    *_t(7, "scc", ["soc-Slashdot0902"], "gpu", "max_ms", ["scipy"], 6),
+    *_t(7, "mis", ["rmat22", "uniform22"], "gpu", "max_ms", [], 15),
+    *_t(7, "mis", ["rmat16"], "cpu", "report", ["networkx"]),
+    *_t(7, "scc", ["rmat20:dir", "uk-2007-05"], "cpu", "within", ["scipy"], 1.5),
+    *_t(7, "scc", ["usroads-48:dir"], "cpu", "within", ["scipy"], 5),
+    # issue 10: multi-source reachability vs one BFS per source and scipy
+    *[t for k in ("16 sources", "64 sources") for t in
+      _t(10, "reachability", ["uk-2007-05", "soc-Slashdot0902", "cit-HepPh", "rmat22:dir"], "gpu", "faster",
+         ["la_graph[gpu] (bfs per source)", "scipy"], setting=k)],
+    *[t for k in ("16 sources", "64 sources") for t in
+      _t(10, "reachability", ["uk-2007-05", "soc-Slashdot0902", "cit-HepPh", "rmat20:dir"], "cpu", "faster",
+         ["la_graph[cpu] (bfs per source)", "scipy"], setting=k)],
+]

@@ -1,0 +1,237 @@
+"""The benchmark harness (la_graph.bench) on tiny graphs: every result checked, wrong answers caught,
+missing algorithms and peers skipped with a note, JSON record, report page and plots, CLI."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import la_graph as lg
+from la_graph.bench import cases, graphs, harness, peers, report
+from la_graph.bench.targets import TARGETS
+from la_graph.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ---------------------------------------------------------------- graph names
+def test_build_families_and_modifiers():
+    G = graphs.build("grid4")
+    assert (G.n, G.nedges, G.directed, G.weighted) == (16, 24, False, False)
+    W = graphs.build("grid4:w3-5")
+    assert W.nedges == 24 and W.weighted and set(np.unique(W.weights)) <= {3.0, 4.0, 5.0}
+    assert W.is_symmetric
+    np.testing.assert_array_equal(W.weights, graphs.build("grid4:w3-5").weights)  # seeded by the name
+    D = graphs.build("grid4:dir")
+    assert D.directed and D.nnz == G.nnz
+    assert graphs.build("rmat8:dir").directed and not graphs.build("rmat8").directed
+    assert graphs.build("uniform6").n == 64
+    assert graphs.build("hypercube4").nedges == 32
+    assert graphs.build("caveman3x4").nedges == 18 and graphs.build("ccaveman3x4").nedges == 18
+    assert graphs.build("circulant20").nedges == 80
+    E = graphs.build("er200-2k:dir")
+    assert E.directed and 1500 < E.nedges < 2500
+    assert graphs.build("karate").n == 34
+    assert graphs.build("rmat8:dir:sym").directed is False
+    assert [graphs.family(x) for x in ("rmat8:dir", "ccaveman3x4", "er5-10", "usroads-48")] == \
+        ["rmat", "ccaveman", "er", "real"]
+
+
+def test_build_errors(tmp_path, monkeypatch):
+    with pytest.raises(lg.InvalidArgumentError, match="unknown graph modifier 'x'"):
+        graphs.build("grid4:x")
+    monkeypatch.setenv("LA_GRAPH_DATA", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="no graph file named nosuch"):
+        graphs.build("nosuch")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "tiny_1.txt").write_text("0 1\n1 2\n")
+    assert graphs.build("tiny").nedges == 2
+    monkeypatch.setenv("LA_GRAPH_DATA", str(tmp_path / "absent"))
+    with pytest.raises(FileNotFoundError, match="no data folder"):
+        graphs.build("tiny")
+
+
+def test_default_graphs_and_plan():
+    sssp = cases.ALGORITHMS["sssp"]
+    assert cases.suite_graphs(["ladder"], sssp, ["cpu"], scales=[10, 11]) == ["rmat10:w1-255", "rmat11:w1-255"]
+    todo = harness.plan(["bfs", "scc"], graphs=["rmat8", "grid4"])
+    assert todo == {"rmat8": ["bfs"], "rmat8:dir": ["scc"], "grid4": ["bfs", "scc"]}
+    every = harness.plan(list(cases.ALGORITHMS), engines=["cpu", "gpu"])
+    assert "rmat22:w1-1000" in every and "usroads-48:dir" in every
+    # every target's graph is in the default suite of its engine
+    for t in TARGETS:
+        assert t.graph in cases.SUITES["targets"][t.engine][t.algorithm], t
+
+
+# ---------------------------------------------------------------- timing
+def test_time_interleaved_budget_and_errors():
+    calls = []
+
+    def slow():
+        calls.append("slow")
+        return 1
+
+    def boom():
+        raise MemoryError("too big")
+
+    a = harness.Impl("a", lambda: calls.append("a") or 2, None)
+    b = harness.Impl("b", slow, None)
+    c = harness.Impl("c", boom, None)
+    harness.time_interleaved([a, b, c], repeat=3, budget_s=1e9)
+    assert len(a.times) == 3 and len(b.times) == 3 and a.raw == 2 and b.raw == 1
+    assert calls[:2] == ["a", "slow"] and calls[2:] == ["a", "slow"] * 3  # warm-up, then interleaved rounds
+    assert c.error == "MemoryError: too big" and c.times == []
+    d = harness.Impl("d", lambda: 0, None)
+    harness.time_interleaved([d], repeat=5, budget_s=0)  # over budget: one timed run
+    assert len(d.times) == 1
+
+
+# ---------------------------------------------------------------- the run
+@pytest.fixture(scope="module")
+def record():
+    return harness.run(list(cases.ALGORITHMS), graphs=["grid5", "rmat7"], repeat=1, progress=False,
+                       log=lambda *a: None)
+
+
+def test_run_checks_every_result(record):
+    doc = json.loads(json.dumps(record, default=harness._json_default))
+    assert doc["schema"] == 2 and doc["engines"] == ["cpu"]
+    m = doc["machine"]
+    assert m["cores"] >= 1 and "numpy" in m["versions"] and "scipy" in m["versions"]
+    rows = doc["results"]
+    assert rows and all(r["status"] == "ok" for r in rows), [r for r in rows if r["status"] != "ok"]
+    ran = {r["algorithm"] for r in rows}
+    for name, a in cases.ALGORITHMS.items():
+        if a.resolve() is None:
+            assert name not in ran and any(n.startswith(f"{name}: la_graph.") for n in doc["notes"])
+        else:
+            assert name in ran
+    bfs = [r for r in rows if r["algorithm"] == "bfs" and r["graph"] == "rmat7"]
+    assert {r["impl"] for r in bfs} >= {"la_graph[cpu]", "scipy"}
+    assert all(r["per"] == 16 and r["setting"] == "16 random sources" for r in bfs)
+    ours = next(r for r in bfs if r["impl"] == "la_graph[cpu]")
+    assert ours["median_s"] > 0 and ours["repeat"] == 1 and ours["edges_per_s"] > 0
+    assert set(doc["graphs"]) >= {"grid5", "rmat7"} and doc["graphs"]["grid5"]["edges"] == 40
+    assert "cpu" in doc["graphs"]["grid5"]["upload_s"]
+
+
+def test_wrong_answer_is_a_failure_not_a_time(monkeypatch):
+    def wrong_cc(G, *, engine=None, output="numpy"):
+        return np.arange(G.n)  # every vertex alone: wrong on a connected grid
+
+    monkeypatch.setattr(lg, "connected_components", wrong_cc)
+    doc = harness.run(["cc"], graphs=["grid4"], peers=["scipy"], repeat=1, progress=False, log=lambda *a: None)
+    by = {r["impl"]: r for r in doc["results"]}
+    assert by["la_graph[cpu]"]["status"] == "wrong" and "median_s" not in by["la_graph[cpu]"]
+    assert "labels[1]" in by["la_graph[cpu]"]["note"]
+    assert by["scipy"]["status"] == "ok"  # checked on its own, not against ours
+
+
+def test_missing_algorithm_and_peer_are_skipped_with_a_note(monkeypatch):
+    monkeypatch.delattr(lg, "bfs")
+    real = peers.available
+    monkeypatch.setattr(peers, "available", lambda t: (False, "not here") if t == "igraph" else real(t))
+    doc = harness.run(["bfs", "cc"], graphs=["grid4"], peers=["scipy", "igraph"], repeat=1, progress=False,
+                      log=lambda *a: None)
+    assert "bfs: la_graph.bfs is not available yet, skipped" in doc["notes"]
+    assert "igraph: skipped (not here)" in doc["notes"]
+    assert {(r["algorithm"], r["impl"]) for r in doc["results"]} == {("cc", "la_graph[cpu]"), ("cc", "scipy")}
+
+
+def test_missing_graph_file_and_size_limits(monkeypatch, tmp_path):
+    monkeypatch.setenv("LA_GRAPH_DATA", str(tmp_path))
+    monkeypatch.setitem(peers.NX_MAX_EDGES, "cc", 10)
+    doc = harness.run(["cc"], graphs=["nosuch", "grid4"], peers=["networkx"], repeat=1, progress=False,
+                      log=lambda *a: None)
+    assert any(n.startswith("nosuch: skipped (no graph file") for n in doc["notes"])
+    assert any("networkx skipped: 24 edges > 10" in n for n in doc["notes"])
+    assert [r["impl"] for r in doc["results"]] == ["la_graph[cpu]"]
+
+
+def test_unavailable_engine_is_a_note():
+    try:
+        lg.get_engine("gpu")
+    except lg.EngineUnavailable:
+        doc = harness.run(["cc"], graphs=["grid3"], engines=["cpu", "gpu"], peers=[], repeat=1, progress=False,
+                          log=lambda *a: None)
+        assert any(n.startswith("engine gpu unavailable") for n in doc["notes"])
+        assert [r["impl"] for r in doc["results"]] == ["la_graph[cpu]"]
+    else:
+        pytest.skip("a GPU engine is available here")
+
+
+# ---------------------------------------------------------------- the report
+def _row(algo, graph, impl, ms, per=1, status="ok", setting="", variant=""):
+    r = {"algorithm": algo, "graph": graph, "impl": impl, "variant": variant, "setting": setting, "per": per,
+         "status": status, "engine": "cpu" if impl == "la_graph[cpu]" else None}
+    if status == "ok":
+        r.update(median_s=ms / 1e3, min_s=ms / 1e3, edges_per_s=1e6, summary={})
+    return r
+
+
+def test_targets_met_not_met_wrong_and_unmeasured(tmp_path):
+    doc = {"schema": 2, "date": "2026-01-01T00:00:00+00:00", "engines": ["cpu"], "machine": {}, "notes": [],
+           "graphs": {g: {"n": 10, "edges": 20, "family": graphs.family(g)}
+                      for g in ("rmat20", "uk-2007-05", "grid1000")},
+           "results": [_row("bfs", "rmat20", "la_graph[cpu]", 160, per=16, setting="16 random sources"),
+                       _row("bfs", "rmat20", "scipy", 320, per=16, setting="16 random sources"),
+                       _row("bfs", "rmat20", "igraph", 480, per=16, setting="16 random sources"),
+                       _row("cc", "uk-2007-05", "la_graph[cpu]", 3.0),
+                       _row("cc", "uk-2007-05", "scipy", 1.0),
+                       _row("cc", "grid1000", "la_graph[cpu]", None, status="wrong"),
+                       _row("cc", "grid1000", "scipy", 1.0)]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc))
+    ev = {(e["target"].algorithm, e["target"].graph, e["target"].engine): e for e in report.evaluate(report.load([path]))}
+    met = ev[("bfs", "rmat20", "cpu")]
+    assert met["met"] is True and math.isclose(met["ratios"]["scipy"], 2.0)
+    assert report.per_call_ms(met["ours"]) == 10.0
+    assert ev[("cc", "uk-2007-05", "cpu")]["met"] is False
+    assert ev[("cc", "grid1000", "cpu")]["met"] is False and "wrong" in ev[("cc", "grid1000", "cpu")]["why"]
+    assert ev[("bfs", "rmat22", "gpu")]["met"] is None and ev[("bfs", "rmat22", "gpu")]["why"] == "not measured"
+    out = report.render([path], tmp_path / "docs" / "benchmarks.md")
+    text = out.read_text()
+    assert "| 3 | bfs | rmat20 | cpu | faster than scipy and igraph | 10 | scipy 20 (2.00×); igraph 30 (3.00×) " \
+           "| **yes** |" in text
+    assert "**WRONG**" in text and "not measured" in text
+    assert (tmp_path / "docs" / "benchmarks" / "r-bfs.png").stat().st_size > 1000
+    assert "](benchmarks/r-speedup.png)" in text
+
+
+def test_report_reads_earlier_script_records():
+    docs = report.load([ROOT / "benchmarks/results/cpu-foundation.json"])
+    (_, doc), = docs
+    assert doc["schema"] == 2 and doc["engines"] == ["cpu"]
+    bfs = [r for r in doc["results"] if r["algorithm"] == "bfs" and r["graph"] == "rmat20"
+           and r["impl"] == "la_graph[cpu]" and not r["variant"]]
+    assert len(bfs) == 1 and bfs[0]["per"] == 16
+
+
+# ---------------------------------------------------------------- the CLI
+def test_cli_bench_and_report(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    assert main(["bench", "cc", "bfs", "--graphs", "grid5", "--repeat", "1", "--peers", "scipy",
+                 "--out", str(out), "--no-progress", "--label", "test"]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["label"] == "test" and {r["impl"] for r in doc["results"]} == {"la_graph[cpu]", "scipy"}
+    assert all(r["status"] == "ok" for r in doc["results"])
+    assert f"wrote {out}" in capsys.readouterr().out
+    page = tmp_path / "bench.md"
+    assert main(["bench", "--report", str(out), "--report-out", str(page)]) == 0
+    assert "## test: `run.json`" in page.read_text()
+    assert main(["bench", "--list"]) == 0
+    assert "reachability" in capsys.readouterr().out
+
+
+def test_cli_bench_errors(tmp_path, capsys):
+    assert main(["bench", "nosuch", "--no-progress"]) == 2
+    assert "unknown algorithm 'nosuch'" in capsys.readouterr().err
+    assert main(["bench", "cc", "--engines", "tpu", "--no-progress"]) == 2
+    assert "--engines takes cpu and/or gpu" in capsys.readouterr().err
+    assert main(["bench", "cc", "--peers", "matlab", "--no-progress"]) == 2
+    assert "unknown peer 'matlab'" in capsys.readouterr().err
+    assert main(["bench", "cc", "--repeat", "0", "--no-progress"]) == 2
+    assert main(["bench", "--report", str(tmp_path / "none.json")]) == 2
+    assert "no such benchmark record" in capsys.readouterr().err
