@@ -17,6 +17,7 @@ Examples
 from . import data, exceptions, generators, verify
 from .algorithms import BFSResult, bfs, connected_components
 from .algorithms import maximal_independent_set, strongly_connected_components
+from .algorithms import MSFResult, minimum_spanning_forest
 from .algorithms import reachability, shortcut
 from .algorithms import SSSPResult, sssp
 from .engines import available_engines, get_engine, set_engine, use_engine
@@ -31,5 +32,6 @@ __all__ = [
     "get_engine", "set_engine", "use_engine", "available_engines",
     "data", "exceptions", "generators", "verify", *_exc_all,
     "reachability", "shortcut",
+    "minimum_spanning_forest", "MSFResult",
     "sssp", "SSSPResult",
 ]

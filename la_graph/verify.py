@@ -573,11 +573,21 @@ def check_msf(G, edges_or_mask, weight=None, *, rtol=1e-9):
     ``rtol`` of the sum of absolute weights).  Weights are taken from ``G``
     (1 per edge when unweighted).
 
+    Given a result object (an :class:`~la_graph.MSFResult`: attributes ``u``,
+    ``v``, ``weight``, ``total_weight``, ``labels``), its edges are checked as
+    above, its reported weights must be ``G``'s weights of those edges, its
+    total the forest's weight, and its labels the smallest vertex id of each
+    connected component (as :func:`check_cc`).  On graphs with at most
+    ``CYCLE_CHECK_MAX_N`` vertices the cycle property is checked too: every
+    edge of ``G`` weighs at least as much as each forest edge on the forest
+    path between its ends.
+
     Parameters
     ----------
     G : Graph
         Undirected.
     edges_or_mask : one of
+        * a result object with ``u``, ``v``, ``weight``, ``total_weight``, ``labels``;
         * a pair ``(u, v)`` of 1-D integer arrays, one undirected edge per index;
         * an integer array of shape (m, 2), one edge per row;
         * a boolean mask of shape ``(G.nnz,)`` over G's stored entries in
@@ -586,7 +596,8 @@ def check_msf(G, edges_or_mask, weight=None, *, rtol=1e-9):
         * a scipy sparse n x n matrix whose stored entries are the edges (one
           or both triangles; each edge counted once).
     weight : float, optional
-        The total weight the algorithm reported; checked as well.
+        The total weight the algorithm reported; checked as well (default for a
+        result object: its ``total_weight``).
 
     Raises
     ------
@@ -608,6 +619,11 @@ def check_msf(G, edges_or_mask, weight=None, *, rtol=1e-9):
     """
     V.check_graph(G, undirected=True)
     n = G.n
+    result = edges_or_mask if all(hasattr(edges_or_mask, a) for a in _MSF_RESULT_FIELDS) else None
+    if result is not None:
+        edges_or_mask = (np.asarray(result.u), np.asarray(result.v))
+        if weight is None:
+            weight = result.total_weight
     u, v = _forest_edges(G, edges_or_mask)
     bad = np.flatnonzero((u < 0) | (u >= n) | (v < 0) | (v >= n))
     if bad.size:
@@ -659,6 +675,52 @@ def check_msf(G, edges_or_mask, weight=None, *, rtol=1e-9):
         _fail(f"forest weight {total}, expected {ref} (a minimum spanning forest's weight)")
     if weight is not None and not abs(float(weight) - total) <= tol:
         _fail(f"reported weight {weight} but the forest's edges weigh {total}")
+    if result is not None:
+        reported = np.asarray(result.weight, dtype=np.float64)
+        if reported.shape != u.shape:
+            _fail(f"result.weight must have one weight per forest edge, shape {u.shape}, got {reported.shape}")
+        bad = np.flatnonzero(reported != w[pos])
+        if bad.size:
+            j = int(bad[0])
+            _fail(f"result.weight[{j}] = {reported[j]} but edge ({u[j]}, {v[j]}) weighs {w[pos[j]]} in G")
+        check_cc(G, result.labels)
+    if n <= CYCLE_CHECK_MAX_N:
+        _check_cycle_property(G, u, v, w[pos])
+
+
+#: Graphs with at most this many vertices get the cycle-property check (an n x n table).
+CYCLE_CHECK_MAX_N = 2000
+_MSF_RESULT_FIELDS = ("u", "v", "weight", "total_weight", "labels")
+
+
+def _check_cycle_property(G, u, v, wf):
+    """Every edge of ``G`` weighs at least the heaviest forest edge on the forest path between its ends.
+
+    ``(u, v, wf)`` is a verified spanning forest.  ``B[x, y]``, the heaviest
+    edge on the path, is filled by merging trees in increasing edge weight
+    (Kruskal's order): the edge that joins two trees is the heaviest on every
+    path across it.
+    """
+    n = G.n
+    B = np.full((n, n), -np.inf)
+    tree = np.arange(n)
+    members = {x: np.array([x]) for x in range(n)}
+    for k in np.argsort(wf, kind="stable"):
+        a, b = int(tree[u[k]]), int(tree[v[k]])
+        if members[a].size < members[b].size:
+            a, b = b, a
+        A, Bm = members[a], members.pop(b)
+        B[np.ix_(A, Bm)] = wf[k]
+        B[np.ix_(Bm, A)] = wf[k]
+        tree[Bm] = a
+        members[a] = np.concatenate([A, Bm])
+    rows, cols = G.edges()
+    w = _weights(G)
+    bad = np.flatnonzero((rows != cols) & (w < B[rows, cols]))
+    if bad.size:
+        j = int(bad[0])
+        _fail(f"edge ({rows[j]}, {cols[j]}) of weight {w[j]} is lighter than a forest edge of weight "
+              f"{B[rows[j], cols[j]]} on the forest path between its ends: not a minimum forest (cycle property)")
 
 
 # ---------------------------------------------------------------------- reachability

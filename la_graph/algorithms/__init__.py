@@ -3,6 +3,7 @@
 from .bfs import BFSResult, bfs
 from .connected_components import connected_components
 from .mis import maximal_independent_set
+from .msf import MSFResult, minimum_spanning_forest
 from .scc import strongly_connected_components
 from .reachability import reachability
 from .shortcut import shortcut
@@ -12,3 +13,4 @@ __all__ = ["BFSResult", "bfs", "connected_components"]
 __all__ += ["reachability", "shortcut"]
 __all__ += ["strongly_connected_components", "maximal_independent_set"]
 __all__ += ["sssp", "SSSPResult"]
+__all__ += ["minimum_spanning_forest", "MSFResult"]

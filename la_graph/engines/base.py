@@ -368,6 +368,113 @@ class Engine(ABC):
         self.assign(labels, self.extract(smallest, color, mask=scc, structural=True), mask=scc, structural=True)
         return self.nvals(scc)
 
+    # ---- msf ----
+    # State of a minimum-spanning-forest run (Boruvka): ``f``, a full int64
+    # vector of parents that is a star forest between rounds (``f[v]`` is the
+    # root of ``v``'s tree); ``forest``, a full int64 vector holding, for every
+    # root that hooked, the key of the edge it hooked by (-1 elsewhere); and
+    # the edge set of :meth:`msf_edges`.
+
+    @staticmethod
+    def msf_weight_ranks(G):
+        """How :meth:`msf_edges` maps ``G``'s weights onto integers in their order.
+
+        Returns ``(table, offset)``: ``table`` None means ``rank = w - offset``
+        (integer-valued weights whose span times ``G.nnz`` fits int64: no sort);
+        otherwise ``rank = table[p]`` for CSR entry ``p`` (dense ranks of the
+        distinct weights).  Unweighted graphs give ``(None, 0)`` (every rank 0).
+        Either way ``rank * G.nnz + p`` fits int64.
+        """
+        w = G.weights
+        if w is None or w.size == 0:
+            return None, 0
+        lo, hi = float(w.min()), float(w.max())
+        limit = np.iinfo(np.int64).max // max(G.nnz, 1)
+        if max(-lo, hi) < 2.0**53 and hi - lo < limit and np.array_equal(w, np.trunc(w)):
+            return None, int(lo)
+        distinct, table = np.unique(w, return_inverse=True)
+        if distinct.size > limit:  # pragma: no cover - needs ~3e9 edges
+            from ..exceptions import InvalidGraphError
+
+            raise InvalidGraphError(f"{G.nnz} stored edges are too many to key every edge in int64")
+        return table.astype(np.int64, copy=False).reshape(-1), 0
+
+    def msf_edges(self, G):
+        """The edges of undirected ``G`` for :meth:`msf_round`, each once, with a packed key.
+
+        Every stored entry ``p`` of ``G``'s CSR with row ``i`` < column ``j`` is
+        the edge ``{i, j}`` (self-loops are left out), keyed
+        ``key = rank(w[p]) * G.nnz + p`` with ``rank`` from :meth:`msf_weight_ranks`
+        (0 when unweighted).  Keys are distinct and order the edges by weight,
+        then by ``(i, j)``: a strict total order, so the minimum spanning forest
+        is unique and no round can close a cycle of equal weights.
+        ``p = key % G.nnz`` recovers the entry.
+
+        Returns an engine-native edge set that only :meth:`msf_round` reads
+        (here ``(eu, ev, key)``, full int64 vectors).
+        """
+        rows, cols = G.edges()
+        p = np.flatnonzero(rows < cols)
+        table, offset = self.msf_weight_ranks(G)
+        if table is not None:
+            rank = table[p]
+        elif G.weights is not None:
+            rank = G.weights[p].astype(np.int64) - offset
+        else:
+            rank = np.zeros(p.size, np.int64)
+        key = rank * np.int64(G.nnz) + p
+        return (self.vector_from_numpy(rows[p].astype(np.int64)), self.vector_from_numpy(cols[p].astype(np.int64)),
+                self.vector_from_numpy(key))
+
+    def msf_round(self, f, edges, forest):
+        """One Boruvka round, in place on ``f`` and ``forest``; returns ``(edges, hooked)``.
+
+        With ``a = f[eu]``, ``b = f[ev]`` the trees at the two ends of every edge:
+
+        * edges with ``a == b`` lie inside a tree and are dropped (an engine
+          may remove them from the returned edge set, the default keys them out);
+        * ``c[a] min= key``, ``c[b] min= key``: per tree root the cheapest edge
+          leaving it (a min-monoid scatter, i.e. ``c = B min.second key`` for
+          the root-by-edge incidence matrix ``B``), and ``p[r]`` the tree at
+          that edge's other end;
+        * every root with an edge hooks ``f[r] = p[r]`` and records
+          ``forest[r] = c[r]``, except where ``c[p[r]] == c[r]`` (both trees
+          chose the same edge: the only cycle distinct keys allow) and
+          ``r < p[r]``: the smaller root stays a root;
+        * shortcut ``f = f[f]`` until ``f`` is a star forest again.
+
+        ``hooked`` is the number of roots that hooked; 0 means no edge joins two trees.
+        """
+        inf = np.iinfo(np.int64).max
+        eu, ev, key = edges
+        n = self.size(f)
+        m = self.size(key)
+        a = self.extract(f, eu)
+        b = self.extract(f, ev)
+        k = self.full(m, inf, dtype=np.int64)
+        self.assign(k, key, mask=self.ewise_mult(a, b, "ne"))
+        c = self.full(n, inf, dtype=np.int64)
+        self.scatter(c, a, k, dup="min", accum="min")
+        self.scatter(c, b, k, dup="min", accum="min")
+        p = self.full(n, inf, dtype=np.int64)
+        for x, y in ((a, b), (b, a)):  # the other end of each root's cheapest edge
+            other = self.full(m, inf, dtype=np.int64)
+            self.assign(other, y, mask=self.ewise_mult(k, self.extract(c, x), "eq"))
+            self.scatter(p, x, other, dup="min", accum="min")
+        ids = self.iota(n)
+        has = self.apply(c, "lt", right=inf)
+        self.assign(p, ids, mask=has, complement=True)
+        stay = self.ewise_mult(self.ewise_mult(self.extract(c, p), c, "eq"), self.ewise_mult(ids, p, "lt"), "land")
+        hook = self.select(self.ewise_mult(has, self.apply(stay, "lnot"), "land"), "valueeq", True)
+        self.assign(f, p, mask=hook, structural=True)
+        self.assign(forest, c, mask=hook, structural=True)
+        while True:
+            g = self.extract(f, f)
+            if self.isequal(g, f):
+                break
+            self.assign(f, g)
+        return edges, self.nvals(hook)
+
     # ---- sssp ----
     def sssp_delta_stepping(self, G, d, parent, bucket, delta):
         """Settle delta-stepping bucket ``bucket``; returns ``(d, parent, next_bucket)``.

@@ -465,6 +465,20 @@ class CPUEngine(Engine):
         with _bitmap_views(labels) as ((done, lab),), _numpy_views(prio) as (pa,):
             return int(scc_color(G.indptr, G.indices, T.indptr, T.indices, done, lab, pa))
 
+    # ---- msf ----
+    def msf_edges(self, G):
+        from ._cpu_msf import MSFEdges
+
+        return MSFEdges(G, *self.msf_weight_ranks(G))
+
+    def msf_round(self, f, edges, forest):
+        from ._cpu_msf import boruvka_round
+
+        e = edges
+        with _numpy_views(f, forest) as (fa, fo):
+            e.m, hooked = boruvka_round(fa, e.eu, e.ev, e.key, e.m, e.cheap, e.partner, e.touched, fo)
+        return edges, int(hooked)
+
     # ---- sssp ----
     def sssp_delta_stepping(self, G, d, parent, bucket, delta):
         from ._cpu_sssp import delta_stepping, effective_delta
