@@ -1,0 +1,325 @@
+import gzip
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import la_graph as lg
+from la_graph import generators
+from la_graph.engines.base import Engine
+from la_graph.engines.cpu import CPUEngine
+from la_graph.verify import check_sssp
+
+from .graphs import SMALL, real
+
+
+class DefaultSSSP(CPUEngine):
+    """The CPU engine running base.py's plain sssp steps (primitives only), as an engine without overrides would."""
+
+    sssp_delta_stepping = Engine.sssp_delta_stepping
+    sssp_bellman_ford = Engine.sssp_bellman_ford
+    sssp_batch = Engine.sssp_batch
+
+
+DEFAULT = DefaultSSSP()
+METHODS = ["auto", "bellman_ford", "delta_stepping"]
+
+
+def weighted(G, lo=0, hi=9, seed=0, signed=False):
+    """``G`` with random integer weights in ``lo..hi`` (one per undirected edge; directed stays directed)."""
+    rng = np.random.default_rng(seed)
+    u, v = G.edges()
+    if not G.directed:
+        keep = u <= v
+        u, v = u[keep], v[keep]
+    w = rng.integers(lo, hi + 1, u.size).astype(float)
+    return lg.Graph.from_edges(u, v, w, n=G.n, directed=G.directed)
+
+
+def assert_negative_cycle(G, exc):
+    """The error names a vertex on a cycle of real edges with negative total weight."""
+    cyc = exc.cycle
+    assert exc.vertex in cyc and len(set(cyc)) == len(cyc) >= 1
+    A = G.to_scipy().tocsr()
+    total = 0.0
+    for a, b in zip(cyc, cyc[1:] + cyc[:1]):
+        assert A[a, b] != 0 or b in A.indices[A.indptr[a]:A.indptr[a + 1]], (a, b)
+        total += A[a, b]
+    assert total < 0
+    assert str(exc.vertex) in str(exc)
+
+
+# ---------------------------------------------------------------- correctness
+@pytest.mark.parametrize("name", sorted(SMALL))
+@pytest.mark.parametrize("method", METHODS)
+def test_small_graphs(engine, name, method):
+    G = weighted(SMALL[name](), seed=len(name))
+    for s in sorted({0, G.n // 2, G.n - 1}) if G.n else []:
+        r = lg.sssp(G, s, method=method, engine=engine)
+        check_sssp(G, s, r.distance, r.parent)
+        assert r.distance.dtype == np.float64 and r.parent.dtype == np.int64
+        assert r.source == s and r.sources is None
+
+
+@pytest.mark.parametrize("name", ["rmat", "rmat_directed", "grid", "connected_caveman", "uniform_directed",
+                                  "directed_cycle", "self_loop"])
+@pytest.mark.parametrize("method", ["bellman_ford", "delta_stepping"])
+def test_default_steps(name, method):
+    """base.py's plain steps agree with the checker and with the CPU engine's fused ones."""
+    G = weighted(SMALL[name](), seed=3)
+    for delta in (None, 0.5, 4.0):
+        r = lg.sssp(G, 1, method=method, delta=delta, engine=DEFAULT)
+        check_sssp(G, 1, r.distance, r.parent)
+        np.testing.assert_array_equal(r.distance, lg.sssp(G, 1, method=method, delta=delta, engine="cpu").distance)
+    srcs = np.array([0, G.n - 1, 1, 0])
+    r = lg.sssp(G, sources=srcs, method=method, engine=DEFAULT)
+    check_sssp(G, srcs, r.distance, r.parent)
+
+
+@pytest.mark.parametrize("delta", [1e-3, 0.5, 1.0, 3.0, 7.5, 100.0, 1e12])
+def test_delta_changes_no_distance(engine, delta):
+    G = weighted(SMALL["rmat"](), lo=0, hi=20, seed=5)
+    r = lg.sssp(G, 7, delta=delta, engine=engine)
+    assert r.method == "delta_stepping" and r.delta >= delta
+    check_sssp(G, 7, r.distance, r.parent)
+
+
+def test_float_weights_and_zero_weight_cycles(engine):
+    # zero-weight cycles: the parents must still form a tree (checked by check_sssp)
+    G = lg.Graph.from_edges([0, 1, 2, 3, 2, 4, 5], [1, 2, 3, 1, 4, 5, 4], w=[0.1, 0.0, 0.0, 0.0, 0.3, 0.0, 0.0],
+                            directed=True)
+    for method in METHODS:
+        r = lg.sssp(G, 0, method=method, engine=engine)
+        check_sssp(G, 0, r.distance, r.parent)
+    G = generators.rmat(9, 8, seed=7, directed=True, weights="uniform")
+    for method in METHODS:
+        r = lg.sssp(G, 3, method=method, engine=engine)
+        check_sssp(G, 3, r.distance, r.parent)
+
+
+@pytest.mark.parametrize("name", ["rmat", "rmat_directed", "grid", "two_stars", "directed_cycle"])
+@pytest.mark.parametrize("method", METHODS)
+def test_multi_source(engine, name, method):
+    G = weighted(SMALL[name](), seed=2)
+    srcs = [0, G.n - 1, 1, 0]  # a repeated source is allowed: one row each
+    r = lg.sssp(G, sources=srcs, method=method, engine=engine)
+    assert r.distance.shape == (4, G.n) and r.parent.shape == (4, G.n)
+    assert r.source is None
+    np.testing.assert_array_equal(r.sources, srcs)
+    check_sssp(G, np.asarray(srcs), r.distance, r.parent)
+    for i, s in enumerate(srcs):
+        np.testing.assert_array_equal(r.distance[i], lg.sssp(G, s, method=method, engine=engine).distance)
+    assert lg.sssp(G, sources=srcs, parent=False, engine=engine).parent is None
+
+
+@pytest.mark.parametrize("name", ["path", "grid", "rmat_directed", "two_stars", "isolated"])
+def test_unweighted_is_bfs(engine, name):
+    G = SMALL[name]()
+    b = lg.bfs(G, 1, engine=engine)
+    for method in METHODS:
+        r = lg.sssp(G, 1, method=method, engine=engine)
+        assert r.method == "bfs"
+        np.testing.assert_array_equal(r.distance, np.where(b.level >= 0, b.level, np.inf))
+        check_sssp(G, 1, r.distance, r.parent)
+    r = lg.sssp(G, sources=[1, 0], parent=False, engine=engine)
+    check_sssp(G, np.array([1, 0]), r.distance)
+    assert r.parent is None
+
+
+def test_negative_weights_without_cycles(engine):
+    rng = np.random.default_rng(0)
+    n = 200
+    u = rng.integers(0, n, 1200)
+    v = rng.integers(0, n, 1200)
+    keep = u < v  # a DAG: no cycles at all
+    G = lg.Graph.from_edges(u[keep], v[keep], rng.integers(-20, 20, keep.sum()).astype(float), n=n, directed=True)
+    for method in ("auto", "bellman_ford"):
+        r = lg.sssp(G, 0, method=method, engine=engine)
+        assert r.method == "bellman_ford"
+        check_sssp(G, 0, r.distance, r.parent)
+    r = lg.sssp(G, sources=[0, 5, 17], engine=engine)
+    check_sssp(G, np.array([0, 5, 17]), r.distance, r.parent)
+    r = lg.sssp(G, 3, engine=DEFAULT)
+    check_sssp(G, 3, r.distance, r.parent)
+
+
+# ---------------------------------------------------------------- negative cycles
+@pytest.mark.parametrize("eng", ["cpu", DEFAULT], ids=["cpu", "default"])
+def test_negative_cycle_is_located(eng):
+    # 0 -> 1 -> 2 -> 3 -> 1 (weight -1 around), plus a tail 3 -> 4
+    G = lg.Graph.from_edges([0, 1, 2, 3, 3], [1, 2, 3, 1, 4], w=[5.0, 2.0, 1.0, -4.0, 1.0], directed=True)
+    for kwargs in ({"source": 0}, {"sources": [4, 0]}):
+        with pytest.raises(lg.NegativeCycleError, match="negative cycle is reachable from source 0") as info:
+            lg.sssp(G, engine=eng, **kwargs)
+        assert sorted(info.value.cycle) == [1, 2, 3]
+        assert_negative_cycle(G, info.value)
+    # not reachable from 4: fine
+    r = lg.sssp(G, 4, engine=eng)
+    check_sssp(G, 4, r.distance, r.parent)
+    # a negative self-loop is a cycle of one edge
+    H = lg.Graph.from_edges([0, 1], [1, 1], w=[1.0, -1.0], directed=True)
+    with pytest.raises(lg.NegativeCycleError) as info:
+        lg.sssp(H, 0, engine=eng)
+    assert info.value.cycle == [1] and info.value.vertex == 1
+    # an undirected negative edge is a negative cycle of two edges
+    U = lg.Graph.from_edges([0, 1], [1, 2], w=[3.0, -1.0])
+    with pytest.raises(lg.NegativeCycleError) as info:
+        lg.sssp(U, 0, engine=eng)
+    assert sorted(info.value.cycle) == [1, 2]
+    with pytest.raises(ValueError):  # NegativeCycleError is a ValueError
+        lg.sssp(U, 0, engine=eng)
+
+
+@given(
+    n=st.integers(1, 25),
+    edges=st.lists(st.tuples(st.integers(0, 24), st.integers(0, 24), st.integers(-6, 12)), max_size=70),
+    directed=st.booleans(),
+    data=st.data(),
+)
+@settings(max_examples=60, deadline=None)
+def test_property_random_graphs(n, edges, directed, data):
+    u = [a % n for a, _, _ in edges]
+    v = [b % n for _, b, _ in edges]
+    w = [float(c) for _, _, c in edges]
+    G = lg.Graph.from_edges(u, v, w, n=n, directed=directed)
+    s = data.draw(st.integers(0, n - 1))
+    eng = data.draw(st.sampled_from(["cpu", DEFAULT]))
+    A = G.to_scipy()
+    try:
+        ref = csgraph.bellman_ford(A, directed=True, indices=s)
+    except csgraph.NegativeCycleError:
+        ref = None
+    if ref is None:
+        with pytest.raises(lg.NegativeCycleError) as info:
+            lg.sssp(G, s, engine=eng)
+        assert_negative_cycle(G, info.value)
+        return
+    r = lg.sssp(G, s, engine=eng)
+    check_sssp(G, s, r.distance, r.parent)
+    if G.nnz and G.weights.min() >= 0:
+        delta = data.draw(st.sampled_from([None, 0.25, 1.0, 5.0]))
+        r = lg.sssp(G, s, method="delta_stepping", delta=delta, engine=eng)
+        check_sssp(G, s, r.distance, r.parent)
+    srcs = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4)))
+    r = lg.sssp(G, sources=srcs, engine=eng)
+    check_sssp(G, srcs, r.distance, r.parent)
+
+
+# ---------------------------------------------------------------- real graphs
+def _bitcoin(shared_data):
+    with gzip.open(shared_data / "snap/soc-sign-bitcoinotc.csv.gz", "rt") as f:
+        a = np.loadtxt(f, delimiter=",")
+    return a[:, 0].astype(np.int64), a[:, 1].astype(np.int64), a[:, 2]
+
+
+@pytest.mark.data
+def test_bitcoin_signed_weights(shared_data):
+    u, v, w = _bitcoin(shared_data)
+    G = lg.Graph.from_edges(u, v, w, directed=True)
+    s = int(np.argmax(G.out_degree))
+    with pytest.raises(lg.NegativeCycleError) as info:
+        lg.sssp(G, s)
+    assert_negative_cycle(G, info.value)
+    with pytest.raises(lg.NegativeCycleError) as info:
+        lg.sssp(G, sources=[s, 1])
+    assert_negative_cycle(G, info.value)
+    with pytest.raises(lg.InvalidArgumentError, match="non-negative weights"):
+        lg.sssp(G, s, method="delta_stepping")
+    for W in (np.abs(w), w + 11):  # absolute values; shifted to be positive
+        H = lg.Graph.from_edges(u, v, W, directed=True)
+        for method in ("auto", "bellman_ford"):
+            r = lg.sssp(H, s, method=method)
+            check_sssp(H, s, r.distance, r.parent)
+        srcs = np.array([s, 1, 7])
+        r = lg.sssp(H, sources=srcs)
+        check_sssp(H, srcs, r.distance, r.parent)
+
+
+@pytest.mark.data
+def test_rome99(shared_data):
+    G = real(shared_data, "dimacs/rome99.gr")
+    assert G.weighted and G.directed
+    for method in METHODS:
+        for s in (0, 1234, G.n - 1):
+            r = lg.sssp(G, s, method=method)
+            check_sssp(G, s, r.distance, r.parent)
+    srcs = np.array([0, 1234, G.n - 1])
+    r = lg.sssp(G, sources=srcs)
+    check_sssp(G, srcs, r.distance, r.parent)
+    r = lg.sssp(G, 17, engine=DEFAULT)
+    check_sssp(G, 17, r.distance, r.parent)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name, weights", [
+    ("snap/Wiki-Vote.txt.gz", (1, 255)),
+    ("snap/CA-HepPh.txt.gz", (0, 50)),
+    ("suitesparse/usroads-48.mtx.gz", (1, 255)),
+    ("suitesparse/delaunay_n14.mtx.gz", "float"),
+])
+def test_real_graphs_with_generated_weights(shared_data, name, weights):
+    G0 = real(shared_data, name)
+    if weights == "float":
+        rng = np.random.default_rng(1)
+        u, v = G0.edges()
+        keep = u <= v
+        G = lg.Graph.from_edges(u[keep], v[keep], rng.uniform(0.5, 2.0, keep.sum()), n=G0.n)
+    else:
+        G = weighted(G0, *weights, seed=4)
+    s = int(np.argmax(G.out_degree))
+    for method in ("auto", "bellman_ford"):
+        r = lg.sssp(G, s, method=method)
+        check_sssp(G, s, r.distance, r.parent)
+    srcs = np.array([s, 0])
+    r = lg.sssp(G, sources=srcs)
+    check_sssp(G, srcs, r.distance, r.parent)
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_weights_are_rejected_by_the_graph():
+    with pytest.raises(lg.InvalidGraphError, match="finite"):
+        lg.Graph.from_edges([0], [1], w=[np.nan])
+    with pytest.raises(lg.InvalidGraphError, match="finite"):
+        lg.Graph.from_edges([0], [1], w=[np.inf])
+    with pytest.raises(lg.InvalidGraphError, match="finite"):
+        lg.Graph.from_scipy(sp.csr_array(np.array([[0, -np.inf], [1.0, 0]])))
+
+
+@pytest.mark.parametrize("delta", [0, -1.0, np.nan, np.inf, "1", True, 1j])
+def test_bad_delta(delta):
+    G = weighted(SMALL["path"](), 1, 5)
+    with pytest.raises(lg.InvalidArgumentError, match="delta must be a positive finite number"):
+        lg.sssp(G, 0, delta=delta)
+
+
+def test_bad_arguments():
+    G = weighted(SMALL["path"](), 1, 5)
+    with pytest.raises(lg.InvalidSourceError, match="source -1 is out of range 0..9"):
+        lg.sssp(G, -1)
+    with pytest.raises(lg.InvalidSourceError, match="source 10 is out of range 0..9"):
+        lg.sssp(G, 10)
+    with pytest.raises(lg.InvalidSourceError, match="integer vertex id"):
+        lg.sssp(G, 1.0)
+    with pytest.raises(lg.InvalidSourceError, match="exactly one of"):
+        lg.sssp(G)
+    with pytest.raises(lg.InvalidSourceError, match="exactly one of"):
+        lg.sssp(G, 0, sources=[1])
+    with pytest.raises(lg.InvalidSourceError, match=r"sources\[1\] = 12 is out of range 0..9"):
+        lg.sssp(G, sources=[0, 12])
+    with pytest.raises(lg.InvalidSourceError, match="at least one"):
+        lg.sssp(G, sources=[])
+    with pytest.raises(lg.InvalidArgumentError, match="method must be one of"):
+        lg.sssp(G, 0, method="dijkstra")
+    with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
+        lg.sssp(G.to_scipy(), 0)
+    with pytest.raises(lg.InvalidArgumentError, match="engine must be one of"):
+        lg.sssp(G, 0, engine="tpu")
+    with pytest.raises(lg.InvalidSourceError, match="no vertices"):
+        lg.sssp(SMALL["empty"](), 0)
+    N = lg.Graph.from_edges([0, 1], [1, 2], w=[1.0, -1.0], directed=True)
+    with pytest.raises(lg.InvalidArgumentError, match="delta_stepping needs non-negative weights, got a weight of -1"):
+        lg.sssp(N, 0, method="delta_stepping")
+    check_sssp(N, 0, lg.sssp(N, 0).distance)
