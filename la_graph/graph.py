@@ -28,7 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _validation as V
-from .exceptions import InvalidGraphError
+from .exceptions import InvalidArgumentError, InvalidGraphError
 
 __all__ = ["Graph"]
 
@@ -86,7 +86,15 @@ class Graph:
         >>> G = lg.Graph.from_edges([0, 0, 1], [1, 1, 2], w=[5.0, 2.0, 1.0], directed=True)
         >>> G.to_scipy().toarray().tolist()   # the duplicate 0->1 keeps weight 2
         [[0.0, 2.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
+
+        CuPy arrays (anything with ``__cuda_array_interface__``) are built into
+        a graph on the GPU: the GPU engine then uses its device copy and uploads
+        nothing (see :meth:`from_cupy`).
         """
+        if any(hasattr(a, "__cuda_array_interface__") for a in (u, v, w)):
+            from .engines import get_engine
+
+            return get_engine("gpu").graph_from_device(u, v, w, n, directed)
         u, v, w, n = V.check_edge_arrays(u, v, w, n)
         if not directed:
             off = u != v
@@ -127,6 +135,35 @@ class Graph:
             G = cls.from_edges(A.row, A.col, w, n=A.shape[0], directed=True)
             return G if not G.is_symmetric else G._with(directed=False)
         return cls.from_edges(A.row, A.col, w, n=A.shape[0], directed=directed)
+
+    @classmethod
+    def from_cupy(cls, A, directed=None, weighted=None):
+        """Build a graph from a square CuPy sparse matrix (``cupyx.scipy.sparse``) on the GPU.
+
+        The rules of :meth:`from_scipy`.  Validation and the CSR are computed on
+        the device; the result is copied to the host once (a Graph is a host
+        object) and the device copy is kept as the GPU engine's matrix of the
+        graph, so algorithms run with ``engine="gpu"`` upload nothing.  Needs
+        the GPU engine (CuPy and a CUDA device).
+        """
+        from .engines import get_engine
+
+        return get_engine("gpu").graph_from_device_matrix(A, directed=directed, weighted=weighted)
+
+    @classmethod
+    def from_graphblas(cls, M, directed=None, weighted=None):
+        """Build a graph from a square python-graphblas ``Matrix`` (rules of :meth:`from_scipy`).
+
+        Examples
+        --------
+        >>> import graphblas as gb, la_graph as lg
+        >>> M = gb.Matrix.from_coo([0, 1], [1, 2], [2.5, 1.0], nrows=3, ncols=3)
+        >>> lg.Graph.from_graphblas(M)
+        Graph(n=3, edges=2, directed, weighted)
+        """
+        from .engines.cpu import graphblas_to_scipy
+
+        return cls.from_scipy(graphblas_to_scipy(M), directed=directed, weighted=weighted)
 
     @classmethod
     def from_networkx(cls, G, weight="weight"):
@@ -193,17 +230,46 @@ class Graph:
         idx = np.int32 if small else np.int64
         return sp.csr_array((data, self._indices.astype(idx), self._indptr.astype(idx)), shape=(self._n, self._n))
 
-    def to_networkx(self):
-        """The graph as a NetworkX ``Graph`` or ``DiGraph`` (with ``weight`` when weighted)."""
+    def to_graphblas(self):
+        """The adjacency matrix as a new python-graphblas ``Matrix`` (BOOL ones if unweighted, else FP64).
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> M = lg.Graph.from_edges([0], [1], w=[2.5], directed=True).to_graphblas()
+        >>> M.nrows, M.nvals, M.dtype.name
+        (2, 1, 'FP64')
+        """
+        from .engines.cpu import graph_to_graphblas
+
+        return graph_to_graphblas(self)
+
+    def to_networkx(self, nodes=None):
+        """The graph as a NetworkX ``Graph`` or ``DiGraph`` (with ``weight`` when weighted).
+
+        ``nodes``: the label of each vertex (``nodes[i]`` for vertex ``i``; default ``i``),
+        e.g. ``list(H)`` of the NetworkX graph ``H`` this graph was built from.
+
+        Examples
+        --------
+        >>> import networkx as nx, la_graph as lg
+        >>> H = nx.Graph([("a", "b"), ("b", "c")])
+        >>> list(lg.Graph.from_networkx(H).to_networkx(nodes=list(H)).edges)
+        [('a', 'b'), ('b', 'c')]
+        """
         import networkx as nx
 
+        labels = list(range(self._n)) if nodes is None else list(nodes)
+        if len(labels) != self._n:
+            raise InvalidArgumentError(f"nodes must give {self._n} labels, got {len(labels)}")
         H = nx.DiGraph() if self._directed else nx.Graph()
-        H.add_nodes_from(range(self._n))
+        H.add_nodes_from(labels)
         rows, cols = self.edges()
+        ends = zip([labels[i] for i in rows.tolist()], [labels[j] for j in cols.tolist()])
         if self._weights is not None:
-            H.add_weighted_edges_from(zip(rows.tolist(), cols.tolist(), self._weights.tolist()))
+            H.add_weighted_edges_from((a, b, x) for (a, b), x in zip(ends, self._weights.tolist()))
         else:
-            H.add_edges_from(zip(rows.tolist(), cols.tolist()))
+            H.add_edges_from(ends)
         return H
 
     def edges(self):
