@@ -483,8 +483,8 @@ class CPUEngine(Engine):
     def sssp_delta_stepping(self, G, d, parent, bucket, delta):
         from ._cpu_sssp import delta_stepping, effective_delta
 
-        dd = self.to_numpy(d, fill=np.inf)
-        pp = self.to_numpy(parent, fill=-1) if parent is not None else np.empty(0, np.int64)
+        dd = _writeable(self.to_numpy(d, fill=np.inf))
+        pp = _writeable(self.to_numpy(parent, fill=-1)) if parent is not None else np.empty(0, np.int64)
         delta_stepping(G.indptr, G.indices, G.weights, dd, pp, bucket * delta,
                        effective_delta(delta, _max_weight(G)))
         return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), None
@@ -493,8 +493,8 @@ class CPUEngine(Engine):
         from ._cpu_sssp import bellman_ford
 
         n = G.n
-        dd = self.to_numpy(d, fill=np.inf)
-        pp = self.to_numpy(parent, fill=-1) if parent is not None else np.empty(0, np.int64)
+        dd = _writeable(self.to_numpy(d, fill=np.inf))
+        pp = _writeable(self.to_numpy(parent, fill=-1)) if parent is not None else np.empty(0, np.int64)
         frontier = np.empty(n, np.int64)
         nf = q.nvals
         frontier[:nf] = _indices(q)
@@ -636,6 +636,12 @@ def _index_array(index):
     if isinstance(index, Vector):
         return index.to_dense()
     return np.asarray(index, dtype=np.int64)
+
+
+def _writeable(a):
+    """``a``, or a copy of it where numpy would not let a kernel write it."""
+    return a if a.flags.writeable else a.copy()
+
 
 def _max_weight(G):
     """The largest edge weight of ``G`` (0 without edges), computed once per graph."""
