@@ -52,8 +52,7 @@ class MSFResult:
     Attributes
     ----------
     u, v : numpy.ndarray
-        The forest's edges, each once, ``u[k] < v[k]`` (int64), in the edge order
-        (weight, then ``(u, v)``).
+        The forest's edges, each once, ``u[k] < v[k]`` (int64), sorted by ``(u, v)``.
     weight : numpy.ndarray
         ``weight[k]`` of edge ``k`` (float64; 1.0 on an unweighted graph).
     total_weight : float
@@ -126,7 +125,7 @@ def minimum_spanning_forest(G, *, engine=None):
     E.scatter(smallest, f, E.iota(n), dup="min", accum="min")
     labels = E.to_numpy(E.extract(smallest, f))
     _, keys = E.to_coo(E.select(forest, "valuege", 0))
-    p = np.sort(np.asarray(keys, dtype=np.int64)) % max(G.nnz, 1)
+    p = np.sort(np.asarray(keys, dtype=np.int64) % max(G.nnz, 1))  # CSR positions: sorted by (u, v)
     u = np.searchsorted(G.indptr, p, side="right").astype(np.int64) - 1
     v = G.indices[p].astype(np.int64)
     w = G.weights[p] if G.weighted else np.ones(p.size)
