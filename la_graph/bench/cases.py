@@ -214,6 +214,13 @@ class SSSP(Algorithm):
 
 class APSP(Algorithm):
     name, function, title = "apsp", "apsp", "All-pairs shortest paths"
+    #: the (n, n) result of more vertices would not fit a benchmark machine's memory
+    max_n = 10_000
+
+    def applies(self, G):
+        if G.n > self.max_n:
+            return f"apsp skipped: {G.n:,} vertices > {self.max_n:,} (an n x n result)"
+        return None
 
     def ours(self, fn, G, setting, engine, device):
         return lambda: fn(G, engine=engine)
