@@ -113,7 +113,7 @@ def main(argv=None):
         from .bench.command import run as bench
 
         try:
-            return bench(args)
+            return bench(args, sys.argv[1:] if argv is None else argv)
         except (LaGraphError, OSError) as exc:
             print(f"la-graph: error: {exc}", file=sys.stderr)
             return 2

@@ -216,6 +216,7 @@ def test_cli_bench_and_report(tmp_path, capsys):
                  "--out", str(out), "--no-progress", "--label", "test"]) == 0
     doc = json.loads(out.read_text())
     assert doc["label"] == "test" and {r["impl"] for r in doc["results"]} == {"la_graph[cpu]", "scipy"}
+    assert doc["command"].startswith("la-graph bench cc bfs --graphs grid5")
     assert all(r["status"] == "ok" for r in doc["results"])
     assert f"wrote {out}" in capsys.readouterr().out
     page = tmp_path / "bench.md"

@@ -82,8 +82,8 @@ def _list(args):
     return 0
 
 
-def run(args):
-    """Execute ``la-graph bench``; returns the exit status."""
+def run(args, argv=None):
+    """Execute ``la-graph bench`` (``argv``: its command line, recorded); returns the exit status."""
     from ..exceptions import InvalidArgumentError
 
     if args.list:
@@ -117,6 +117,7 @@ def run(args):
 
     doc = harness.run(algos, graphs=args.graphs, suites=args.suite, engines=args.engines, peers=chosen,
                       repeat=args.repeat, scales=args.scales, budget_s=args.budget, label=args.label,
+                      command=" ".join(["la-graph", *(argv or [])]),
                       progress=args.progress and sys.stderr.isatty())
     out = args.out
     if out is None:

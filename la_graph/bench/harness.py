@@ -183,7 +183,7 @@ def plan(algos, graphs=None, suites=("targets",), engines=("cpu",), scales=None)
 
 
 def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None, repeat=5, scales=None,
-        budget_s=60.0, label="", progress=True, log=print):
+        budget_s=60.0, label="", command="", progress=True, log=print):
     """Run the benchmark; return the JSON-able record (see ``benchmarks/README.md`` for its fields)."""
     from tqdm.auto import tqdm
 
@@ -287,7 +287,7 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
     bar.close()
     facts["load_average_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     return {"schema": 2, "date": started.isoformat(timespec="seconds"), "label": label,
-            "command": " ".join(["la-graph", *sys.argv[1:]]) if sys.argv else "",
+            "command": command,
             "seconds": (dt.datetime.now(dt.timezone.utc) - started).total_seconds(),
             "engines": list(engs), "peers": peer_info, "repeat": repeat, "machine": facts,
             "timing": "median and min of interleaved repeats after one warm-up; wall clock, GPU calls "
