@@ -1,0 +1,115 @@
+"""The documentation's examples run, so they cannot rot.
+
+* every ``>>>`` example of ``docs/**/*.md`` runs as a doctest, one namespace per page;
+* every ``$ la-graph ...`` command of a ``console`` block runs, and prints the
+  lines shown (numbers with a decimal point, i.e. times, aside);
+* a ``python`` block that defines a function of :mod:`la_graph.examples` shows
+  its current source (docstring left out);
+* ``mkdocs.yml``'s navigation names only pages that exist (``mkdocs build
+  --strict`` in ``.ci/run`` checks the rest: links, anchors).
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import inspect
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md"))
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def _id(p):
+    return str(p.relative_to(DOCS))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_id)
+def test_page_examples(page):
+    text = page.read_text(encoding="utf-8")
+    test = doctest.DocTestParser().get_doctest(text, {"__name__": "__docs__"}, _id(page), str(page), 0)
+    if not test.examples:
+        pytest.skip("no >>> examples on this page")
+    out = []
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    runner.run(test, out=out.append)
+    test.globs.clear()
+    assert runner.failures == 0, "".join(out)
+
+
+def example_listings():
+    from la_graph import examples
+
+    for page in PAGES:
+        for block in re.findall(r"```python\n(def (\w+)\(.*?)```", page.read_text(encoding="utf-8"), flags=re.S):
+            code, name = block
+            if hasattr(examples, name):
+                yield pytest.param(code, getattr(examples, name), id=f"{_id(page)}: {name}")
+
+
+@pytest.mark.parametrize("code, func", list(example_listings()))
+def test_listings_show_the_current_source(code, func):
+    src = inspect.getsource(func)
+    doc = ast.parse(src).body[0].body[0]
+    lines = src.splitlines()
+    if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str):
+        lines = lines[:doc.lineno - 1] + lines[doc.end_lineno:]
+    assert code.rstrip().splitlines() == lines, f"the listing of {func.__name__} differs from la_graph/examples.py"
+
+
+def console_blocks():
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
+            cmd, expected = None, []
+            for line in block.splitlines():
+                if line.startswith("$ "):
+                    if cmd:
+                        yield pytest.param(cmd, expected, id=f"{_id(page)}: {cmd}")
+                    cmd, expected = line[2:], []
+                elif cmd:
+                    expected.append(line)
+            if cmd:
+                yield pytest.param(cmd, expected, id=f"{_id(page)}: {cmd}")
+
+
+def _normal(line):
+    return re.sub(r"\d+\.\d+", "#", line.rstrip())
+
+
+@pytest.mark.parametrize("cmd, expected", list(console_blocks()))
+def test_console_examples(cmd, expected):
+    argv = shlex.split(cmd)
+    assert argv[0] == "la-graph", f"only la-graph commands are run: {cmd}"
+    proc = subprocess.run([sys.executable, "-m", "la_graph.cli", *argv[1:]], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    got = (proc.stdout + proc.stderr).splitlines()
+    want_error = any(line.startswith("la-graph: error") for line in expected)
+    assert proc.returncode == (2 if want_error else 0), proc.stdout + proc.stderr
+    assert [_normal(x) for x in got] == [_normal(x) for x in expected]
+
+
+def test_mkdocs_nav_names_existing_pages():
+    yaml = pytest.importorskip("yaml")
+    cfg = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+
+    def pages(nav):
+        for item in nav:
+            value = next(iter(item.values())) if isinstance(item, dict) else item
+            if isinstance(value, list):
+                yield from pages(value)
+            else:
+                yield value
+
+    listed = list(pages(cfg["nav"]))
+    missing = [p for p in listed if not (DOCS / p).is_file()]
+    assert not missing, f"mkdocs.yml names pages that do not exist: {missing}"
+    assert len(listed) == len(set(listed))
