@@ -650,3 +650,21 @@ def _max_weight(G):
     if m is None:
         m = G._engine_cache[key] = float(G.weights.max()) if G.nnz else 0.0
     return m
+
+
+# ---- interop ----
+def graphblas_to_scipy(M):
+    """A python-graphblas ``Matrix`` as a scipy COO array (its stored entries; values keep their type)."""
+    import scipy.sparse as sp
+
+    if not isinstance(M, Matrix):
+        from ..exceptions import InvalidGraphError
+
+        raise InvalidGraphError(f"expected a graphblas.Matrix, got {type(M).__name__}")
+    rows, cols, vals = M.to_coo()
+    return sp.coo_array((vals, (rows, cols)), shape=(M.nrows, M.ncols))
+
+
+def graph_to_graphblas(G):
+    """A new python-graphblas ``Matrix`` of ``G``'s adjacency: BOOL ones if unweighted, else FP64 weights."""
+    return CPUEngine().matrix(G).dup(name="A")
