@@ -32,7 +32,8 @@ _DISTS = {"scipy": "scipy", "igraph": "igraph", "networkx": "networkx",
 
 #: networkx runs only on graphs with at most this many edges (per algorithm; its pure-Python
 #: loops take ~1 µs per edge and its graphs ~500 bytes per edge)
-NX_MAX_EDGES = {"apsp": 100_000, "sssp": 1_000_000, "msf": 1_000_000}
+NX_MAX_EDGES = {"apsp": 100_000, "sssp": 1_000_000, "msf": 1_000_000, "bfs": 1_000_000, "mis": 300_000,
+                "reachability": 500_000}
 NX_DEFAULT_MAX_EDGES = 2_000_000
 #: graphblas-algorithms' Floyd–Warshall is dense O(n^3): only up to this many vertices
 GA_APSP_MAX_N = 1_500
