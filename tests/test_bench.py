@@ -194,7 +194,7 @@ def test_targets_met_not_met_wrong_and_unmeasured(tmp_path):
     out = report.render([path], tmp_path / "docs" / "benchmarks.md")
     text = out.read_text()
     assert "| 3 | bfs | rmat20 | cpu | faster than scipy and igraph | 10 | scipy 20 (2.00×); igraph 30 (3.00×) " \
-           "| **yes** |" in text
+           "| **yes** | `r.json` |" in text
     assert "**WRONG**" in text and "not measured" in text
     assert (tmp_path / "docs" / "benchmarks" / "r-bfs.png").stat().st_size > 1000
     assert "](benchmarks/r-speedup.png)" in text

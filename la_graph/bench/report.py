@@ -140,14 +140,14 @@ def _cell(row):
 
 
 def targets_table(evals):
-    lines = ["| issue | algorithm | graph | engine | target | la_graph ms | peers ms (la_graph speed-up) | met |",
-             "|---:|---|---|---|---|---:|---|---|"]
+    lines = ["| issue | algorithm | graph | engine | target | la_graph ms | peers ms (la_graph speed-up) | met | record |",
+             "|---:|---|---|---|---|---:|---|---|---|"]
     for e in evals:
         t = e["target"]
         graph = t.graph + (f", {t.setting}" if t.setting else "")
         if "ours" not in e:
             lines.append(f"| {t.issue} | {t.algorithm} | {graph} | {t.engine} | {t.describe()} | — | — | "
-                         f"not measured |")
+                         f"not measured | — |")
             continue
         peers = "; ".join(f"{p} {_cell(r)}" + (f" ({e['ratios'][p]:.2f}×)" if p in e.get("ratios", {}) else "")
                           for p, r in e["peers"].items()) or "—"
@@ -160,7 +160,7 @@ def targets_table(evals):
         if e.get("why"):
             met += f" ({e['why']})"
         lines.append(f"| {t.issue} | {t.algorithm} | {graph} | {t.engine} | {t.describe()} | "
-                     f"{_cell(e['ours'])} | {peers} | {met} |")
+                     f"{_cell(e['ours'])} | {peers} | {met} | `{e['run']}` |")
     return "\n".join(lines)
 
 
