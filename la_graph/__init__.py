@@ -16,6 +16,7 @@ Examples
 
 from . import data, exceptions, generators, verify
 from .algorithms import BFSResult, bfs, connected_components
+from .algorithms import apsp, apsp_blocks
 from .algorithms import maximal_independent_set, strongly_connected_components
 from .algorithms import MSFResult, minimum_spanning_forest
 from .algorithms import reachability, shortcut
@@ -34,4 +35,5 @@ __all__ = [
     "reachability", "shortcut",
     "minimum_spanning_forest", "MSFResult",
     "sssp", "SSSPResult",
+    "apsp", "apsp_blocks",
 ]

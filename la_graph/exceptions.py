@@ -18,6 +18,7 @@ __all__ = [
     "NegativeCycleError",
     "EngineUnavailable",
     "OutOfDeviceMemory",
+    "OutOfMemory",
     "VerificationError",
 ]
 
@@ -55,6 +56,10 @@ class EngineUnavailable(LaGraphError, ImportError):
 
 class OutOfDeviceMemory(LaGraphError, MemoryError):
     """An operation needs more device memory than is free."""
+
+
+class OutOfMemory(LaGraphError, MemoryError):
+    """A result needs more host memory than is available, or than a ``max_bytes`` limit allows."""
 
 
 class VerificationError(LaGraphError, AssertionError):

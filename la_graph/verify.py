@@ -13,6 +13,7 @@ Checkers
 --------
 check_bfs    levels and parents of a breadth-first search (one or several sources)
 check_sssp   single-source shortest-path distances (and optional parents)
+check_apsp   all-pairs shortest-path distances (rows, or the whole matrix)
 check_cc     connected components (weak for a directed graph), smallest-id labels
 check_scc    strongly connected components, smallest-id labels
 check_mis    maximal independent set
@@ -29,7 +30,7 @@ from scipy.sparse import csgraph
 from . import _validation as V
 from .exceptions import InvalidSourceError, VerificationError
 
-__all__ = ["check_bfs", "check_sssp", "check_cc", "check_scc", "check_mis", "check_msf"]
+__all__ = ["check_bfs", "check_sssp", "check_apsp", "check_cc", "check_scc", "check_mis", "check_msf"]
 __all__ += ["check_reachability"]
 
 
@@ -784,3 +785,61 @@ def check_reachability(G, sources, R, *, sample=None, seed=0):
             if R[i, v]:
                 _fail(f"R[{i}, {v}] = True but vertex {v} is not reachable from {s}")
             _fail(f"R[{i}, {v}] = False but vertex {v} is reachable from {s}")
+
+# ---------------------------------------------------------------------- apsp
+def check_apsp(G, D, rows=None, *, sample=None, seed=0, rtol=1e-9, atol=None):
+    """Check all-pairs shortest-path distances, row by row with :func:`check_sssp`.
+
+    Parameters
+    ----------
+    G : Graph
+    D : array_like of float
+        Shape ``(n, n)``, or ``(len(rows), n)`` for the rows ``rows`` (a block of
+        :func:`la_graph.apsp_blocks`).  ``inf`` where unreachable.
+    rows : slice or array_like of int, optional
+        The sources of ``D``'s rows; default ``0 .. n-1``.
+    sample : int, optional
+        Check only this many rows, drawn at random (``seed``); default: all.
+    rtol, atol : float
+        As for :func:`check_sssp`.
+
+    Raises
+    ------
+    VerificationError
+        Naming the row (source) and the first wrong vertex in it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_apsp
+    >>> G = Graph.from_edges([0, 1], [1, 2], w=[2.0, 3.0], directed=True)
+    >>> inf = np.inf
+    >>> check_apsp(G, [[0, 2, 5], [inf, 0, 3], [inf, inf, 0]])
+    >>> check_apsp(G, [[inf, 0, 4]], rows=[1])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: row 0 of D (source 1): dist[2] = 4.0, expected 3.0
+    """
+    V.check_graph(G)
+    n = G.n
+    if rows is None:
+        rows = np.arange(n)
+    elif isinstance(rows, slice):
+        rows = np.arange(n)[rows]
+    else:
+        rows = V.check_vertices(rows, n, what="rows")
+    D = np.asarray(D)
+    if D.dtype.kind not in "iuf":
+        _fail(f"D must be a real array, got dtype {D.dtype}")
+    if D.shape != (rows.size, n):
+        _fail(f"D must have shape {(rows.size, n)}, got {D.shape}")
+    pick = np.arange(rows.size)
+    if sample is not None and sample < rows.size:
+        pick = np.sort(np.random.default_rng(seed).choice(rows.size, int(sample), replace=False))
+    for i in pick:
+        s = int(rows[i])
+        try:
+            check_sssp(G, s, D[i].astype(np.float64, copy=False), rtol=rtol, atol=atol)
+        except VerificationError as exc:
+            raise VerificationError(f"row {i} of D (source {s}): {exc}") from None

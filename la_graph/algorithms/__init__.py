@@ -1,5 +1,6 @@
 """Graph algorithms, one module each, written against the engine interface."""
 
+from .apsp import apsp, apsp_blocks
 from .bfs import BFSResult, bfs
 from .connected_components import connected_components
 from .mis import maximal_independent_set
@@ -14,3 +15,4 @@ __all__ += ["reachability", "shortcut"]
 __all__ += ["strongly_connected_components", "maximal_independent_set"]
 __all__ += ["sssp", "SSSPResult"]
 __all__ += ["minimum_spanning_forest", "MSFResult"]
+__all__ += ["apsp", "apsp_blocks"]

@@ -606,3 +606,35 @@ class Engine(ABC):
             return P
         _, cols, vals = self.to_coo(P)
         return self.vector_from_coo(cols, vals, n, dtype=np.int64)
+
+    # ---- apsp ----
+    #: whether this engine's vectors and matrices live in host memory (the APSP memory
+    #: check then counts an engine's n x n matrix against host RAM, beside its numpy copy)
+    objects_on_host = True
+
+    def floyd_warshall(self, G):
+        """All-pairs shortest path lengths of ``G`` by Floyd-Warshall in the min-plus semiring.
+
+        ``D`` starts as ``G``'s adjacency matrix (weights; 1 per edge when
+        unweighted) with ``min(0, self-loop)`` on the diagonal and ``inf`` where
+        there is no edge; then for each pivot ``k = 0 .. n-1``
+        ``D = min(D, D[:, k] min.+ D[k, :])``, the rank-1 min-plus product of
+        column and row ``k`` (here ``D min.+ R_k`` accumulated with ``min``,
+        ``R_k`` holding row ``k`` of ``D`` only).  Engines may run the pivots in
+        tiles (blocked Floyd-Warshall); the distances are the same.
+
+        Returns ``(D, v)``: ``D`` a full ``n x n`` float64 matrix of this engine;
+        ``v = -1``, or a vertex with ``D[v, v] < 0`` (a negative cycle: a closed
+        walk through ``v`` of negative weight), and then ``D`` is left part way.
+        An engine checks the memory it needs first (OutOfDeviceMemory on a device).
+        """
+        n = G.n
+        I0 = self.matrix_from_coo(np.arange(n), np.arange(n), 0.0, n, n, dtype=np.float64)
+        D = self.ewise_add(I0, self.matrix(G), "min")
+        self.assign(D, np.inf, mask=D, structural=True, complement=True)
+        for k in range(n):
+            R = self.select(self.select(D, "rowle", k), "rowgt", k - 1)
+            self.mxm(D, R, "min_plus", out=D, accum="min")
+            if self.reduce(self.select(R, "diag"), "min") < 0:
+                return D, k
+        return D, -1

@@ -512,6 +512,17 @@ class CPUEngine(Engine):
         active = batch(G.indptr, G.indices, G.weights, D, P, sources, step, max_rounds)
         return (Matrix.from_dense(D), Matrix.from_dense(P) if parent else None, active)
 
+    # ---- apsp ----
+    def floyd_warshall(self, G):
+        from ._cpu_apsp import TILE, dense_from_csr, floyd_warshall
+
+        n = G.n
+        D = dense_from_csr(G.indptr, G.indices, G.weights if G.weights is not None else np.empty(0), n)
+        v = floyd_warshall(D, TILE) if n else -1
+        M = Matrix(np.float64, n, n)
+        M.ss.pack_fullr(D, take_ownership=True)  # the numpy array becomes the matrix: no copy
+        return M, int(v)
+
 
 _UFUNC_AT = {"min": np.minimum, "max": np.maximum, "plus": np.add}
 

@@ -1,0 +1,330 @@
+"""All-pairs shortest paths: Floyd-Warshall in the min-plus semiring, or batched SSSP.
+
+``D[i, j]`` is the length of a shortest path from ``i`` to ``j`` (``inf``: none;
+unweighted graphs count hops).  Two methods:
+
+* **Floyd-Warshall**: start from ``D = A`` with ``0`` on the diagonal and ``inf``
+  where there is no edge, then for every pivot ``k``
+  ``D = min(D, D[:, k] min.+ D[k, :])`` -- a rank-1 min-plus product
+  accumulated with ``min``.  ``n^3`` work whatever the number of edges, all of
+  it dense and regular.  An engine method (:meth:`Engine.floyd_warshall
+  <la_graph.engines.base.Engine.floyd_warshall>`): the CPU engine runs a
+  blocked, tiled, parallel numba kernel, the GPU engine the blocked three-phase
+  CUDA kernel (``gpu/floyd_warshall.cu``).  A negative cycle shows as
+  ``D[v, v] < 0``.
+* **Batched SSSP**: rows of ``D`` are shortest-path searches from a batch of
+  sources at a time (:func:`la_graph.sssp` with ``sources=``), ``n (m + n)``-ish
+  work, which wins on sparse graphs.  Negative weights are first removed by
+  Johnson's reweighting: potentials ``h`` from one Bellman-Ford search (a
+  virtual source with a 0-weight edge to every vertex), then
+  ``w'(u, v) = w(u, v) + h[u] - h[v] >= 0`` and
+  ``D[s, v] = D'[s, v] - h[s] + h[v]``.
+
+:func:`apsp` returns the whole ``n x n`` matrix; :func:`apsp_blocks` streams it
+in blocks of rows for graphs whose ``n^2`` does not fit in memory.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .. import _validation as V
+from ..engines import get_engine
+from ..exceptions import InvalidArgumentError, NegativeCycleError, OutOfMemory
+from ..graph import Graph
+
+__all__ = ["apsp", "apsp_blocks", "METHODS"]
+
+METHODS = ("auto", "floyd_warshall", "sssp")
+
+#: ``method="auto"`` runs Floyd-Warshall up to this many vertices whatever the edges
+FW_ALWAYS_N = 128
+#: ... and above it when the graph has at least ``n^2 / FW_DENSITY`` stored entries, by
+#: whether it is weighted: ``n^3`` Floyd-Warshall updates cost ~0.25 ns each on the CPU
+#: engine, batched SSSP ~100 ns per (source, edge) with weights, ~5 ns unweighted (BFS)
+FW_DENSITY = {True: 256, False: 16}
+#: rows per batch of the SSSP method: a batch's ``rows x n`` float64 block is about this size
+BLOCK_BYTES = 1 << 26
+
+
+def apsp(G, method="auto", *, max_bytes=None, engine=None):
+    """Shortest-path lengths between all pairs of vertices, as a dense ``n x n`` array.
+
+    Parameters
+    ----------
+    G : Graph
+        Directed or undirected; edge ``u -> v`` has weight ``A[u, v]``
+        (unweighted: every edge 1, so distances count hops).  Weights may be
+        negative; a cycle of negative weight raises :class:`NegativeCycleError`.
+    method : {"auto", "floyd_warshall", "sssp"}
+        ``"floyd_warshall"``: ``n^3`` dense min-plus work (best for dense graphs
+        and small ``n``).  ``"sssp"``: batched single-source searches, Johnson's
+        reweighting first when a weight is negative (best for sparse graphs).
+        ``"auto"``: Floyd-Warshall when ``n <= 128`` or the graph has at least
+        ``n^2 / 256`` stored entries (``n^2 / 16`` unweighted, where the searches
+        are BFS and cheaper), else ``"sssp"``: the crossover of the two costs
+        measured on the CPU engine (``FW_ALWAYS_N``, ``FW_DENSITY``).
+    max_bytes : int, optional
+        Refuse (:class:`OutOfMemory`) if the ``8 n^2``-byte result would be larger.
+        Without it the result only has to fit in the available memory.
+    engine : str, optional
+        ``"cpu"`` or ``"gpu"``; default: the current engine.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``D`` of shape ``(n, n)``, float64: ``D[i, j]`` the length of a shortest
+        path from ``i`` to ``j``, ``inf`` where ``j`` is unreachable from ``i``,
+        ``0`` on the diagonal.
+
+    Raises
+    ------
+    NegativeCycleError
+        ``G`` has a cycle of negative weight; ``.vertex`` is a vertex on it and
+        ``.cycle`` (when found) its vertices in edge order.
+    OutOfMemory
+        The result needs more host memory than is available or ``max_bytes``
+        allows (the message gives the bytes); :func:`apsp_blocks` streams it instead.
+    OutOfDeviceMemory
+        The GPU engine's Floyd-Warshall matrix does not fit in free GPU memory.
+
+    See Also
+    --------
+    apsp_blocks : the same rows, a block at a time.
+    la_graph.sssp : distances from a few sources.
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> G = lg.Graph.from_edges([0, 1, 0, 2], [1, 2, 2, 3], w=[1.0, 1.0, 5.0, -1.0], directed=True)
+    >>> lg.apsp(G)
+    array([[ 0.,  1.,  2.,  1.],
+           [inf,  0.,  1.,  0.],
+           [inf, inf,  0., -1.],
+           [inf, inf, inf,  0.]])
+    >>> lg.apsp(G, method="sssp").tolist() == lg.apsp(G).tolist()
+    True
+    >>> lg.apsp(lg.Graph.from_edges([0, 1], [1, 2]))   # unweighted: hops
+    array([[0., 1., 2.],
+           [1., 0., 1.],
+           [2., 1., 0.]])
+    """
+    G = V.check_graph(G)
+    V.check_choice(method, set(METHODS), what="method")
+    max_bytes = _check_max_bytes(max_bytes)
+    E = get_engine(engine)
+    n = G.n
+    method = _choose_method(G, method)
+    need = 8 * n * n
+    if max_bytes is not None and need > max_bytes:
+        raise OutOfMemory(
+            f"the {n:,} x {n:,} distance matrix needs {need:,} bytes, more than max_bytes = {max_bytes:,}; "
+            "stream it with apsp_blocks(G, block_rows)")
+    # Floyd-Warshall keeps the engine's own n x n matrix too: on the host unless the engine has a device
+    copies = 2 if method == "floyd_warshall" and E.objects_on_host else 1
+    _check_host_memory(copies * need, f"the {n:,} x {n:,} distance matrix" + (" and its working copy"
+                                                                              if copies == 2 else ""))
+    if n == 0:
+        return np.zeros((0, 0))
+    if method == "floyd_warshall":
+        D, v = E.floyd_warshall(G)
+        if v >= 0:
+            del D
+            _raise_negative_cycle(G, int(v), E)
+        return E.to_numpy(D)
+    out = np.empty((n, n))
+    for rows, block in _sssp_rows(E, G, _rows_per_block(n, None, None)):
+        out[rows] = block
+    return out
+
+
+def apsp_blocks(G, block_rows=None, *, max_bytes=None, engine=None):
+    """Stream the all-pairs distance matrix a block of rows at a time.
+
+    For graphs whose ``n x n`` matrix does not fit in memory (or is not needed
+    whole): the rows come from batched single-source searches (the ``"sssp"``
+    method of :func:`apsp`, Johnson's reweighting first when a weight is
+    negative), so only one block is held at a time.  Arguments and memory are
+    checked at the call; a negative cycle raises at the first block.
+
+    Parameters
+    ----------
+    G : Graph
+        As for :func:`apsp`.
+    block_rows : int, optional
+        Rows per block; default: as many as fit in ``max_bytes`` (else in 64 MiB).
+    max_bytes : int, optional
+        Largest block, in bytes (``8 * block_rows * n``); :class:`OutOfMemory` if
+        ``block_rows`` asks for more or one row is already larger.
+    engine : str, optional
+        ``"cpu"`` or ``"gpu"``; default: the current engine.
+
+    Yields
+    ------
+    rows : slice
+        The rows of ``D`` in this block, ``slice(start, stop)``, in order.
+    block : numpy.ndarray
+        ``D[rows]``, float64 of shape ``(stop - start, n)``.
+
+    Raises
+    ------
+    NegativeCycleError
+        As for :func:`apsp`, before the first block.
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> G = lg.Graph.from_edges([0, 1, 2], [1, 2, 3])
+    >>> for rows, block in lg.apsp_blocks(G, 3):
+    ...     print(rows, block.max(axis=1).tolist())
+    slice(0, 3, None) [3.0, 2.0, 2.0]
+    slice(3, 4, None) [3.0]
+    """
+    G = V.check_graph(G)
+    max_bytes = _check_max_bytes(max_bytes)
+    if block_rows is not None:
+        block_rows = _check_block_rows(block_rows)
+    E = get_engine(engine)
+    n = G.n
+    if n == 0:
+        return iter(())
+    b = _rows_per_block(n, block_rows, max_bytes)
+    _check_host_memory(8 * b * n, f"a block of {b:,} rows of {n:,} distances")
+    return _sssp_rows(E, G, b)
+
+
+# ---------------------------------------------------------------- the methods
+def _choose_method(G, method):
+    if method != "auto":
+        return method
+    n = G.n
+    return "floyd_warshall" if n <= FW_ALWAYS_N or G.nnz * FW_DENSITY[G.weighted] >= n * n else "sssp"
+
+
+def _sssp_rows(E, G, b):
+    """``(slice, rows of D)`` for blocks of ``b`` sources, by batched SSSP (Johnson's reweighting first)."""
+    from .sssp import sssp
+
+    H, h = _johnson(E, G)
+    n = G.n
+    for start in range(0, n, b):
+        stop = min(n, start + b)
+        D = sssp(H, sources=np.arange(start, stop), parent=False, engine=E).distance
+        if h is not None:  # undo the reweighting: D[s, v] = D'[s, v] - h[s] + h[v]
+            D -= h[start:stop, None]
+            D += h[None, :]
+            D[np.arange(stop - start), np.arange(start, stop)] = 0.0  # exact zeros on the diagonal
+        yield slice(start, stop), D
+
+
+def _johnson(E, G):
+    """``(H, h)``: ``G`` reweighted to non-negative weights and the potentials ``h``, or ``(G, None)``.
+
+    ``h[v]`` is the shortest distance to ``v`` from a virtual vertex with a
+    0-weight edge to every vertex (one Bellman-Ford search); then
+    ``w(u, v) + h[u] - h[v] >= 0`` on every edge and shortest paths keep their
+    vertices.  A negative cycle makes that search raise.
+    """
+    from .sssp import sssp
+
+    if not G.weighted or G.nnz == 0 or float(G.weights.min()) >= 0:
+        return G, None
+    n, nnz = G.n, G.nnz
+    plus = Graph(np.concatenate([G.indptr, [nnz + n]]).astype(G.indptr.dtype, copy=False),
+                 np.concatenate([G.indices, np.arange(n, dtype=G.indices.dtype)]),
+                 np.concatenate([G.weights, np.zeros(n)]), n + 1, True, _trusted=True)
+    try:
+        h = sssp(plus, n, method="bellman_ford", parent=False, engine=E).distance[:n]
+    except NegativeCycleError as exc:
+        _reraise(G, exc)
+    rows = np.repeat(np.arange(n), np.diff(G.indptr))
+    w = G.weights + h[rows] - h[G.indices]
+    np.maximum(w, 0.0, out=w)  # rounding of non-integer weights; exact zeros stay zeros
+    return Graph(G.indptr, G.indices, w, n, True, _trusted=True), h
+
+
+def _raise_negative_cycle(G, v, E):
+    """Floyd-Warshall found ``D[v, v] < 0``: find the cycle (Bellman-Ford from ``v``) and raise."""
+    from .sssp import sssp
+
+    try:
+        sssp(G, v, method="bellman_ford", parent=False, engine=E)
+    except NegativeCycleError as exc:
+        _reraise(G, exc)
+    exc = NegativeCycleError(f"the graph has a negative cycle: a closed walk through vertex {v} has negative weight")
+    exc.vertex, exc.cycle = v, None
+    raise exc
+
+
+def _reraise(G, found):
+    """Raise apsp's NegativeCycleError for the one an SSSP search raised."""
+    cycle = getattr(found, "cycle", None)
+    if not cycle:
+        raise found
+    cycle = [int(v) for v in cycle]
+    weight = 0.0
+    for u, v in zip(cycle, cycle[1:] + cycle[:1]):
+        lo, hi = G.indptr[u], G.indptr[u + 1]
+        weight += float(G.weights[lo + np.searchsorted(G.indices[lo:hi], v)])
+    path = " -> ".join(str(v) for v in cycle + cycle[:1])
+    exc = NegativeCycleError(f"the graph has a negative cycle: {path} has weight {weight}")
+    exc.vertex, exc.cycle = cycle[0], cycle
+    raise exc from None
+
+
+# ---------------------------------------------------------------- memory
+def _check_max_bytes(max_bytes):
+    if max_bytes is None:
+        return None
+    if isinstance(max_bytes, (bool, np.bool_)) or not isinstance(max_bytes, (int, np.integer)) or max_bytes <= 0:
+        raise InvalidArgumentError(f"max_bytes must be a positive integer, got {max_bytes!r}")
+    return int(max_bytes)
+
+
+def _check_block_rows(block_rows):
+    if (isinstance(block_rows, (bool, np.bool_)) or not isinstance(block_rows, (int, np.integer))
+            or block_rows <= 0):
+        raise InvalidArgumentError(f"block_rows must be a positive integer, got {block_rows!r}")
+    return int(block_rows)
+
+
+def _rows_per_block(n, block_rows, max_bytes):
+    row = 8 * n
+    if max_bytes is not None and row > max_bytes:
+        raise OutOfMemory(f"one row of {n:,} distances needs {row:,} bytes, more than max_bytes = {max_bytes:,}")
+    if block_rows is None:
+        block_rows = max(1, (max_bytes if max_bytes is not None else BLOCK_BYTES) // row)
+    elif max_bytes is not None and block_rows * row > max_bytes:
+        raise OutOfMemory(f"a block of {block_rows:,} rows of {n:,} distances needs {block_rows * row:,} bytes, "
+                          f"more than max_bytes = {max_bytes:,}; use block_rows <= {max_bytes // row:,}")
+    return min(block_rows, n)
+
+
+def _available_host_bytes():
+    """Bytes of host memory available to a new allocation (Linux MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import psutil
+
+        return int(psutil.virtual_memory().available)
+    except Exception:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _check_host_memory(need, what):
+    avail = _available_host_bytes()
+    if avail is not None and need > avail:
+        raise OutOfMemory(f"{what} needs {need:,} bytes of memory, but only {avail:,} bytes are available; "
+                          "stream the rows with apsp_blocks(G, block_rows)")
