@@ -234,3 +234,15 @@ def test_real_graphs_generated_weights(shared_data, engine, name):
     G = with_weights(real(shared_data, name), seed=len(name))
     r = lg.minimum_spanning_forest(G, engine=engine)
     check(G, r, reference=G.nedges < 100_000)
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3, 1.0])
+@pytest.mark.parametrize("weights", ["few", "ints", "uniform", "equal"])
+@pytest.mark.parametrize("family", ["rmat", "erdos_renyi", "connected_caveman"])
+def test_cpu_light_edges_first(monkeypatch, family, weights, share):
+    """The CPU engine's Kruskal filter (light edges first, heavy ones later) at several cuts."""
+    from la_graph.engines import _cpu_msf
+
+    monkeypatch.setattr(_cpu_msf, "LIGHT_PER_VERTEX", share)
+    G = FAMILIES[family](WEIGHTS[weights])
+    check(G, lg.minimum_spanning_forest(G, engine="cpu"))

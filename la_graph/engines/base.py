@@ -390,7 +390,9 @@ class Engine(ABC):
             return None, 0
         lo, hi = float(w.min()), float(w.max())
         limit = np.iinfo(np.int64).max // max(G.nnz, 1)
-        if max(-lo, hi) < 2.0**53 and hi - lo < limit and np.array_equal(w, np.trunc(w)):
+        step = 1 << 20  # the integer test in cache-sized chunks (one temporary of the graph's size costs more)
+        if max(-lo, hi) < 2.0**53 and hi - lo < limit and all(
+                np.array_equal(c, np.trunc(c)) for c in (w[i:i + step] for i in range(0, w.size, step))):
             return None, int(lo)
         distinct, table = np.unique(w, return_inverse=True)
         if distinct.size > limit:  # pragma: no cover - needs ~3e9 edges
@@ -444,6 +446,9 @@ class Engine(ABC):
         * shortcut ``f = f[f]`` until ``f`` is a star forest again.
 
         ``hooked`` is the number of roots that hooked; 0 means no edge joins two trees.
+        An engine may hold heavier edges back while lighter ones still join
+        trees (Kruskal's filter: every round then runs on a prefix of the key
+        order); the forest is the same, rounds may hook differently.
         """
         inf = np.iinfo(np.int64).max
         eu, ev, key = edges
@@ -474,6 +479,7 @@ class Engine(ABC):
                 break
             self.assign(f, g)
         return edges, self.nvals(hook)
+
 
     # ---- sssp ----
     def sssp_delta_stepping(self, G, d, parent, bucket, delta):

@@ -472,11 +472,8 @@ class CPUEngine(Engine):
         return MSFEdges(G, *self.msf_weight_ranks(G))
 
     def msf_round(self, f, edges, forest):
-        from ._cpu_msf import boruvka_round
-
-        e = edges
         with _numpy_views(f, forest) as (fa, fo):
-            e.m, hooked = boruvka_round(fa, e.eu, e.ev, e.key, e.m, e.cheap, e.partner, e.touched, fo)
+            hooked = edges.round(fa, fo)
         return edges, int(hooked)
 
     # ---- sssp ----
