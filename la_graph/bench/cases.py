@@ -147,14 +147,23 @@ class BFS(Algorithm):
     def ours_output(self, raw):
         return np.vstack([host(r.parent) for r in raw])
 
-    def check(self, G, setting, parent):
-        verify.check_bfs(G, setting.sources, SimpleNamespace(level=None, parent=parent))
+    @staticmethod
+    def _result(out):
+        # parents (k, n), or levels given as SimpleNamespace(level=..., parent=None) by a peer without parents
+        return out if isinstance(out, SimpleNamespace) else SimpleNamespace(level=None, parent=out)
 
-    def work(self, G, setting, parent):
-        return sum(_reached_edges(G, p >= 0) for p in parent)
+    def check(self, G, setting, out):
+        verify.check_bfs(G, setting.sources, self._result(out))
 
-    def summary(self, G, setting, parent):
-        return {"reached": [int(np.count_nonzero(p >= 0)) for p in parent]}
+    def _reached(self, out):
+        r = self._result(out)
+        return (r.parent if r.parent is not None else r.level) >= 0
+
+    def work(self, G, setting, out):
+        return sum(_reached_edges(G, m) for m in self._reached(out))
+
+    def summary(self, G, setting, out):
+        return {"reached": [int(np.count_nonzero(m)) for m in self._reached(out)]}
 
 
 class CC(Algorithm):

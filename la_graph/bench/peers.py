@@ -21,6 +21,7 @@ import importlib.metadata
 import importlib.util
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -34,6 +35,8 @@ _DISTS = {"scipy": "scipy", "igraph": "igraph", "networkx": "networkx",
 #: loops take ~1 µs per edge and its graphs ~500 bytes per edge)
 NX_MAX_EDGES = {"apsp": 100_000, "sssp": 1_000_000, "msf": 1_000_000, "bfs": 1_000_000, "mis": 300_000,
                 "reachability": 500_000}
+#: networkx's maximal_independent_set draws from list(available) at every step: O(n^2)
+NX_MIS_MAX_N = 20_000
 NX_DEFAULT_MAX_EDGES = 2_000_000
 #: graphblas-algorithms' Floyd–Warshall is dense O(n^3): only up to this many vertices
 GA_APSP_MAX_N = 1_500
@@ -86,6 +89,8 @@ def skip_reason(tool, algo, G):
         limit = NX_MAX_EDGES.get(algo, NX_DEFAULT_MAX_EDGES)
         if G.nedges > limit:
             return f"networkx skipped: {G.nedges:,} edges > {limit:,} (pure Python: minutes)"
+        if algo == "mis" and G.n > NX_MIS_MAX_N:
+            return f"networkx skipped: {G.n:,} vertices > {NX_MIS_MAX_N:,} (its MIS takes time quadratic in n)"
     if tool == "graphblas-algorithms" and algo == "apsp" and G.n > GA_APSP_MAX_N:
         return f"graphblas-algorithms skipped: dense Floyd–Warshall on {G.n:,} > {GA_APSP_MAX_N:,} vertices"
     return None
@@ -279,6 +284,14 @@ def _graphblas_algorithms(algo, g, G, sources):
     import graphblas_algorithms as ga
 
     n = G.n
+    if algo == "bfs":
+        def levels(runs):
+            L = np.full((len(sources), n), -1, np.int64)
+            for i, layers in enumerate(runs):
+                for k, layer in enumerate(layers):
+                    L[i, layer.to_coo()[0]] = k
+            return SimpleNamespace(level=L, parent=None)
+        return (lambda: [list(ga.algorithms.bfs_layers(g, s)) for s in sources], levels)
     if algo == "sssp":
         def dist(vs):
             D = np.full((len(sources), n), np.inf)
