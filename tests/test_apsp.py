@@ -18,8 +18,14 @@ METHODS = ["floyd_warshall", "sssp"]
 
 
 def reference(G):
-    """scipy's all-pairs distances (explicit zero weights are edges there too)."""
+    """scipy's all-pairs distances (explicit zero weights are edges there too).
+
+    scipy's Floyd-Warshall sets the diagonal to 0 whatever the self-loops; a
+    negative self-loop is a negative cycle.
+    """
     A = G.to_scipy().astype(np.float64)
+    if G.weighted and (A.diagonal() < 0).any():
+        raise csgraph.NegativeCycleError("negative self-loop")
     return csgraph.floyd_warshall(A, directed=True, unweighted=not G.weighted)
 
 

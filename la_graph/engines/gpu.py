@@ -1672,6 +1672,37 @@ class GPUEngine(Engine):
         return self.graph_from_device(C.row, C.col, w, A.shape[0], directed,
                                       weighted="auto" if weighted is None else weighted)
 
+    # ---- apsp ----
+    objects_on_host = False
+    #: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): blocks of FW_TILE x 8 threads
+    FW_TILE = 32
+    #: rounds between host reads of the negative-cycle flag (to stop early)
+    FW_CHECK_ROUNDS = 64
+
+    def floyd_warshall(self, G):
+        n = G.n
+        _reserve(8 * n * n + 16 * G.nnz + 64, f"Floyd-Warshall's {n:,} x {n:,} float64 distance matrix")
+        A = self.matrix(G)
+        D = cp.full(n * n, np.inf, dtype=_F64)
+        keys = _mat_keys(A)                                  # row * n + col of every edge
+        if keys.size:
+            D[keys] = A.val if A.val is not None else 1.0    # a Graph holds no duplicate edges
+        diag = cp.arange(n, dtype=_I64) * (n + 1)
+        D[diag] = cp.minimum(D[diag], 0.0)
+        neg = cp.full(1, n, dtype=_I64)
+        T = self.FW_TILE
+        nb = (n + T - 1) // T
+        block = (T, 8)
+        p1, p2, p3 = (_kernel("floyd_warshall.cu", k, T) for k in ("fw_phase1", "fw_phase2", "fw_phase3"))
+        for K in range(nb):
+            p1((1,), block, (D, np.int64(n), np.int32(K), neg))
+            p2((nb, 2), block, (D, np.int64(n), np.int32(K)))
+            p3((nb, nb), block, (D, np.int64(n), np.int32(K)))
+            if K % self.FW_CHECK_ROUNDS == self.FW_CHECK_ROUNDS - 1 and int(neg[0]) < n:
+                break
+        v = int(neg[0])
+        return GMat.dense_of(n, n, _F64, D, None), (v if v < n else -1)
+
 
 # every public method re-raises CUDA errors as la_graph errors
 for _attr in [a for a in dir(GPUEngine) if not a.startswith("_") and callable(getattr(GPUEngine, a))]:
