@@ -204,6 +204,13 @@ def test_property_random_graphs(n, edges, directed, data):
         r = lg.sssp(G, s, method="delta_stepping", delta=delta, engine=eng)
         check_sssp(G, s, r.distance, r.parent)
     srcs = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4)))
+    try:
+        csgraph.bellman_ford(A, directed=True, indices=srcs)
+    except csgraph.NegativeCycleError:
+        with pytest.raises(lg.NegativeCycleError) as info:
+            lg.sssp(G, sources=srcs, engine=eng)
+        assert_negative_cycle(G, info.value)
+        return
     r = lg.sssp(G, sources=srcs, engine=eng)
     check_sssp(G, srcs, r.distance, r.parent)
 

@@ -21,7 +21,7 @@ import numpy as np
 #: most buckets the circular bucket array may hold (``max weight / delta + 3``);
 #: a smaller ``delta`` is raised to ``max weight / MAX_BUCKETS`` (results do not
 #: depend on ``delta``, only the work does)
-MAX_BUCKETS = 1 << 20
+MAX_BUCKETS = 1 << 16
 
 
 def effective_delta(delta, max_weight):
@@ -30,160 +30,159 @@ def effective_delta(delta, max_weight):
 
 
 @numba.njit(cache=True, nogil=True)
-def delta_stepping(indptr, indices, w, d, par, lo, delta):
-    """Delta-stepping (Meyer & Sanders) from every vertex with ``lo <= d[v] < inf``, in place.
+def _more_blocks(ev, ex, bnext):
+    """Double the block pool; the new blocks form the free list, whose head is returned."""
+    nblk = bnext.size
+    B = ev.size // nblk
+    ev2 = np.empty(2 * nblk * B, np.int64)
+    ex2 = np.empty(2 * nblk * B, np.float64)
+    bnext2 = np.empty(2 * nblk, np.int64)
+    ev2[:nblk * B] = ev
+    ex2[:nblk * B] = ex
+    bnext2[:nblk] = bnext
+    for b in range(nblk, 2 * nblk):
+        bnext2[b] = b + 1
+    bnext2[2 * nblk - 1] = -1
+    return ev2, ex2, bnext2, nblk
 
-    Bucket ``b`` holds the pending vertices with ``lo + b*delta <= d[v] < lo + (b+1)*delta``.
-    For the smallest non-empty bucket: relax the light edges (``w <= delta``) of
-    its vertices until it stays empty (improved vertices land in it or later
-    ones), then the heavy edges of every vertex it held.  Buckets live in a
-    circular array of ``max(w)/delta + 3`` lists (all pending distances are
-    within ``max(w)`` of the current bucket); stale entries (the vertex improved
-    since) are skipped.  Weights must be non-negative.
+
+@numba.njit(cache=True, nogil=True)
+def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
+    """Delta-stepping from every vertex with ``lo <= d[v] < inf``, in place; weights non-negative, ``<= maxw``.
+
+    Bucket ``b`` holds the pending vertices with ``lo + b*delta <= d[v] < lo +
+    (b+1)*delta``; the smallest non-empty bucket is emptied first (vertices that
+    improve into it are appended and taken in the same pass), then the next.
+    Sequentially nothing is gained by holding heavy edges back until the bucket
+    is done, so a vertex taken from its bucket relaxes all its edges at once (one
+    pass over its row).  Buckets live in a circular array of ``maxw/delta + 3``
+    slots (every pending distance is within ``maxw`` of the current bucket); each
+    is a chain of fixed-size blocks of ``(vertex, distance)`` entries, read in
+    order; an entry whose vertex improved since it was pushed is skipped.
     """
     n = d.size
     want_par = par.size > 0
-    maxw = 0.0
-    for e in range(w.size):
-        if w[e] > maxw:
-            maxw = w[e]
     nb = int(maxw / delta) + 3
-    heavy = maxw > delta
-    head = np.full(nb, -1, np.int64)
-    cap = n + 16
-    ev = np.empty(cap, np.int64)  # entry -> vertex
-    ed = np.empty(cap, np.float64)  # entry -> distance when pushed (stale if d[v] moved)
-    enx = np.empty(cap, np.int64)  # entry -> next entry of its list (or of the free list)
-    free = -1
-    used = 0
+    B = 256  # entries per block
+    shead = np.full(nb, -1, np.int64)
+    stail = np.full(nb, -1, np.int64)
+    sfill = np.zeros(nb, np.int64)
+    nblk = 16
+    ev = np.empty(nblk * B, np.int64)
+    ex = np.empty(nblk * B, np.float64)
+    bnext = np.arange(1, nblk + 1, dtype=np.int64)
+    bnext[nblk - 1] = -1
+    free = 0
     pending = 0
-    cur = 0
-    # initial entries
-    for v in range(n):
+    for v in range(n):  # the initial entries
         x = d[v]
         if x >= lo and x < np.inf:
             f = (x - lo) / delta
-            b = nb - 1 if f >= nb - 1 else int(f)
-            if used == cap:
-                cap *= 2
-                ev2 = np.empty(cap, np.int64)
-                ed2 = np.empty(cap, np.float64)
-                en2 = np.empty(cap, np.int64)
-                ev2[:used] = ev[:used]
-                ed2[:used] = ed[:used]
-                en2[:used] = enx[:used]
-                ev, ed, enx = ev2, ed2, en2
-            ev[used] = v
-            ed[used] = x
-            enx[used] = head[b]
-            head[b] = used
-            used += 1
+            slot = nb - 1 if f >= nb - 1 else int(f)
+            t = stail[slot]
+            if t == -1 or sfill[slot] == B:
+                if free == -1:
+                    ev, ex, bnext, free = _more_blocks(ev, ex, bnext)
+                nbk = free
+                free = bnext[nbk]
+                bnext[nbk] = -1
+                if t == -1:
+                    shead[slot] = nbk
+                else:
+                    bnext[t] = nbk
+                stail[slot] = nbk
+                sfill[slot] = 0
+                t = nbk
+            ev[t * B + sfill[slot]] = v
+            ex[t * B + sfill[slot]] = x
+            sfill[slot] += 1
             pending += 1
-    if pending == 0:
-        return
-    # the first non-empty bucket
-    while head[cur % nb] == -1:
-        cur += 1
-    settled = np.empty(n, np.int64)  # vertices the current bucket held (their heavy edges wait)
-    in_settled = np.zeros(n, np.bool_)
-    frontier = np.empty(n, np.int64)
-    while True:
+    cur = 0
+    while pending > 0:
         slot = cur % nb
-        ns = 0
-        while head[slot] != -1:  # light rounds of bucket cur
-            e = head[slot]
-            head[slot] = -1
-            nf = 0
-            while e != -1:
-                v = ev[e]
-                nxt = enx[e]
-                if ed[e] == d[v]:
-                    frontier[nf] = v
-                    nf += 1
-                enx[e] = free
-                free = e
-                pending -= 1
-                e = nxt
-            for i in range(nf):
-                u = frontier[i]
-                if not in_settled[u]:
-                    in_settled[u] = True
-                    settled[ns] = u
-                    ns += 1
-                du = d[u]
-                for k in range(indptr[u], indptr[u + 1]):
-                    wk = w[k]
-                    if wk <= delta:
-                        v = indices[k]
-                        x = du + wk
-                        if x < d[v]:
-                            d[v] = x
-                            if want_par:
-                                par[v] = u
-                            f = (x - lo) / delta - cur
-                            b = cur + nb - 1 if f >= nb - 1 else cur + max(int(f), 0)
-                            if free == -1:
-                                if used == cap:
-                                    cap *= 2
-                                    ev2 = np.empty(cap, np.int64)
-                                    ed2 = np.empty(cap, np.float64)
-                                    en2 = np.empty(cap, np.int64)
-                                    ev2[:used] = ev[:used]
-                                    ed2[:used] = ed[:used]
-                                    en2[:used] = enx[:used]
-                                    ev, ed, enx = ev2, ed2, en2
-                                ent = used
-                                used += 1
-                            else:
-                                ent = free
-                                free = enx[free]
-                            ev[ent] = v
-                            ed[ent] = x
-                            enx[ent] = head[b % nb]
-                            head[b % nb] = ent
-                            pending += 1
-        for i in range(ns):  # heavy edges of the settled bucket
-            u = settled[i]
-            in_settled[u] = False
-            if not heavy:
+        blk = shead[slot]
+        i = 0
+        while blk != -1:
+            lim = sfill[slot] if blk == stail[slot] else B
+            if i == lim:
+                if blk == stail[slot]:
+                    break
+                nxt = bnext[blk]  # a full block, all taken: back to the free list
+                bnext[blk] = free
+                free = blk
+                blk = nxt
+                i = 0
                 continue
-            du = d[u]
+            u = ev[blk * B + i]
+            du = ex[blk * B + i]
+            i += 1
+            pending -= 1
+            if du != d[u]:
+                continue  # stale: u improved since
             for k in range(indptr[u], indptr[u + 1]):
-                wk = w[k]
-                if wk > delta:
-                    v = indices[k]
-                    x = du + wk
-                    if x < d[v]:
-                        d[v] = x
-                        if want_par:
-                            par[v] = u
-                        f = (x - lo) / delta - cur
-                        b = cur + nb - 1 if f >= nb - 1 else cur + max(int(f), 1)
+                v = indices[k]
+                x = du + w[k]
+                if x < d[v]:
+                    d[v] = x
+                    if want_par:
+                        par[v] = u
+                    f = (x - lo) / delta - cur
+                    b = cur + nb - 1 if f >= nb - 1 else cur + max(int(f), 0)
+                    s2 = b % nb
+                    t = stail[s2]
+                    if t == -1 or sfill[s2] == B:
                         if free == -1:
-                            if used == cap:
-                                cap *= 2
-                                ev2 = np.empty(cap, np.int64)
-                                ed2 = np.empty(cap, np.float64)
-                                en2 = np.empty(cap, np.int64)
-                                ev2[:used] = ev[:used]
-                                ed2[:used] = ed[:used]
-                                en2[:used] = enx[:used]
-                                ev, ed, enx = ev2, ed2, en2
-                            ent = used
-                            used += 1
+                            ev, ex, bnext, free = _more_blocks(ev, ex, bnext)
+                        nbk = free
+                        free = bnext[nbk]
+                        bnext[nbk] = -1
+                        if t == -1:
+                            shead[s2] = nbk
                         else:
-                            ent = free
-                            free = enx[free]
-                        ev[ent] = v
-                        ed[ent] = x
-                        enx[ent] = head[b % nb]
-                        head[b % nb] = ent
-                        pending += 1
+                            bnext[t] = nbk
+                        stail[s2] = nbk
+                        sfill[s2] = 0
+                        t = nbk
+                    ev[t * B + sfill[s2]] = v
+                    ex[t * B + sfill[s2]] = x
+                    sfill[s2] += 1
+                    pending += 1
+        if blk != -1:  # the tail block
+            bnext[blk] = free
+            free = blk
+        shead[slot] = -1
+        stail[slot] = -1
+        sfill[slot] = 0
         if pending == 0:
-            return
+            break
         cur += 1
-        while head[cur % nb] == -1:
+        while shead[cur % nb] == -1:
             cur += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _parent_cycle(par, d, starts, m, stamp, owner, check):
+    """A vertex on a cycle of the parent pointers reached from ``starts[:m]``, or -1.
+
+    Parents only change on a strict drop, so such a cycle has negative weight.
+    The source points to itself; that is a cycle only once its distance dropped
+    below 0.  ``stamp`` / ``owner`` are scratch arrays; ``check`` a fresh stamp.
+    """
+    for i in range(m):
+        v = starts[i]
+        while stamp[v] != check:
+            stamp[v] = check
+            owner[v] = i
+            p = par[v]
+            if p == v:
+                if d[v] < 0:
+                    return v
+                break
+            v = p
+        else:
+            if owner[v] == i:
+                return v
+    return -1
 
 
 @numba.njit(cache=True, nogil=True)
@@ -191,13 +190,20 @@ def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
     """Frontier Bellman-Ford rounds from ``frontier[:nf]``, in place; relaxes with the newest distances.
 
     Each round relaxes every out-edge of the frontier; the vertices whose
-    distance dropped form the next frontier.  Stops when the frontier is empty
-    or after ``max_rounds`` rounds.  Returns ``(frontier, nf, rounds)``.
+    distance dropped form the next frontier.  Stops when the frontier is empty,
+    after ``max_rounds`` rounds, or (with parents) as soon as the parents form a
+    cycle -- a negative one; the frontier is then that one vertex on it.  The
+    parents are searched for a cycle whenever ``n`` edges were relaxed since the
+    last search (O(1) per edge).  Returns ``(frontier, nf, rounds)``.
     """
     n = d.size
     want_par = par.size > 0
     nxt = np.empty(n, np.int64)
     queued = np.zeros(n, np.bool_)
+    stamp = np.zeros(n if want_par else 0, np.int64)
+    owner = np.zeros(n if want_par else 0, np.int64)
+    checks = 0
+    work = 0
     for i in range(nf):
         queued[frontier[i]] = True
     rounds = 0
@@ -209,6 +215,7 @@ def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
         for i in range(nf):
             u = frontier[i]
             du = d[u]
+            work += indptr[u + 1] - indptr[u]
             for k in range(indptr[u], indptr[u + 1]):
                 v = indices[k]
                 x = du + w[k]
@@ -222,11 +229,18 @@ def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
                         m += 1
         frontier, nxt = nxt, frontier
         nf = m
+        if want_par and nf > 0 and work >= n:
+            work = 0
+            checks += 1
+            c = _parent_cycle(par, d, frontier, nf, stamp, owner, checks)
+            if c >= 0:
+                frontier[0] = c
+                return frontier, 1, rounds
     return frontier, nf, rounds
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def batch(indptr, indices, w, D, P, sources, delta, max_rounds):
+def batch(indptr, indices, w, D, P, sources, delta, maxw, max_rounds):
     """One search per row of ``D`` / ``P`` (row ``i`` from ``sources[i]``), rows in parallel.
 
     ``delta > 0``: delta-stepping (non-negative weights); else Bellman-Ford
@@ -244,7 +258,7 @@ def batch(indptr, indices, w, D, P, sources, delta, max_rounds):
         if p.size > 0:
             p[s] = s
         if delta > 0:
-            delta_stepping(indptr, indices, w, d, p, 0.0, delta)
+            delta_stepping(indptr, indices, w, d, p, 0.0, delta, maxw)
         else:
             fr = np.empty(d.size, np.int64)
             fr[0] = s

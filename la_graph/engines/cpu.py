@@ -482,8 +482,8 @@ class CPUEngine(Engine):
 
         dd = _writeable(self.to_numpy(d, fill=np.inf))
         pp = _writeable(self.to_numpy(parent, fill=-1)) if parent is not None else np.empty(0, np.int64)
-        delta_stepping(G.indptr, G.indices, G.weights, dd, pp, bucket * delta,
-                       effective_delta(delta, _max_weight(G)))
+        maxw = _max_weight(G)
+        delta_stepping(G.indptr, G.indices, G.weights, dd, pp, bucket * delta, effective_delta(delta, maxw), maxw)
         return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), None
 
     def sssp_bellman_ford(self, G, d, parent, q, max_rounds):
@@ -505,8 +505,9 @@ class CPUEngine(Engine):
         k, n = sources.size, G.n
         D = np.full((k, n), np.inf)
         P = np.full((k, n) if parent else (k, 0), -1, np.int64)
-        step = effective_delta(delta, _max_weight(G)) if delta is not None else 0.0
-        active = batch(G.indptr, G.indices, G.weights, D, P, sources, step, max_rounds)
+        maxw = _max_weight(G)
+        step = effective_delta(delta, maxw) if delta is not None else 0.0
+        active = batch(G.indptr, G.indices, G.weights, D, P, sources, step, maxw, max_rounds)
         return (Matrix.from_dense(D), Matrix.from_dense(P) if parent else None, active)
 
     # ---- apsp ----
