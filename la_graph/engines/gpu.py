@@ -86,7 +86,7 @@ _ST_CNT, _ST_EDG, _ST_K, _ST_FOUND, _ST_SCANNED, _ST_STOP = 0, 3, 6, 7, 8, 9
 
 
 # ============================================================================ kernel modules
-KERNEL_FILES = ("semiring.cu", "bfs.cu", "fastsv.cu")
+KERNEL_FILES = ("semiring.cu", "bfs.cu", "fastsv.cu", "floyd_warshall.cu", "msf.cu")
 _CTYPES = {_I32: "int", _I64: "long long", _F64: "double"}
 _MODULES: dict = {}        # (file, device id) -> cupy.RawModule
 _FUNCTIONS: dict = {}      # (file, device id, name expression) -> cupy kernel
@@ -122,6 +122,11 @@ def _instantiations(file):
     if file == "fastsv.cu":
         return ([_name("fastsv_mngp", i, v) for i in idx for v in vals]
                 + [_name(k, v) for k in ("fastsv_hook", "fastsv_gp") for v in vals])
+    if file == "floyd_warshall.cu":
+        return [_name(k, GPUEngine.FW_TILE) for k in ("fw_phase1", "fw_phase2", "fw_phase3")]
+    if file == "msf.cu":
+        return ([_name(k, i, v) for k in ("msf_cheapest", "msf_partner") for i in idx for v in vals]
+                + [_name(k, v) for k in ("msf_hook", "msf_jump") for v in vals])
     raise LaGraphError(f"unknown kernel file {file!r}")
 
 
@@ -1702,6 +1707,55 @@ class GPUEngine(Engine):
                 break
         v = int(neg[0])
         return GMat.dense_of(n, n, _F64, D, None), (v if v < n else -1)
+
+    # ---- msf ----
+    def msf_edges(self, G):
+        # the keys of base.py's msf_edges, computed on the device from the uploaded CSR;
+        # the edge set is a tuple of CuPy arrays (eu, ev, key) that only msf_round reads
+        A = self.matrix(G)
+        n, nnz = G.n, G.nnz
+        _reserve(32 * nnz + 64, f"the keys of {nnz // 2:,} spanning-forest edges")
+        table, offset = self.msf_weight_ranks(G)
+        rows = (cp.searchsorted(A.indptr, cp.arange(nnz, dtype=A.indptr.dtype), side="right") - 1).astype(
+            A.indices.dtype)
+        p = cp.flatnonzero(rows < A.indices)
+        if table is not None:
+            rank = cp.asarray(table)[p]
+        elif G.weights is not None:
+            rank = A.val[p].astype(_I64) - offset
+        else:
+            rank = cp.zeros(p.size, _I64)
+        return rows[p], A.indices[p], rank * np.int64(nnz) + p
+
+    def msf_round(self, f, edges, forest):
+        if not (isinstance(edges, tuple) and len(edges) == 3 and all(isinstance(a, cp.ndarray) for a in edges)
+                and isinstance(f, GVec) and isinstance(forest, GVec) and f.dtype in (_I32, _I64)):
+            return super().msf_round(f, edges, forest)
+        if (f.pres is not None and not bool(f.pres.all())) or (forest.pres is not None and not bool(forest.pres.all())):
+            raise InvalidArgumentError("msf_round needs full vectors f and forest")
+        eu, ev, key = edges
+        n, m = f.size, int(key.size)
+        if m == 0 or n == 0:
+            return edges, 0
+        IT, VT = eu.dtype, f.dtype
+        fv, fo = f.val.copy(), forest.val.astype(_I64, copy=True)   # the engine never writes into a vector's array
+        cheap = cp.full(n, np.iinfo(np.int64).max, _I64)
+        keep = cp.empty(m, cp.uint8)
+        _kernel("msf.cu", "msf_cheapest", IT, VT)(
+            (self._blocks(m),), (256,), (eu, ev, key, fv, cheap, keep, np.int64(m)))
+        partner = cp.empty(n, VT)
+        _kernel("msf.cu", "msf_partner", IT, VT)(
+            (self._blocks(m),), (256,), (eu, ev, key, keep, cheap, partner, np.int64(m)))
+        hooked = cp.zeros(1, cp.uint64)
+        _kernel("msf.cu", "msf_hook", VT)((self._blocks(n),), (256,), (fv, cheap, partner, fo, np.int64(n), hooked))
+        changed = cp.ones(1, cp.int32)
+        while int(changed[0]):
+            changed.fill(0)
+            _kernel("msf.cu", "msf_jump", VT)((self._blocks(n),), (256,), (fv, np.int64(n), changed))
+        f.val, f.pres = fv, None
+        forest.val, forest.pres = fo.astype(forest.dtype, copy=False), None
+        live = cp.flatnonzero(keep)
+        return (eu[live], ev[live], key[live]), int(hooked[0])
 
 
 # every public method re-raises CUDA errors as la_graph errors
