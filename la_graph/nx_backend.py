@@ -24,6 +24,7 @@ by ``import la_graph``.
 from __future__ import annotations
 
 import inspect
+from operator import eq, methodcaller
 
 import networkx as nx
 import numpy as np
@@ -235,7 +236,7 @@ def _weights_from_data(datas, attr, default, multigraph):
     if multigraph:
         vals = [min(d.get(attr, default) for d in kd.values()) for kd in datas]
     else:
-        vals = [d.get(attr, default) for d in datas]
+        vals = list(map(methodcaller("get", attr, default), datas))
     w = np.array(vals) if vals else np.zeros(0, np.int64)
     if w.dtype.kind not in "biuf" or w.ndim != 1:
         raise NotImplementedError(f"edge attribute {attr!r} holds values that are not real numbers")
@@ -266,16 +267,20 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
         raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
     nodes = list(graph)
     index = {v: i for i, v in enumerate(nodes)}
-    adj = graph._adj
-    nbr_lists = [list(nbrs) for nbrs in adj.values()]   # (len() of a filtered view may not count)
-    deg = np.fromiter(map(len, nbr_lists), np.int64, len(nodes))
-    m = int(deg.sum())
+    keep_data = bool(preserve_edge_attrs or edge_attrs)
+    keys, datas, ends = [], [] if keep_data else None, []
+    for nbrs in graph._adj.values():            # C-speed extends; len() of a filtered view may not count
+        keys.extend(nbrs)
+        if keep_data:
+            datas.extend(nbrs.values())
+        ends.append(len(keys))
+    deg = np.diff(np.array([0] + ends, dtype=np.int64))
     src = np.repeat(np.arange(len(nodes), dtype=np.int64), deg)
-    dst = np.fromiter((index[v] for nb in nbr_lists for v in nb), np.int64, m)
+    if all(map(eq, nodes, range(len(nodes)))):     # labels 0..n-1 in order: no lookups needed
+        dst = np.fromiter(keys, np.int64, len(keys))
+    else:
+        dst = np.fromiter(map(index.__getitem__, keys), np.int64, len(keys))
     multigraph = graph.is_multigraph()
-    datas = None
-    if preserve_edge_attrs or edge_attrs:
-        datas = [nbrs[v] for nbrs, nb in zip(adj.values(), nbr_lists) for v in nb]
     weights, ints = {}, {}
     for attr, default in (edge_attrs or {}).items():
         if default is None:
