@@ -537,44 +537,52 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
 
 
 def _kruskal(G, weight, ignore_nan):
-    """Edge records ``(u, v, key, data)`` of Kruskal's forest, in NetworkX's yield order."""
+    """Edge records ``(entry, key, data)`` of Kruskal's forest, in NetworkX's yield order."""
     src, dst = G._src, G._dst
     first = np.flatnonzero(dst >= src)          # G.edges order: each edge from its earlier endpoint
-    recs, wts = [], []
-    if G._edge_data is None:                    # data=False: the weights were converted, not the dicts
-        if G._multigraph:
-            raise NotImplementedError("data=False on a multigraph: the edge keys were not converted")
-        recs = [(e, None, None) for e in first.tolist()]
-        wts = G.weights(weight)[first] if weight is not None else np.ones(first.size)
-    for e in first.tolist() if G._edge_data is not None else ():
-        d = G._edge_data[e]
-        items = d.items() if G._multigraph else ((None, d),)
-        for k, dd in items:
-            wt = dd.get(weight, 1)
-            if wt != wt:      # NaN
-                if ignore_nan:
-                    continue
-                edge = (G.nodes[src[e]], G.nodes[dst[e]]) + ((k,) if G._multigraph else ()) + (dd,)
-                raise ValueError(f"NaN found as an edge weight. Edge {edge}")
-            recs.append((e, k, dd))
-            wts.append(wt)
-    if not len(recs):
-        return []
-    w = np.asarray(wts)
-    if w.dtype.kind not in "biuf":
+    data = G._edge_data
+    if data is None and G._multigraph:
+        raise NotImplementedError("data=False on a multigraph: the edge keys were not converted")
+    if G._multigraph:                           # one record per parallel edge, in key order
+        e, keys, ds = [], [], []
+        for i in first.tolist():
+            for k, dd in data[i].items():
+                e.append(i)
+                keys.append(k)
+                ds.append(dd)
+        e = np.array(e, dtype=np.int64)
+    else:
+        e, keys = first, None
+        ds = [data[i] for i in first.tolist()] if data is not None else None
+    if ds is not None:
+        w = np.array(list(map(methodcaller("get", weight, 1), ds)) if weight is not None else [1] * len(ds))
+    else:
+        w = G.weights(weight)[first] if weight is not None else np.ones(first.size)
+    if w.size and w.dtype.kind not in "biuf":
         raise NotImplementedError(f"edge attribute {weight!r} holds values that are not real numbers")
+    if w.dtype.kind == "f":
+        nan = np.isnan(w)
+        if nan.any():
+            if not ignore_nan:
+                j = int(np.argmax(nan))
+                edge = (G.nodes[src[e[j]]], G.nodes[dst[e[j]]]) + ((keys[j],) if keys else ()) + (ds[j],)
+                raise ValueError(f"NaN found as an edge weight. Edge {edge}")
+            ok = np.flatnonzero(~nan)
+            w, e = w[ok], e[ok]
+            keys = [keys[j] for j in ok.tolist()] if keys else keys
+            ds = [ds[j] for j in ok.tolist()] if ds is not None else ds
+    if not w.size:
+        return []
     if w.dtype.kind in "iub" and int(np.abs(w).max()) > _EXACT_INT:
         raise NotImplementedError(f"integer weights beyond 2**53 in {weight!r} are not exact in float64")
+    order = np.argsort(w.astype(np.float64), kind="stable")           # NetworkX's sorted(): stable
     rank = np.empty(w.size, np.float64)
-    rank[np.argsort(w.astype(np.float64), kind="stable")] = np.arange(1, w.size + 1)   # sorted(), stable
-    e = np.array([r[0] for r in recs], dtype=np.int64)
+    rank[order] = np.arange(1, w.size + 1)
     # distinct weights (the ranks): the minimum spanning forest is unique and is Kruskal's
     F = Graph.from_edges(src[e], dst[e], rank, n=len(G), directed=False)
     msf = _alg("minimum_spanning_forest")(F, engine=_engine())
-    chosen = np.sort(np.asarray(msf.weight, dtype=np.float64)).astype(np.int64) - 1
-    by_rank = np.empty(w.size, np.int64)
-    by_rank[(rank - 1).astype(np.int64)] = np.arange(w.size)
-    return [(recs[i][0], recs[i][1], recs[i][2]) for i in by_rank[chosen].tolist()]
+    chosen = order[np.sort(np.asarray(msf.weight, dtype=np.float64)).astype(np.int64) - 1].tolist()
+    return [(int(e[j]), keys[j] if keys else None, ds[j] if ds is not None else None) for j in chosen]
 
 
 def minimum_spanning_edges(G, algorithm="kruskal", weight="weight", keys=True, data=True, ignore_nan=False):
