@@ -136,7 +136,8 @@ class BFS(Algorithm):
     def settings(self, G, name):
         fam = family(name)
         if fam in _RANDOM_SOURCE_FAMILIES and not any(h in name for h in _HIGH_DIAMETER):
-            return [Setting("16 random sources", _random_sources(G, 16))]
+            # and vertex 0: the GPU issue's R-MAT target is defined from it
+            return [Setting("16 random sources", _random_sources(G, 16)), Setting("source 0", [0])]
         s = _vertex0_or_hub(G)
         return [Setting(f"source {s}", [s])]
 
