@@ -72,8 +72,8 @@ class LaGraphNX:
     >>> H = convert_from_nx(nx.Graph([("a", "b"), ("b", "c")]))
     >>> H
     LaGraphNX(Graph(n=3, edges=2, undirected), nodes=['a', 'b', 'c'])
-    >>> sorted(nx.connected_components(H))   # dispatched to la_graph by the graph's type
-    [{'a', 'b', 'c'}]
+    >>> [sorted(c) for c in nx.connected_components(H)]   # dispatched to la_graph by the graph's type
+    [['a', 'b', 'c']]
     """
 
     __networkx_backend__ = "la_graph"
