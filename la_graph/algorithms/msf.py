@@ -30,7 +30,8 @@ vertex id of its tree (as :func:`~la_graph.connected_components`).
 Both steps are engine methods (``engines/base.py`` holds their plain versions
 in primitives): ``msf_edges`` packs the keys; ``msf_round`` runs one round --
 the CPU engine as one compiled pass that also compacts the surviving edges,
-relabelled to their roots (contraction).
+relabelled to their roots (contraction), light edges first and the heavy ones
+once those are used up (Kruskal's filter); the GPU engine as CUDA kernels.
 """
 
 from __future__ import annotations
