@@ -39,9 +39,13 @@ def check_seed(seed):
 
 
 def vertex_ranks(n, seed):
-    """A permutation of ``0..n-1``: the rank of each vertex's hash (ties broken by vertex id), int64."""
+    """A permutation of ``0..n-1``: the rank of each vertex's hash, int64.
+
+    The hashes never tie: ``id ^ splitmix64(seed)`` is one-to-one and so is
+    splitmix64 (a bijection of 64-bit words), so the order is total.
+    """
     h = splitmix64(np.arange(n, dtype=np.uint64) ^ splitmix64(np.uint64(seed)))
-    order = np.argsort(h, kind="stable")
+    order = np.argsort(h)
     ranks = np.empty(n, dtype=np.int64)
     ranks[order] = np.arange(n, dtype=np.int64)
     return ranks

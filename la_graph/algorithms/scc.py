@@ -12,7 +12,8 @@ on ``labels``, a vector with an entry for every vertex already assigned:
 2. **Forward-backward** (``scc_fwbw``, Fleischer, Hendrickson & Pinar 2000;
    Coppersmith et al. 2005): the vertices reachable from a pivot (the one of
    largest in-degree x out-degree) both forward on ``A`` and backward on ``A'``
-   are its SCC, usually the giant one.  Then trim again.
+   are its SCC, usually the giant one.  (No second trim: on web and R-MAT
+   graphs it found nothing after this step, and coloring takes what it would.)
 3. **Coloring** (``scc_color``, Orzan 2004; LAGraph's experimental
    LAGraph_scc): every unassigned vertex takes the least priority of the
    vertices that reach it (min-first propagation to a fixed point); the root
@@ -77,7 +78,6 @@ def strongly_connected_components(G, *, engine=None, output="numpy"):
     if done < n:
         pivot = _pivot(E, G, labels)
         done += E.scc_fwbw(G, pivot, labels)
-        done += E.scc_trim(G, labels)
     prio = E.vector_from_numpy(vertex_ranks(n, 0)) if done < n else None
     while done < n:
         done += E.scc_color(G, prio, labels)

@@ -22,7 +22,24 @@ def scc_trim(indptr, indices, tptr, tind, done, lab):
     dout = np.zeros(n, np.int64)
     queue = np.empty(n, np.int64)
     tail = 0
+    fresh = True  # nothing labelled yet: the counts are row lengths less a self-loop (O(n log d), no edge scan)
     for v in range(n):
+        if done[v]:
+            fresh = False
+            break
+    for v in range(n):
+        if fresh:
+            lo, hi = indptr[v], indptr[v + 1]
+            c = hi - lo - _has(indices, lo, hi, v)
+            dout[v] = c
+            if c > 0:
+                lo, hi = tptr[v], tptr[v + 1]
+                c = hi - lo - _has(tind, lo, hi, v)
+                din[v] = c
+            if c == 0:
+                queue[tail] = v
+                tail += 1
+            continue
         if done[v]:
             continue
         c = 0
@@ -68,6 +85,19 @@ def scc_trim(indptr, indices, tptr, tind, done, lab):
                     queue[tail] = u
                     tail += 1
     return tail
+
+
+@numba.njit(cache=True, nogil=True)
+def _has(indices, lo, hi, v):
+    """1 if the sorted ``indices[lo:hi]`` hold ``v``, else 0 (binary search)."""
+    end = hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if indices[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return 1 if lo < end and indices[lo] == v else 0
 
 
 @numba.njit(cache=True, nogil=True)

@@ -1,0 +1,156 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import la_graph as lg
+from la_graph.algorithms._random import vertex_ranks
+from la_graph.engines.base import Engine
+from la_graph.verify import check_scc
+
+from .graphs import REAL, SMALL, real
+
+
+def _directed(G):
+    """``G`` as a directed graph with the same stored entries (both directions of an undirected edge)."""
+    u, v = G.edges()
+    return lg.Graph.from_edges(u, v, n=G.n, directed=True)
+
+
+class _PlainSteps(type(lg.get_engine("cpu"))):
+    """The CPU engine with the SCC steps' plain defaults of base.py (what an engine without fused steps runs)."""
+
+    scc_trim = Engine.scc_trim
+    scc_fwbw = Engine.scc_fwbw
+    scc_color = Engine.scc_color
+
+
+PLAIN = _PlainSteps()
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_small_graphs(engine, name):
+    G = SMALL[name]()
+    for H in (G, _directed(G)):
+        labels = lg.strongly_connected_components(H, engine=engine)
+        assert labels.dtype == np.int64 and labels.shape == (H.n,)
+        check_scc(H, labels)
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_plain_steps_match(name):
+    G = _directed(SMALL[name]())
+    np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=PLAIN),
+                                  lg.strongly_connected_components(G, engine="cpu"))
+
+
+def test_example_with_fringe_and_cycles(engine):
+    # 0->1->2->0 is an SCC, 3<->4 another, 5 hangs off 4, 6 is isolated
+    G = lg.Graph.from_edges([0, 1, 2, 2, 3, 4, 4], [1, 2, 0, 3, 4, 3, 5], n=7, directed=True)
+    np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=engine), [0, 0, 0, 3, 3, 5, 6])
+
+
+def test_undirected_gives_connected_components(engine):
+    G = lg.generators.connected_caveman(5, 4)
+    H = lg.Graph.from_edges([0, 2, 5], [1, 3, 6], n=9)
+    for g in (G, H):
+        np.testing.assert_array_equal(lg.strongly_connected_components(g, engine=engine),
+                                      lg.connected_components(g, engine=engine))
+
+
+def test_self_loops_and_multi_edges_change_nothing(engine):
+    rng = np.random.default_rng(5)
+    u, v = rng.integers(0, 200, 500), rng.integers(0, 200, 500)
+    G = lg.Graph.from_edges(u, v, n=200, directed=True)
+    loops = np.arange(0, 200, 3)
+    H = lg.Graph.from_edges(np.r_[u, u, loops], np.r_[v, v, loops], n=200, directed=True)
+    assert H.self_loops >= loops.size
+    a = lg.strongly_connected_components(G, engine=engine)
+    np.testing.assert_array_equal(lg.strongly_connected_components(H, engine=engine), a)
+    np.testing.assert_array_equal(lg.strongly_connected_components(H, engine=PLAIN), a)
+    check_scc(H, a)
+
+
+def test_only_self_loops(engine):
+    G = lg.Graph.from_edges([0, 1, 2], [0, 1, 2], n=4, directed=True)
+    np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=engine), [0, 1, 2, 3])
+
+
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_no_edges(engine, n):
+    G = lg.Graph.from_edges([], [], n=n, directed=True)
+    np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=engine), np.arange(n))
+
+
+@pytest.mark.parametrize("increasing", [True, False])
+def test_chain_of_two_cycles(engine, increasing):
+    # k 2-cycles in a chain: nothing to trim, one SCC per color per round (the coloring's hard case)
+    k = 1500
+    a = np.arange(0, 2 * k, 2)
+    u = np.r_[a, a + 1, a[:-1] + 1]
+    v = np.r_[a + 1, a, a[1:]]
+    if not increasing:
+        u, v = 2 * k - 1 - u, 2 * k - 1 - v
+    G = lg.Graph.from_edges(u, v, n=2 * k, directed=True)
+    labels = lg.strongly_connected_components(G, engine=engine)
+    check_scc(G, labels)
+    assert np.unique(labels).size == k
+
+
+def test_coloring_alone_on_random_digraphs():
+    # the coloring step must finish any state by itself, fused and plain alike
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        n = int(rng.integers(1, 50))
+        m = int(rng.integers(0, 150))
+        G = lg.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), n=n, directed=True)
+        for E in (lg.get_engine("cpu"), PLAIN):
+            labels = E.hint(E.vector(n, np.int64), "dense")
+            prio = E.vector_from_numpy(vertex_ranks(n, 3))
+            done = 0
+            while done < n:
+                step = E.scc_color(G, prio, labels)
+                assert step > 0
+                done += step
+            check_scc(G, E.to_numpy(labels, fill=-1))
+
+
+def test_output_device_on_cpu():
+    G = lg.Graph.from_edges([0, 1], [1, 0], n=3, directed=True)
+    assert lg.strongly_connected_components(G, engine="cpu", output="device").tolist() == [0, 0, 2]
+
+
+@given(
+    n=st.integers(0, 50),
+    edges=st.lists(st.tuples(st.integers(0, 49), st.integers(0, 49)), max_size=120),
+    perm_seed=st.integers(0, 2**31),
+)
+@settings(max_examples=100, deadline=None)
+def test_property_random_digraphs(n, edges, perm_seed):
+    if n == 0:
+        edges = []
+    p = np.random.default_rng(perm_seed).permutation(n)
+    u = np.array([p[a % n] for a, _ in edges], dtype=np.int64)
+    v = np.array([p[b % n] for _, b in edges], dtype=np.int64)
+    G = lg.Graph.from_edges(u, v, n=n, directed=True)
+    labels = lg.strongly_connected_components(G)
+    check_scc(G, labels)
+    np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=PLAIN), labels)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", REAL)
+def test_real_graphs(shared_data, name):
+    G = real(shared_data, name)
+    check_scc(G, lg.strongly_connected_components(G))
+    if not G.directed and G.nnz < 10**6:  # the same graph taken as a symmetric digraph
+        H = _directed(G)
+        check_scc(H, lg.strongly_connected_components(H))
+
+
+def test_rejects_bad_input():
+    with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
+        lg.strongly_connected_components(np.eye(3))
+    G = lg.Graph.from_edges([0], [1], directed=True)
+    with pytest.raises(lg.InvalidArgumentError, match="output must be one of"):
+        lg.strongly_connected_components(G, output="list")
