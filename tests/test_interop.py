@@ -151,7 +151,6 @@ def test_from_edges_on_device_equals_host(gpu, u, v, w, n, directed):
     assert dev == host
     M = E.matrix(dev)                      # the device copy made while building: no upload
     assert M is dev._engine_cache[E._graph_key("A")]
-    assert E.to_numpy(E.reduce_rows(M, "any"), fill=0).tolist() is not None
     np.testing.assert_array_equal(lg.bfs(dev, 0, engine=E).level, lg.bfs(host, 0, engine="cpu").level)
 
 

@@ -1611,6 +1611,8 @@ class GPUEngine(Engine):
         if n is None:
             n = max(int(u.max()), int(v.max())) + 1 if u.size else 0
         n = int(n)
+        if n < 0:
+            raise InvalidGraphError(f"n must be a non-negative integer, got {n}")
         if n > INT64_MAX // max(n, 1):
             raise InvalidGraphError(f"n = {n} is too large: n*n must fit in int64")
         if w is not None:
@@ -1634,13 +1636,8 @@ class GPUEngine(Engine):
         key = u * n + v
         if w is None:
             key = cp.unique(key)                                 # sorted, duplicates merged
-        elif key.size:
-            import cupyx
-
-            key, inv = cp.unique(key, return_inverse=True)
-            wmin = cp.full(key.size, cp.inf, _F64)
-            cupyx.scatter_min(wmin, inv.reshape(-1), w)          # each duplicate keeps its smallest weight
-            w = wmin
+        else:
+            key, w = self._build(key, w, "min", _F64)            # each duplicate keeps its smallest weight
         rows = key // max(n, 1)
         cols = key - rows * n
         if directed is None:                                     # undirected iff A == A'
@@ -1668,7 +1665,7 @@ class GPUEngine(Engine):
         """
         from ..exceptions import InvalidGraphError
 
-        if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        if len(A.shape) != 2 or A.shape[0] != A.shape[1]:
             raise InvalidGraphError(f"adjacency matrix must be square, got shape {A.shape[0]}x{A.shape[1]}")
         if A.dtype.kind not in "iufb":
             raise InvalidGraphError(f"adjacency matrix must hold real numbers, got dtype {A.dtype}")
