@@ -9,7 +9,8 @@ Then for each algorithm and setting (its sources) every implementation is
 2. timed ``repeat`` times, **interleaved**: each round runs every
    implementation once, so a busy machine slows all of them alike (an
    implementation whose warm-up took longer than ``budget_s / repeat`` runs
-   fewer rounds, at least one);
+   fewer rounds, at least one; a peer whose warm-up alone took longer than
+   ``budget_s`` is not run again: that one run is its time);
 3. checked: its last output goes to the algorithm's checker in
    :mod:`la_graph.verify` (an output equal to one already verified, where
    outputs are unique, counts as verified).  A wrong answer is recorded as
@@ -55,6 +56,9 @@ class Impl:
     warmup_s: float | None = None
     raw: object = None
     error: str | None = None
+    #: la_graph's first call may compile (numba, NVRTC): its warm-up never counts as a timed run
+    compiles: bool = False
+    note: str | None = None
 
 
 def _timed(impl):
@@ -74,8 +78,16 @@ def time_interleaved(impls, repeat, budget_s=60.0):
             im.warmup_s = _timed(im)
         except Exception as exc:  # recorded, never fatal: a peer may run out of memory
             im.error = f"{type(exc).__name__}: {exc}"
-    rounds = {id(im): max(1, min(repeat, int(budget_s / max(im.warmup_s or 0, 1e-9))))
-              for im in impls if im.error is None}
+    rounds = {}
+    for im in impls:
+        if im.error is not None:
+            continue
+        if im.warmup_s > budget_s and not im.compiles:
+            im.times = [im.warmup_s]  # a peer slower than the whole budget: its one run is the record
+            im.note = f"one run only (it took longer than the {budget_s:g} s budget)"
+            rounds[id(im)] = 0
+        else:
+            rounds[id(im)] = max(1, min(repeat, int(budget_s / max(im.warmup_s, 1e-9))))
     for r in range(repeat):
         for im in impls:
             if im.error is None and r < rounds[id(im)]:
@@ -262,11 +274,11 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
                     device = e == "gpu"
                     sync = E.synchronize if device else None
                     impls.append(Impl(f"la_graph[{e}]", algo.ours(fn, G, setting, e, device), algo.ours_output,
-                                      engine=e, sync=sync))
+                                      engine=e, sync=sync, compiles=True))
                     if a == "reachability":
                         call, out = algo.bfs_each(G, setting, e, device)
                         impls.append(Impl(f"la_graph[{e}]", call, out, engine=e, variant="bfs per source",
-                                          sync=sync))
+                                          sync=sync, compiles=True))
                 for tool in tools:
                     skip = peer_mod.skip_reason(tool, a, G)
                     if skip:
@@ -278,7 +290,8 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
                         continue
                     sync = engs["gpu"].synchronize if tool == "native" else None
                     impls.append(Impl(tool + ("[gpu]" if tool == "native" else ""), made[0], made[1],
-                                      engine="gpu" if tool == "native" else None, sync=sync))
+                                      engine="gpu" if tool == "native" else None, sync=sync,
+                                      compiles=tool == "native"))
                 time_interleaved(impls, repeat, budget_s)
                 rows += _record(algo, G, name, setting, impls, say)
             bar.update()
@@ -314,6 +327,8 @@ def _record(algo, G, name, setting, impls, say):
                 row.update(status="ok", median_s=med, min_s=min(im.times), times_s=im.times,
                            repeat=len(im.times), warmup_s=im.warmup_s, work_edges=work,
                            edges_per_s=None if work is None else work / med, summary=algo.summary(G, setting, out))
+                if im.note:
+                    row["note"] = im.note
             except (AssertionError, ValueError, IndexError, TypeError) as exc:
                 row.update(status="wrong", note=f"{type(exc).__name__}: {exc}")
         im.raw = None
