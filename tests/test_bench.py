@@ -194,6 +194,17 @@ def test_targets_met_not_met_wrong_and_unmeasured(tmp_path):
     assert ev[("cc", "uk-2007-05", "cpu")]["met"] is False
     assert ev[("cc", "grid1000", "cpu")]["met"] is False and "wrong" in ev[("cc", "grid1000", "cpu")]["why"]
     assert ev[("bfs", "rmat22", "gpu")]["met"] is None and ev[("bfs", "rmat22", "gpu")]["why"] == "not measured"
+    # a provisional record (a pipeline check) counts only where no other record has the target
+    later = dict(doc, date="2026-02-01T00:00:00+00:00", provisional=True,
+                 results=[_row("cc", "uk-2007-05", "la_graph[cpu]", 1.0), _row("cc", "uk-2007-05", "scipy", 1.0),
+                          _row("cc", "rmat20", "la_graph[cpu]", 1.0), _row("cc", "rmat20", "scipy", 2.0),
+                          _row("cc", "rmat20", "igraph", 2.0)])
+    path2 = tmp_path / "p.json"
+    path2.write_text(json.dumps(later))
+    ev2 = {(e["target"].algorithm, e["target"].graph, e["target"].engine): e
+           for e in report.evaluate(report.load([path, path2]))}
+    assert ev2[("cc", "uk-2007-05", "cpu")]["met"] is False and ev2[("cc", "uk-2007-05", "cpu")]["run"] == "r.json"
+    assert ev2[("cc", "rmat20", "cpu")]["met"] is True and ev2[("cc", "rmat20", "cpu")]["run"] == "p.json (provisional)"
     out = report.render([path], tmp_path / "docs" / "benchmarks.md")
     text = out.read_text()
     assert "| 3 | bfs | rmat20, 16 random sources | cpu | faster than scipy and igraph | 10 | scipy 20 (2.00×); igraph 30 (3.00×) " \

@@ -53,6 +53,9 @@ def add_arguments(p):
     p.add_argument("--out", type=Path, default=None,
                    help="JSON record (default: benchmarks/results/bench-<engines>-<date>.json)")
     p.add_argument("--label", default="", help="a title for the run on the report page")
+    p.add_argument("--provisional", action="store_true",
+                   help="mark the record provisional (e.g. a pipeline check on a loaded machine): the report "
+                        "takes a target from it only where no other record has it")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     p.add_argument("--report", nargs="+", type=Path, default=None, metavar="JSON",
                    help="render these records into the benchmarks page instead of running")
@@ -124,6 +127,8 @@ def run(args, argv=None):
         stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M")
         folder = Path("benchmarks/results") if Path("benchmarks/results").is_dir() else Path(".")
         out = folder / f"bench-{'-'.join(args.engines)}-{stamp}.json"
+    if args.provisional:
+        doc["provisional"] = True
     harness.write(doc, out)
     for n in doc["notes"]:
         print(f"note: {n}")

@@ -88,7 +88,8 @@ def evaluate(docs):
     for t in TARGETS:
         ours_key = f"la_graph[{t.engine}]"
         hit = None
-        for path, doc in reversed(docs):
+        # newest first; provisional runs (a loaded machine, a pipeline check) only where no other has it
+        for path, doc in sorted(docs, key=lambda pd: (not pd[1].get("provisional"), pd[1]["date"]), reverse=True):
             if t.engine not in doc.get("engines", []):
                 continue  # e.g. CPU-engine context timings of a GPU run, on another machine type
             ours = _find(doc, t.algorithm, t.graph, ours_key, t.setting)
@@ -100,7 +101,8 @@ def evaluate(docs):
             out.append({"target": t, "met": None, "why": "not measured"})
             continue
         path, doc, ours, peers = hit
-        res = {"target": t, "run": path.name, "ours": ours, "peers": peers}
+        res = {"target": t, "run": path.name + (" (provisional)" if doc.get("provisional") else ""),
+               "ours": ours, "peers": peers}
         if ours["status"] != "ok":
             res.update(met=False, why=f"la_graph: {ours['status']}")
         else:
@@ -342,12 +344,13 @@ def render(paths, out="docs/benchmarks.md", img_dir=None, plots=True):
     met = sum(1 for e in measured if e["met"])
     parts = [_INTRO, "## Targets",
              f"The issues' targets, each measured side by side with its named peer in one run (the newest run "
-             f"that has it). **{met} of {len(measured)} decided targets are met**; "
+             f"that has it; a provisional run — a pipeline check on a loaded machine — only where no other run "
+             f"has it). **{met} of {len(measured)} decided targets are met**; "
              f"{sum(1 for e in evals if 'ours' not in e)} are not measured yet (their algorithm has not "
              f"landed, or their run — e.g. the GPU one — has not been made). CPU targets are for the 2-core "
              f"CI machine type, GPU targets for one H100.", "", targets_table(evals), ""]
     for path, doc in reversed(docs):
-        title = doc.get("label") or "run"
+        title = (doc.get("label") or "run") + (" — provisional" if doc.get("provisional") else "")
         parts += [f"## {title}: `{path.name}`", "",
                   f"{doc['date']}, engines {', '.join(doc.get('engines', []))}; {_machine_line(doc)}.", ""]
         if doc.get("command"):
