@@ -420,6 +420,8 @@ def test_networkx_own_tests_pass_on_the_backend(engine):
     if not files:
         pytest.skip("networkx's tests are not installed")
     env = dict(os.environ, NETWORKX_TEST_BACKEND=B, NETWORKX_FALLBACK_TO_NX="True")
+    here = str(Path(lg.__file__).resolve().parents[1])          # the la_graph under test, not another install
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "ignore",
          f"--rootdir={root}", "-c", os.devnull, *files],
