@@ -134,18 +134,18 @@ def shortcut(G, *, seed=0, eps=1.0, layers=2, distance=1, depth=None, rounds=1, 
     E = get_engine(engine)
     rng = np.random.default_rng(seed)
     n = G.n
-    u, v = G.edges()
-    base = u.astype(np.int64) * n + v  # edge keys u*n + v of the current G'
+    Gc = G
     for _ in range(rounds):
-        Gc = Graph.from_edges(base // max(n, 1), base % max(n, 1), n=n, directed=True)
+        u, v = Gc.edges()
         found = [_parsc(E, Gc, rng, float(eps), layers, distance, depth) for _ in range(runs)]
-        base = np.unique(np.concatenate([base, *found]))
-    return Graph.from_edges(base // max(n, 1), base % max(n, 1), n=n, directed=True)
+        Gc = Graph.from_edges(np.concatenate([u, *(f[0] for f in found)]),
+                              np.concatenate([v, *(f[1] for f in found)]), n=n, directed=True)
+    return Gc if Gc is not G else Graph.from_edges(*G.edges(), n=n, directed=True)
 
 
 # ---------------------------------------------------------------------- ParSC
 def _parsc(E, G, rng, eps, nl, D, depth):
-    """One call ``ParSC(G, depth)``, every recursion level at once; returns shortcut keys ``u*n + v``."""
+    """One call ``ParSC(G, depth)``, every recursion level at once; returns the shortcuts ``(u, v)``."""
     n = G.n
     sizes = _group_sizes(n, eps)
     prefix = np.cumsum(sizes)
@@ -153,16 +153,17 @@ def _parsc(E, G, rng, eps, nl, D, depth):
     H = G.to_scipy().astype(bool)
     part = np.zeros(n, np.int64)  # the subproblem of each vertex of H
     orig = np.arange(n, dtype=np.int64)  # the vertex of G it stands for
-    keys = []
+    su, sv = [], []
     for h in range(depth, 0, -1):
         if H.shape[0] == 0:
             break
-        H, part, orig, found = _level(E, H, part, orig, h, n, rng, eps, prefix, nk, nl, D)
-        keys.append(found)
-    return np.unique(np.concatenate(keys)) if keys else np.zeros(0, np.int64)
+        H, part, orig, (u, v) = _level(E, H, part, orig, h, rng, prefix, nk, nl, D)
+        su.append(u)
+        sv.append(v)
+    return np.concatenate(su or [np.zeros(0, np.int64)]), np.concatenate(sv or [np.zeros(0, np.int64)])
 
 
-def _level(E, H, part, orig, h, n, rng, eps, prefix, nk, nl, D):
+def _level(E, H, part, orig, h, rng, prefix, nk, nl, D):
     """All ParSC calls of recursion depth ``h`` (one per part of ``H``); returns the next level and shortcuts."""
     nh = H.shape[0]
     # the search matrix [[H, 0], [0, H']]: column c < nh forward, nh + c backward
@@ -180,7 +181,7 @@ def _level(E, H, part, orig, h, n, rng, eps, prefix, nk, nl, D):
     live = np.ones(nh, bool)
     dead_changed = False
     B_live = B
-    shortcut_keys, child_of, child_vertex = [], [], []
+    short_u, short_v, child_of, child_vertex = [], [], [], []
     nchild = 0
     for i in range(1, int(group.max(initial=0)) + 1):
         piv = np.flatnonzero((group == i) & live)
@@ -211,7 +212,8 @@ def _level(E, H, part, orig, h, n, rng, eps, prefix, nk, nl, D):
         x = orig[piv[ar]]
         y = orig[np.where(fwd, ac, ac - nh)]
         su, sv = np.where(fwd, x, y), np.where(fwd, y, x)
-        shortcut_keys.append(np.unique(su[su != sv] * n + sv[su != sv]))
+        short_u.append(su[su != sv])
+        short_v.append(sv[su != sv])
         # tags: every core vertex keeps the smallest pivot rank that reached it
         cv = np.where(cc < nh, cc, cc - nh)
         tag = np.full(nh, np.iinfo(np.int64).max)
@@ -238,7 +240,7 @@ def _level(E, H, part, orig, h, n, rng, eps, prefix, nk, nl, D):
             child_of.append(nchild + 2 * pr + side)
             child_vertex.append(pv)
         nchild += 2 * p
-    found = np.concatenate(shortcut_keys) if shortcut_keys else np.zeros(0, np.int64)
+    found = (np.concatenate(short_u or [np.zeros(0, np.int64)]), np.concatenate(short_v or [np.zeros(0, np.int64)]))
     if not child_of:
         return sp.csr_array((0, 0), dtype=bool), np.zeros(0, np.int64), np.zeros(0, np.int64), found
     H2, part2, orig2 = _subproblems(H, orig, np.concatenate(child_of), np.concatenate(child_vertex))
