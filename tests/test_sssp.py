@@ -330,3 +330,13 @@ def test_bad_arguments():
     with pytest.raises(lg.InvalidArgumentError, match="delta_stepping needs non-negative weights, got a weight of -1"):
         lg.sssp(N, 0, method="delta_stepping")
     check_sssp(N, 0, lg.sssp(N, 0).distance)
+
+
+def test_hub_and_many_buckets(engine):
+    # a hub pushes 20000 vertices at once (the CPU kernel's block pool grows); tiny delta: many buckets
+    G = weighted(generators.star(20000), lo=1, hi=1000, seed=9)
+    for delta in (None, 0.01, 1e6):
+        r = lg.sssp(G, 5, delta=delta, engine=engine)
+        check_sssp(G, 5, r.distance, r.parent)
+    r = lg.sssp(G, sources=[0, 5, 19999], engine=engine)
+    check_sssp(G, np.array([0, 5, 19999]), r.distance, r.parent)

@@ -152,14 +152,14 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         r = bfs(G, source, sources=sources, parent=parent, engine=E)
         dist = np.where(r.level >= 0, r.level, np.inf)
         return SSSPResult(dist, r.parent, r.source, r.sources, "bfs", None)
-    wmin, wmax = _weight_range(G)
+    wmin, wmax, wpos = _weight_range(G)
     if method == "delta_stepping" and wmin < 0:
         raise InvalidArgumentError(
             f"delta_stepping needs non-negative weights, got a weight of {wmin}; use method='bellman_ford'")
     if method == "auto":
         method = "bellman_ford" if wmin < 0 else "delta_stepping"
     if method == "delta_stepping" and delta is None:
-        delta = _default_delta(G, wmax)
+        delta = _default_delta(G, wmax, wpos)
     if method == "bellman_ford":
         delta = None
 
@@ -236,21 +236,21 @@ def _weight(G, u, v):
 
 
 def _weight_range(G):
-    """``(min, max)`` of the weights (0, 0 without edges), computed once per graph."""
+    """``(min, max, smallest positive)`` of the weights (zeros without edges), computed once per graph."""
     key = ("host", "sssp_weight_range")
     r = G._engine_cache.get(key)
     if r is None:
         w = G.weights
-        r = G._engine_cache[key] = (float(w.min()), float(w.max())) if w.size else (0.0, 0.0)
+        pos = w[w > 0]
+        r = G._engine_cache[key] = ((float(w.min()), float(w.max()), float(pos.min()) if pos.size else 0.0)
+                                    if w.size else (0.0, 0.0, 0.0))
     return r
 
 
-def _default_delta(G, wmax):
+def _default_delta(G, wmax, wpos):
     """The bucket width: the largest weight over the average out-degree (Meyer & Sanders'
     ``Theta(1/degree)`` for weights in ``[0, 1]``), at least the smallest positive weight."""
     if wmax <= 0:
         return 1.0
-    w = G.weights
     avg_degree = max(G.nnz / max(G.n, 1), 1.0)
-    wpos = w[w > 0]
-    return max(wmax / avg_degree, float(wpos.min()))
+    return max(wmax / avg_degree, wpos)

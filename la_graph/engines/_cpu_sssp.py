@@ -73,6 +73,7 @@ def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
     bnext = np.arange(1, nblk + 1, dtype=np.int64)
     bnext[nblk - 1] = -1
     free = 0
+    nfree = nblk
     pending = 0
     for v in range(n):  # the initial entries
         x = d[v]
@@ -83,8 +84,10 @@ def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
             if t == -1 or sfill[slot] == B:
                 if free == -1:
                     ev, ex, bnext, free = _more_blocks(ev, ex, bnext)
+                    nfree += free
                 nbk = free
                 free = bnext[nbk]
+                nfree -= 1
                 bnext[nbk] = -1
                 if t == -1:
                     shead[slot] = nbk
@@ -110,6 +113,7 @@ def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
                 nxt = bnext[blk]  # a full block, all taken: back to the free list
                 bnext[blk] = free
                 free = blk
+                nfree += 1
                 blk = nxt
                 i = 0
                 continue
@@ -119,6 +123,14 @@ def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
             pending -= 1
             if du != d[u]:
                 continue  # stale: u improved since
+            deg = indptr[u + 1] - indptr[u]
+            while nfree <= min(deg, nb) + deg // B:
+                # enough free blocks for every push u can make, so the pool never
+                # grows inside the edge loop (a loop-variant array there costs 2.5x)
+                ev, ex, bnext, free2 = _more_blocks(ev, ex, bnext)
+                bnext[bnext.size - 1] = free
+                free = free2
+                nfree += free2
             for k in range(indptr[u], indptr[u + 1]):
                 v = indices[k]
                 x = du + w[k]
@@ -131,10 +143,9 @@ def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
                     s2 = b % nb
                     t = stail[s2]
                     if t == -1 or sfill[s2] == B:
-                        if free == -1:
-                            ev, ex, bnext, free = _more_blocks(ev, ex, bnext)
                         nbk = free
                         free = bnext[nbk]
+                        nfree -= 1
                         bnext[nbk] = -1
                         if t == -1:
                             shead[s2] = nbk
@@ -150,6 +161,7 @@ def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
         if blk != -1:  # the tail block
             bnext[blk] = free
             free = blk
+            nfree += 1
         shead[slot] = -1
         stail[slot] = -1
         sfill[slot] = 0
