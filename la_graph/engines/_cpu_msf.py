@@ -35,9 +35,9 @@ class MSFEdges:
         self.cut = _light_cut(G, self.weights, self.table, offset)
         cap = nnz // 2 + 1  # a symmetric CSR holds every non-loop edge twice (pages are touched only when written)
         self.eu, self.ev, self.key = np.empty(cap, idx), np.empty(cap, idx), np.empty(cap, np.int64)
-        self.m = pack_edges(G.indptr, G.indices, self.weights, self.table, offset, self.cut, self.eu, self.ev,
-                            self.key)
-        self.heavy = self.cut != _INF
+        self.m, heavy = pack_edges(G.indptr, G.indices, self.weights, self.table, offset, self.cut, self.eu,
+                                   self.ev, self.key)
+        self.heavy = heavy > 0
         self.cheap = np.full(n, _INF, np.int64)
         self.partner = np.empty(n, idx)
         self.touched = np.empty(n, idx)
@@ -100,11 +100,13 @@ def pack_edges(indptr, indices, weights, table, offset, cut, eu, ev, key):
     """Write every entry ``p = (i, j)``, ``i < j``, of ``rank < cut`` as an edge keyed ``rank * nnz + p``.
 
     ``rank`` is ``table[p]`` if ``table`` is given, else ``weights[p] - offset``
-    (0 for an unweighted graph: empty ``weights``).  Returns the count.
+    (0 for an unweighted graph: empty ``weights``).  Returns the counts of
+    the edges written and of those left out (``rank >= cut``).
     """
     n = indptr.size - 1
     nnz = np.int64(indptr[n])
     m = 0
+    heavy = 0
     for i in range(n):
         for p in range(_first_upper(indptr, indices, i), indptr[i + 1]):
             rank = _rank(p, weights, table, offset)
@@ -113,7 +115,9 @@ def pack_edges(indptr, indices, weights, table, offset, cut, eu, ev, key):
                 ev[m] = indices[p]
                 key[m] = rank * nnz + p
                 m += 1
-    return m
+            else:
+                heavy += 1
+    return m, heavy
 
 
 @numba.njit(inline="always")
