@@ -92,7 +92,7 @@ class LaGraphNX:
         self.graph = dict(graph_attrs or {})
         self._nx_class = nx_class or ((nx.MultiDiGraph if multigraph else nx.DiGraph) if directed
                                       else (nx.MultiGraph if multigraph else nx.Graph))
-        self._graphs = {}
+        self._cache = {}                     # la_graph Graphs by weight attribute, labels, index, ranks
         self.__networkx_cache__ = {}
 
     @classmethod
@@ -115,9 +115,9 @@ class LaGraphNX:
         H = cls(nodes, src.astype(np.int64), dst.astype(np.int64), directed=G.directed,
                 weights={} if key is None else {key: G.weights},
                 int_weights={} if key is None else {key: False})
-        H._graphs[None] = G if G.weights is None else Graph.from_edges(*G.edges(), n=G.n, directed=G.directed)
+        H._cache[None] = G if G.weights is None else Graph.from_edges(*G.edges(), n=G.n, directed=G.directed)
         if key is not None:
-            H._graphs[key] = G
+            H._cache[key] = G
         return H
 
     # ---- the little of NetworkX's graph API the dispatcher and decorators use
@@ -149,19 +149,19 @@ class LaGraphNX:
     @property
     def index(self):
         """``{label: vertex id}``."""
-        if "index" not in self._graphs:
-            self._graphs["index"] = {v: i for i, v in enumerate(self.nodes)}
-        return self._graphs["index"]
+        if "index" not in self._cache:
+            self._cache["index"] = {v: i for i, v in enumerate(self.nodes)}
+        return self._cache["index"]
 
     @property
     def labels(self):
         """The node labels as a numpy object array (``labels[i]`` is vertex ``i``)."""
-        if "labels" not in self._graphs:
+        if "labels" not in self._cache:
             a = np.empty(len(self.nodes), dtype=object)
             for i, v in enumerate(self.nodes):   # element-wise: tuples stay tuples
                 a[i] = v
-            self._graphs["labels"] = a
-        return self._graphs["labels"]
+            self._cache["labels"] = a
+        return self._cache["labels"]
 
     def weights(self, weight):
         """float64 weight of every adjacency entry for attribute ``weight`` (``None``: unweighted)."""
@@ -180,24 +180,24 @@ class LaGraphNX:
 
     def lagraph(self, weight=None):
         """The la_graph :class:`Graph` with ``weight`` as edge weights (``None``: unweighted; cached)."""
-        if weight not in self._graphs:
+        if weight not in self._cache:
             w = self.weights(weight)
             src, dst = self._src, self._dst
             if not self._directed:      # each undirected edge is listed from both ends
                 keep = src <= dst
                 src, dst, w = src[keep], dst[keep], (None if w is None else w[keep])
-            self._graphs[weight] = Graph.from_edges(src, dst, w, n=len(self.nodes), directed=self._directed)
-        return self._graphs[weight]
+            self._cache[weight] = Graph.from_edges(src, dst, w, n=len(self.nodes), directed=self._directed)
+        return self._cache[weight]
 
     def _csr_rank(self):
         """For each CSR entry of :meth:`lagraph`, its position in its row in NetworkX's adjacency order."""
-        if "rank" not in self._graphs:
+        if "rank" not in self._cache:
             n = len(self.nodes)
             start = np.searchsorted(self._src, np.arange(n))        # entries are grouped by row
             rank = np.arange(self._src.size) - start[self._src]
             order = np.lexsort((self._dst, self._src))             # CSR order: row, then column
-            self._graphs["rank"] = rank[order]
-        return self._graphs["rank"]
+            self._cache["rank"] = rank[order]
+        return self._cache["rank"]
 
     def to_networkx(self):
         """The graph as a NetworkX graph of the original class, with its labels, weights and attributes."""
