@@ -107,12 +107,25 @@ def test_coloring_alone_on_random_digraphs():
         for E in (lg.get_engine("cpu"), PLAIN):
             labels = E.hint(E.vector(n, np.int64), "dense")
             prio = E.vector_from_numpy(vertex_ranks(n, 3))
-            done = 0
-            while done < n:
-                step = E.scc_color(G, prio, labels)
-                assert step > 0
-                done += step
+            assert E.scc_color(G, prio, labels) == n
             check_scc(G, E.to_numpy(labels, fill=-1))
+
+
+def test_coloring_after_partial_labels():
+    # coloring must leave labelled vertices alone and take the rest, whatever was labelled before
+    rng = np.random.default_rng(12)
+    for _ in range(20):
+        n = int(rng.integers(2, 60))
+        m = int(rng.integers(0, 200))
+        G = lg.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), n=n, directed=True)
+        expected = lg.strongly_connected_components(G)
+        comps = np.unique(expected)
+        pre = np.flatnonzero(np.isin(expected, comps[rng.random(comps.size) < 0.3]))  # whole SCCs labelled
+        for E in (lg.get_engine("cpu"), PLAIN):
+            labels = E.hint(E.vector_from_coo(pre, expected[pre], n, dtype=np.int64), "dense")
+            prio = E.vector_from_numpy(vertex_ranks(n, 5))
+            assert E.scc_color(G, prio, labels) == n - pre.size
+            np.testing.assert_array_equal(E.to_numpy(labels, fill=-1), expected)
 
 
 def test_output_device_on_cpu():

@@ -19,7 +19,7 @@ on ``labels``, a vector with an entry for every vertex already assigned:
    vertices that reach it (min-first propagation to a fixed point); the root
    of each color -- its own priority -- collects its SCC by backward
    reachability within its color.  Every round assigns at least one SCC per
-   color; repeat until all are assigned.  Priorities are a fixed random
+   color; rounds repeat until all are assigned (one engine call).  Priorities are a fixed random
    permutation (a splitmix64 hash of the id), not the ids themselves: a chain
    of SCCs whose ids grow along the chain then needs about 2 sqrt(k) rounds for
    k SCCs instead of k.
@@ -78,9 +78,8 @@ def strongly_connected_components(G, *, engine=None, output="numpy"):
     if done < n:
         pivot = _pivot(E, G, labels)
         done += E.scc_fwbw(G, pivot, labels)
-    prio = E.vector_from_numpy(vertex_ranks(n, 0)) if done < n else None
-    while done < n:
-        done += E.scc_color(G, prio, labels)
+    if done < n:
+        E.scc_color(G, E.vector_from_numpy(vertex_ranks(n, 0)), labels)  # rounds until all are labelled
     return (E.to_device if output == "device" else E.to_numpy)(labels, fill=-1)  # full by now
 
 

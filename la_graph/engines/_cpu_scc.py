@@ -141,56 +141,68 @@ def scc_fwbw(indptr, indices, tptr, tind, done, lab, pivot):
 
 @numba.njit(cache=True, nogil=True)
 def scc_color(indptr, indices, tptr, tind, done, lab, prio):
-    """One coloring round: least reaching priority per vertex, then each root's SCC within its color.
+    """Coloring rounds until every vertex is labelled; returns the number labelled.
 
-    Searching forward from the unlabelled vertices in increasing priority,
-    each over the still uncolored ones, gives every vertex the least priority
-    of the vertices that reach it (the fixed point of min-first propagation).
+    A round: searching forward from the unlabelled vertices in increasing
+    priority, each over the still uncolored ones, gives every vertex the least
+    priority of the vertices that reach it (the fixed point of min-first
+    propagation); then each root (its color is its own priority) collects its
+    SCC backward within its color.  Rounds work on the whole graph, skipping
+    labelled vertices: after the first round few vertices are usually left,
+    and a round costs O(n) plus their edges.  (Building the subgraph left
+    after each round was slower on uk-2007-05: its first round is the costly
+    one.)
     """
     n = done.size
     order = np.empty(n, np.int64)
     for v in range(n):
         order[prio[v]] = v
-    color = np.full(n, -1, np.int64)
-    queue = np.empty(n, np.int64)
-    for p in range(n):
-        r = order[p]
-        if done[r] or color[r] >= 0:
-            continue
-        color[r] = p
-        queue[0] = r
-        head, tail = 0, 1
-        while head < tail:
-            v = queue[head]
-            head += 1
-            for e in range(indptr[v], indptr[v + 1]):
-                w = indices[e]
-                if color[w] < 0 and not done[w]:
-                    color[w] = p
-                    queue[tail] = w
-                    tail += 1
+    left = 0
+    for v in range(n):
+        if not done[v]:
+            left += 1
     total = 0
-    for p in range(n):
-        r = order[p]
-        if done[r] or color[r] != p:
-            continue
-        color[r] = -2  # reached backward
-        queue[0] = r
-        head, tail = 0, 1
-        smallest = r
-        while head < tail:
-            v = queue[head]
-            head += 1
-            for e in range(tptr[v], tptr[v + 1]):
-                u = tind[e]
-                if color[u] == p:
-                    color[u] = -2
-                    queue[tail] = u
-                    tail += 1
-                    if u < smallest:
-                        smallest = u
-        for i in range(tail):
-            done[queue[i]] = True
-            lab[queue[i]] = smallest
-        total += tail
+    color = np.empty(n, np.int64)
+    queue = np.empty(n, np.int64)
+    while total < left:
+        color[:] = -1
+        for p in range(n):
+            r = order[p]
+            if done[r] or color[r] >= 0:
+                continue
+            color[r] = p
+            queue[0] = r
+            head, tail = 0, 1
+            while head < tail:
+                v = queue[head]
+                head += 1
+                for e in range(indptr[v], indptr[v + 1]):
+                    w = indices[e]
+                    if color[w] < 0 and not done[w]:
+                        color[w] = p
+                        queue[tail] = w
+                        tail += 1
+        for p in range(n):
+            r = order[p]
+            if done[r] or color[r] != p:
+                continue
+            color[r] = -2  # reached backward: in r's SCC
+            queue[0] = r
+            head, tail = 0, 1
+            smallest = r
+            while head < tail:
+                v = queue[head]
+                head += 1
+                for e in range(tptr[v], tptr[v + 1]):
+                    u = tind[e]
+                    if color[u] == p:
+                        color[u] = -2
+                        queue[tail] = u
+                        tail += 1
+                        if u < smallest:
+                            smallest = u
+            for i in range(tail):
+                done[queue[i]] = True
+                lab[queue[i]] = smallest
+            total += tail
     return total

@@ -332,17 +332,24 @@ class Engine(ABC):
         return self.nvals(scc)
 
     def scc_color(self, G, prio, labels):
-        """One min-label (coloring) round, in place; returns the number of vertices labelled.
+        """Min-label (coloring) rounds until every vertex is labelled, in place; returns the number labelled.
 
         ``prio`` is a full int64 vector holding a permutation of ``0..n-1``.
-        Every unlabelled vertex takes the smallest priority among the
-        unlabelled vertices that reach it (``c = min(c, c min.first A)`` to a
-        fixed point); a vertex whose color is its own priority is the root of
+        One round: every unlabelled vertex takes the smallest priority among
+        the unlabelled vertices that reach it (``c = min(c, c min.first A)`` to
+        a fixed point); a vertex whose color is its own priority is the root of
         its color class, and the vertices of that class that reach it backward
         (``q = A max.second q``, kept where the color matches) form the root's
         SCC.  Each such SCC gets its smallest id.  The unlabelled vertex of least
         priority is always a root, so every round labels at least one SCC.
         """
+        total = 0
+        while self.nvals(labels) < G.n:
+            total += self._scc_color_round(G, prio, labels)
+        return total
+
+    def _scc_color_round(self, G, prio, labels):
+        """One round of :meth:`scc_color`; returns the number of vertices labelled."""
         n = G.n
         A = self.matrix(G)
         ids = self.iota(n)
@@ -501,9 +508,9 @@ class Engine(ABC):
         held = None
         while self.nvals(q):
             held = q if held is None else self.ewise_add(held, q, "first")
-            q = self.select(self._sssp_relax(AL, q, d, parent), "valuelt", hi)
+            q = self.select(self.sssp_relax(AL, q, d, parent), "valuelt", hi)
         if held is not None and self.nvals(AH):
-            self._sssp_relax(AH, self.ewise_mult(d, held, "first"), d, parent)
+            self.sssp_relax(AH, self.ewise_mult(d, held, "first"), d, parent)
         m = self.reduce(self.select(d, "valuege", hi), "min")
         if not m < float("inf"):
             return d, parent, None
@@ -520,7 +527,7 @@ class Engine(ABC):
         ``d`` a full float64 vector (``inf``: not reached), ``parent`` a full int64
         vector or ``None``, ``q`` a sparse float64 vector: the vertices whose
         distance just dropped, holding it.  A round relaxes every out-edge of ``q``
-        (see :meth:`_sssp_relax`); the improved vertices are the next ``q``.  Stops
+        (see :meth:`sssp_relax`); the improved vertices are the next ``q``.  Stops
         when ``q`` is empty or after ``max_rounds`` rounds.  Engines may relax with
         distances that dropped within the round (the fixpoint is the same, and a
         vertex still improving after ``n`` rounds still means a negative cycle).
@@ -529,7 +536,7 @@ class Engine(ABC):
         for rounds in range(max_rounds):
             if self.nvals(q) == 0:
                 return d, parent, q, rounds
-            q = self._sssp_relax(A, q, d, parent)
+            q = self.sssp_relax(A, q, d, parent)
         return d, parent, q, max_rounds
 
     def sssp_batch(self, G, sources, delta, max_rounds, parent):
@@ -550,7 +557,7 @@ class Engine(ABC):
         P = self.matrix_from_coo(rows, sources, sources.copy(), k, n, dtype=np.int64) if parent else None
         Q = self.copy(D)
         for _ in range(max_rounds):
-            Q = self._sssp_relax(A, Q, D, P)
+            Q = self.sssp_relax(A, Q, D, P)
             if self.nvals(Q) == 0:
                 return D, P, np.zeros(k, bool)
         active = np.zeros(k, bool)
@@ -566,13 +573,16 @@ class Engine(ABC):
             hit = G._engine_cache[key] = (delta, self.select(A, "valuele", delta), self.select(A, "valuegt", delta))
         return hit[1], hit[2]
 
-    def _sssp_relax(self, A, q, d, parent):
-        """One relaxation in place; returns the improved entries (the next frontier).
+    def sssp_relax(self, A, q, d, parent):
+        """One relaxation of frontier ``q`` over the edges of matrix ``A``; returns the next frontier.
 
         ``t = q min.plus A``; keep ``t`` where ``d`` has no entry or ``t < d``;
-        ``d<t> = t``; ``parent<t> = argmin`` (the smallest frontier vertex giving
-        ``t``).  ``q``, ``d``, ``parent`` are vectors, or k x n matrices (one row
-        per source, then ``mxm``).
+        ``d<t> = t``; ``parent<t> = argmin``, the smallest frontier vertex ``u``
+        with ``q[u] + A[u, v] == t[v]`` (``parent`` may be ``None``).  ``q`` holds
+        the distances its vertices had when they entered the frontier.  ``q``,
+        ``d``, ``parent`` are vectors, or k x n matrices (one row per source, then
+        ``mxm``).  ``d`` and ``parent`` are updated in place; the kept ``t`` is
+        returned.  The other sssp steps' plain versions are loops of this one.
         """
         vec = isinstance(self.size(q), int)
         t = (self.vxm if vec else self.mxm)(q, A, "min_plus")
@@ -644,3 +654,19 @@ class Engine(ABC):
             if self.reduce(self.select(R, "diag"), "min") < 0:
                 return D, k
         return D, -1
+
+    # ---- reachability ----
+    def reach_sweep(self, G, sources):
+        """What each of ``sources`` (int64 ids) reaches in ``G``: a numpy bool array ``len(sources) x n``.
+
+        ``Q = R = I(sources, :)``, then ``Q<!R, replace> = Q any.pair A`` and
+        ``R<Q> = true`` until ``Q`` is empty
+        (:func:`la_graph.algorithms.reachability.sweep`).
+        """
+        from ..algorithms.reachability import sweep
+
+        rows = np.arange(sources.size, dtype=np.int64)
+        Q = self.matrix_from_coo(rows, sources, True, sources.size, G.n, dtype=bool)
+        R = self.copy(Q)
+        sweep(self, self.matrix(G), Q, R)
+        return np.asarray(self.to_numpy(R, fill=False), dtype=bool)
