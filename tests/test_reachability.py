@@ -136,3 +136,13 @@ def test_bad_graph():
         lg.reachability([[0, 1]], [0])
     with pytest.raises(lg.InvalidSourceError, match="no vertices"):
         lg.reachability(lg.Graph.from_edges([], [], n=0), [0])
+
+
+@pytest.mark.parametrize("name", ["rmat_directed", "uniform_directed", "grid", "directed_cycle", "self_loop"])
+def test_fused_step_matches_primitives(engine, name):
+    """The engine's reach_sweep equals its plain default written in primitives (base.Engine)."""
+    from la_graph.engines.base import Engine
+
+    G = SMALL[name]()
+    srcs = np.random.default_rng(0).integers(0, G.n, 70)  # more than one 64-bit word of sources
+    np.testing.assert_array_equal(engine.reach_sweep(G, srcs), Engine.reach_sweep(engine, G, srcs))

@@ -15,7 +15,11 @@ per-vertex tag list, with no fixed bound on the number of tags per vertex.
 
 :func:`sweep` is the level loop shared by :func:`reachability`, multi-source
 :func:`~la_graph.bfs` (which also records levels and parents) and the
-distance-limited searches of :func:`~la_graph.shortcut`.
+distance-limited searches of :func:`~la_graph.shortcut`.  A batch of
+:func:`reachability` is the engine step ``reach_sweep`` (``engines/base.py``: this
+sweep in primitives); the CPU engine runs it as one compiled loop over
+bit-sliced rows, 64 sources per machine word (MS-BFS, Then et al. 2015), pushing
+small frontiers and pulling large ones.
 """
 
 from __future__ import annotations
@@ -104,13 +108,8 @@ def reachability(G, sources, *, batch=None, engine=None):
     elif isinstance(batch, (bool, np.bool_)) or not isinstance(batch, (int, np.integer)) or batch <= 0:
         raise V.InvalidArgumentError(f"batch must be a positive integer, got {batch!r}")
     E = get_engine(engine)
-    A = E.matrix(G)
     out = np.empty((srcs.size, G.n), dtype=bool)
     for lo in range(0, srcs.size, int(batch)):
         part = srcs[lo:lo + int(batch)]
-        rows = np.arange(part.size, dtype=np.int64)
-        Q = E.matrix_from_coo(rows, part, True, part.size, G.n, dtype=bool)
-        R = E.copy(Q)
-        sweep(E, A, Q, R)
-        out[lo:lo + part.size] = E.to_numpy(R, fill=False)
+        out[lo:lo + part.size] = E.reach_sweep(G, part)  # Q<!R> = Q any.pair A until Q is empty
     return out

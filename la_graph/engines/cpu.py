@@ -521,6 +521,16 @@ class CPUEngine(Engine):
         M.ss.pack_fullr(D, take_ownership=True)  # the numpy array becomes the matrix: no copy
         return M, int(v)
 
+    # ---- reachability ----
+    def reach_sweep(self, G, sources):
+        from ._cpu_reachability import ms_reach
+
+        k = sources.size
+        T = G.T
+        vis = ms_reach(G.indptr, G.indices, T.indptr, T.indices, sources, (k + 63) // 64, 4)
+        bits = np.unpackbits(vis.view(np.uint8), axis=1, bitorder="little")  # n x 64*words, bit i = source i
+        return np.ascontiguousarray(bits[:, :k].T).astype(bool)
+
 
 _UFUNC_AT = {"min": np.minimum, "max": np.maximum, "plus": np.add}
 
