@@ -21,13 +21,18 @@ which it has paid for itself ("never" where the queries got no faster).
 
 Timings interleave the tools round by round (``benchmarks.run.interleaved``):
 median of ``--repeat`` runs after a warm-up.  The JSON goes to
-``benchmarks/results/reachability-cpu.json``.
+``benchmarks/results/reachability-cpu.json``.  (The general harness,
+``la-graph bench``, times reachability too; this script is the shortcut
+before/after study and the thesis's multi-source vs repeated-BFS comparison.)
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
+import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -39,7 +44,23 @@ import la_graph as lg
 from la_graph import generators as gen
 from la_graph.verify import check_reachability
 
-from .run import DATA, ROOT, environment, interleaved, write_record
+ROOT = Path(__file__).resolve().parent
+DATA = Path(os.environ.get("LA_GRAPH_DATA", ROOT.parents[1] / "shared" / "data"))
+
+
+def interleaved(cases, repeat):
+    """Time every case ``repeat`` times, one round of all cases after another, after one warm-up each.
+
+    Returns, per case, (median s, min s, last result).
+    """
+    results = [fn() for _, fn, _ in cases]
+    times = [[] for _ in cases]
+    for _ in range(repeat):
+        for i, (_, fn, _) in enumerate(cases):
+            t = time.perf_counter()
+            results[i] = fn()
+            times[i].append(time.perf_counter() - t)
+    return [(statistics.median(ts), min(ts), r) for ts, r in zip(times, results)]
 
 
 def _orient(G, how, seed=0):
@@ -207,10 +228,16 @@ def main(argv=None):
             graphs.append({"graph": name, "study": study, "n": G.n, "edges": G.nedges})
             rows.extend(fn(name, G, args.engine, args.repeat))
     stamp = dt.datetime.now(dt.timezone.utc)
-    doc = {"date": stamp.isoformat(timespec="seconds"), "engine": args.engine, "environment": environment(),
+    from la_graph.bench.harness import machine_facts
+
+    doc = {"date": stamp.isoformat(timespec="seconds"), "engine": args.engine, "machine": machine_facts(),
            "note": "2 shared cores, other jobs running: medians of interleaved runs",
            "graphs": graphs, "results": rows}
-    write_record(doc, args.out or ROOT / "results" / f"reachability-{args.engine}.json", table(doc))
+    out = args.out or ROOT / "results" / f"reachability-{args.engine}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=1, default=str))
+    print(f"wrote {out}\n")
+    print(table(doc))
     return 0
 
 
