@@ -127,6 +127,9 @@ def _instantiations(file):
     if file == "msf.cu":
         return ([_name(k, i, v) for k in ("msf_cheapest", "msf_partner") for i in idx for v in vals]
                 + [_name(k, v) for k in ("msf_hook", "msf_jump") for v in vals])
+    if file == "sssp.cu":
+        return ([_name(k, i) for k in ("sssp_relax", "sssp_parent") for i in idx]
+                + [_name("sssp_finish", _I64)])
     raise LaGraphError(f"unknown kernel file {file!r}")
 
 
@@ -1753,6 +1756,53 @@ class GPUEngine(Engine):
         forest.val, forest.pres = fo.astype(forest.dtype, copy=False), None
         live = cp.flatnonzero(keep)
         return (eu[live], ev[live], key[live]), int(hooked[0])
+
+    # ---- sssp ----
+    def sssp_relax(self, A, q, d, parent):
+        # a single-source frontier over a weighted CSR: three launches over the
+        # frontier's edges (gpu/sssp.cu), one host read (the new frontier's size)
+        if not (isinstance(A, GMat) and isinstance(q, GVec) and isinstance(d, GVec) and q.dtype == _F64
+                and d.dtype == _F64 and d.pres is None and (parent is None or (
+                    isinstance(parent, GVec) and parent.dtype == _I64 and parent.pres is None))):
+            return super().sssp_relax(A, q, d, parent)
+        indptr, indices, w = self._csr(A)
+        if w is None or w.dtype != _F64:
+            return super().sssp_relax(A, q, d, parent)
+        n = d.size
+        fr = (cp.flatnonzero(q.pres) if q.pres is not None else cp.arange(n)).astype(_I64)
+        fq = q.val[fr]
+        nf = int(fr.size)
+        IT = indices.dtype
+        gs = _next_pow2(indices.size / max(n, 1))
+        dv = d.val.copy()   # the engine never writes into a vector's array
+        flag = cp.zeros(n, cp.int32)
+        nxt = cp.empty(n, _I64)
+        count = cp.zeros(1, cp.uint64)
+        if nf:
+            _kernel("sssp.cu", "sssp_relax", IT)(
+                (self._blocks(nf * gs),), (256,),
+                (indptr, indices, w, fr, fq, np.int64(nf), dv, flag, nxt, count, np.int32(gs)))
+        m = int(count[0])
+        nxt = nxt[:m]
+        pv = parent.val.copy() if parent is not None else cp.empty(1, _I64)
+        pc = cp.full(n, np.iinfo(np.int64).max, _I64) if parent is not None else pv
+        if parent is not None and m:
+            _kernel("sssp.cu", "sssp_parent", IT)(
+                (self._blocks(nf * gs),), (256,),
+                (indptr, indices, w, fr, fq, np.int64(nf), dv, flag, pc, np.int32(gs)))
+        nq = cp.empty(m, _F64)
+        if m:
+            _kernel("sssp.cu", "sssp_finish", _I64)(
+                (self._blocks(m),), (256,),
+                (nxt, np.int64(m), dv, pc, pv, np.int32(parent is not None), nq))
+        d.val = dv
+        if parent is not None:
+            parent.val = pv
+        val = cp.zeros(n, _F64)
+        pres = cp.zeros(n, bool)
+        val[nxt] = nq
+        pres[nxt] = True
+        return GVec(n, _F64, val, pres)
 
 
 # every public method re-raises CUDA errors as la_graph errors
