@@ -227,6 +227,16 @@ def test_memory_limits(monkeypatch):
     assert sum(b.shape[0] for _, b in lg.apsp_blocks(lg.generators.path(70), 10)) == 70
 
 
+def test_device_memory_check(engine, monkeypatch):
+    """The GPU engine reserves Floyd-Warshall's n^2 doubles before allocating them."""
+    if engine.name != "gpu":
+        pytest.skip("device memory: gpu engine only")
+    gpu = importlib.import_module("la_graph.engines.gpu")
+    monkeypatch.setattr(gpu, "_free_device_bytes", lambda: 10_000)
+    with pytest.raises(lg.OutOfDeviceMemory, match="50 x 50 float64 distance matrix needs about 2"):
+        lg.apsp(lg.generators.path(50), "floyd_warshall", engine=engine)
+
+
 def test_memory_estimate_is_real():
     """An n^2 that cannot fit anywhere is refused before any allocation."""
     G = lg.Graph.from_edges([0], [1], n=10**7)
