@@ -130,6 +130,9 @@ def _instantiations(file):
     if file == "sssp.cu":
         return ([_name(k, i) for k in ("sssp_relax", "sssp_parent") for i in idx]
                 + [_name("sssp_finish", _I64)])
+    if file == "scc.cu":
+        return [_name(k, i) for k in ("scc_trim_round", "scc_color_init", "scc_color_fwd", "scc_color_roots",
+                                      "scc_color_back", "scc_color_smallest", "scc_color_label") for i in idx]
     raise LaGraphError(f"unknown kernel file {file!r}")
 
 
@@ -1803,6 +1806,73 @@ class GPUEngine(Engine):
         val[nxt] = nq
         pres[nxt] = True
         return GVec(n, _F64, val, pres)
+
+    # ---- scc ----
+    # Kernels in gpu/scc.cu (compile-checked with nvcc for sm_90; not yet run on a device).
+    def _scc_state(self, G, labels):
+        """``(indptr, indices, tptr, tind, done, lab)`` for the SCC kernels, or None to use base.py's steps."""
+        if not isinstance(labels, GVec) or labels.dtype != _I64 or labels.size != G.n or labels.pres is None:
+            return None
+        indptr, indices, _ = self._csr(self.matrix(G))
+        tptr, tind, _ = self._csr(self.matrix(G, transpose=True))
+        if indices.dtype != tind.dtype:
+            return None
+        # fresh arrays: the engine never writes into arrays a vector holds (copies share them)
+        return indptr, indices, tptr, tind, labels.pres.copy(), labels.val.copy()
+
+    def scc_trim(self, G, labels):
+        if isinstance(labels, GVec) and labels.pres is None:
+            return 0  # every vertex is labelled
+        st = self._scc_state(G, labels)
+        if st is None:
+            return super().scc_trim(G, labels)
+        indptr, indices, tptr, tind, done, lab = st
+        n = G.n
+        before = int(done.sum())
+        changed = cp.zeros(1, np.int32)
+        sweep = _kernel("scc.cu", "scc_trim_round", indices.dtype)
+        while True:
+            changed.fill(0)
+            sweep((self._blocks(n),), (256,), (indptr, indices, tptr, tind, done, lab, np.int64(n), changed))
+            if not int(changed[0]):
+                break
+        labels.val, labels.pres = lab, done
+        return int(done.sum()) - before
+
+    def scc_color(self, G, prio, labels):
+        if isinstance(labels, GVec) and labels.pres is None:
+            return 0  # every vertex is labelled
+        st = self._scc_state(G, labels)
+        if st is None or not isinstance(prio, GVec) or prio.dtype != _I64 or prio.pres is not None:
+            return super().scc_color(G, prio, labels)
+        indptr, indices, tptr, tind, done, lab = st
+        n = G.n
+        IT = indices.dtype
+        left = n - int(done.sum())
+        color, smallest = cp.empty(n, _I64), cp.empty(n, _I64)
+        reached = cp.empty(n, cp.bool_)
+        changed = cp.zeros(1, np.int32)
+        grid, block, nn = (self._blocks(n),), (256,), np.int64(n)
+        total = 0
+        while total < left:
+            _kernel("scc.cu", "scc_color_init", IT)(grid, block, (done, prio.val, color, reached, smallest, nn))
+            while True:  # least reaching priority: min-first propagation to a fixed point
+                changed.fill(0)
+                _kernel("scc.cu", "scc_color_fwd", IT)(grid, block, (indptr, indices, done, color, nn, changed))
+                if not int(changed[0]):
+                    break
+            _kernel("scc.cu", "scc_color_roots", IT)(grid, block, (done, prio.val, color, reached, nn))
+            while True:  # backward from each root within its color
+                changed.fill(0)
+                _kernel("scc.cu", "scc_color_back", IT)(grid, block, (indptr, indices, done, color, reached, nn,
+                                                                      changed))
+                if not int(changed[0]):
+                    break
+            _kernel("scc.cu", "scc_color_smallest", IT)(grid, block, (color, reached, smallest, nn))
+            _kernel("scc.cu", "scc_color_label", IT)(grid, block, (color, reached, smallest, done, lab, nn))
+            total += int(reached.sum())
+        labels.val, labels.pres = lab, done
+        return total
 
 
 # every public method re-raises CUDA errors as la_graph errors
