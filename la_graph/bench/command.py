@@ -118,18 +118,22 @@ def run(args, argv=None):
     from . import harness
     from .report import evaluate, targets_table
 
-    doc = harness.run(algos, graphs=args.graphs, suites=args.suite, engines=args.engines, peers=chosen,
-                      repeat=args.repeat, scales=args.scales, budget_s=args.budget, label=args.label,
-                      command=" ".join(["la-graph", *(argv or [])]),
-                      progress=args.progress and sys.stderr.isatty())
     out = args.out
     if out is None:
         stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M")
         folder = Path("benchmarks/results") if Path("benchmarks/results").is_dir() else Path(".")
         out = folder / f"bench-{'-'.join(args.engines)}-{stamp}.json"
-    if args.provisional:
-        doc["provisional"] = True
-    harness.write(doc, out)
+
+    def save(doc):  # after every graph too, so that a long run killed midway keeps what it measured
+        if args.provisional:
+            doc["provisional"] = True
+        harness.write(doc, out)
+
+    doc = harness.run(algos, graphs=args.graphs, suites=args.suite, engines=args.engines, peers=chosen,
+                      repeat=args.repeat, scales=args.scales, budget_s=args.budget, label=args.label,
+                      command=" ".join(["la-graph", *(argv or [])]),
+                      progress=args.progress and sys.stderr.isatty(), checkpoint=save)
+    save(doc)
     for n in doc["notes"]:
         print(f"note: {n}")
     evals = [e for e in evaluate([(out, doc)]) if "ours" in e]

@@ -195,7 +195,7 @@ def plan(algos, graphs=None, suites=("targets",), engines=("cpu",), scales=None)
 
 
 def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None, repeat=5, scales=None,
-        budget_s=60.0, label="", command="", progress=True, log=print):
+        budget_s=60.0, label="", command="", progress=True, log=print, checkpoint=None):
     """Run the benchmark; return the JSON-able record (see ``benchmarks/README.md`` for its fields)."""
     from tqdm.auto import tqdm
 
@@ -226,6 +226,18 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
     graph_info, rows = {}, []
     bar = tqdm(total=sum(len(v) for v in todo.values()), disable=not progress, unit="case", file=sys.stderr)
     say = bar.write if progress else log
+
+    def record(partial=False):
+        facts["load_average_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+        doc = {"schema": 2, "date": started.isoformat(timespec="seconds"), "label": label, "command": command,
+               "seconds": (dt.datetime.now(dt.timezone.utc) - started).total_seconds(),
+               "engines": list(engs), "peers": peer_info, "repeat": repeat, "machine": facts,
+               "timing": "median and min of interleaved repeats after one warm-up; wall clock, GPU calls "
+                         "synchronised before and after; graph upload and peer input preparation not included",
+               "graphs": graph_info, "results": rows, "notes": notes}
+        if partial:
+            doc["partial"] = True
+        return doc
 
     for name, names in todo.items():
         bar.set_description(name)
@@ -297,15 +309,10 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
             bar.update()
         del G, prepared
         gc.collect()
+        if checkpoint is not None:
+            checkpoint(record(partial=True))
     bar.close()
-    facts["load_average_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
-    return {"schema": 2, "date": started.isoformat(timespec="seconds"), "label": label,
-            "command": command,
-            "seconds": (dt.datetime.now(dt.timezone.utc) - started).total_seconds(),
-            "engines": list(engs), "peers": peer_info, "repeat": repeat, "machine": facts,
-            "timing": "median and min of interleaved repeats after one warm-up; wall clock, GPU calls "
-                      "synchronised before and after; graph upload and peer input preparation not included",
-            "graphs": graph_info, "results": rows, "notes": notes}
+    return record()
 
 
 def _record(algo, G, name, setting, impls, say):

@@ -350,7 +350,8 @@ def render(paths, out="docs/benchmarks.md", img_dir=None, plots=True):
              f"landed, or their run — e.g. the GPU one — has not been made). CPU targets are for the 2-core "
              f"CI machine type, GPU targets for one H100.", "", targets_table(evals), ""]
     for path, doc in reversed(docs):
-        title = (doc.get("label") or "run") + (" — provisional" if doc.get("provisional") else "")
+        title = ((doc.get("label") or "run") + (" — provisional" if doc.get("provisional") else "")
+                 + (" — partial (stopped before the end)" if doc.get("partial") else ""))
         parts += [f"## {title}: `{path.name}`", "",
                   f"{doc['date']}, engines {', '.join(doc.get('engines', []))}; {_machine_line(doc)}.", ""]
         if doc.get("command"):
