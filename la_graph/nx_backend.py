@@ -78,15 +78,18 @@ class LaGraphNX:
 
     __networkx_backend__ = "la_graph"
 
-    def __init__(self, nodes, src, dst, *, directed, multigraph=False, weights=None,
-                 int_weights=None, edge_data=None, node_data=None, graph_attrs=None, nx_class=None):
+    def __init__(self, nodes, src, dst, *, directed, multigraph=False, edge_data=None, node_data=None,
+                 graph_attrs=None, nx_class=None):
         self.nodes = list(nodes)
         self._src = src                      # adjacency entries in NetworkX's order
         self._dst = dst
         self._directed = bool(directed)
+        # the entries that are the graph's edges, in G.edges order: an undirected edge
+        # is listed from both ends, and counts from its earlier endpoint (as G.edges lists it)
+        self._edges = np.arange(src.size) if directed else np.flatnonzero(src <= dst)
         self._multigraph = bool(multigraph)
-        self._weights = dict(weights or {})  # attribute -> float64 per entry
-        self._int_weights = dict(int_weights or {})  # attribute -> whether every value is an int
+        self._weights = {}                   # attribute -> float64 per edge (of _edges)
+        self._int_weights = {}               # attribute -> whether every value is an int
         self._edge_data = edge_data          # per entry: data dict (keydict for multigraphs), if kept
         self._node_data = node_data          # per node: data dict, if kept
         self.graph = dict(graph_attrs or {})
@@ -111,13 +114,11 @@ class LaGraphNX:
         if len(nodes) != G.n or len(set(nodes)) != G.n:
             raise la_graph.InvalidArgumentError(f"nodes must be {G.n} distinct labels, got {len(nodes)}")
         src, dst = G.edges()
-        key = None if G.weights is None else "weight"
-        H = cls(nodes, src.astype(np.int64), dst.astype(np.int64), directed=G.directed,
-                weights={} if key is None else {key: G.weights},
-                int_weights={} if key is None else {key: False})
+        H = cls(nodes, src.astype(np.int64), dst.astype(np.int64), directed=G.directed)
         H._cache[None] = G if G.weights is None else Graph.from_edges(*G.edges(), n=G.n, directed=G.directed)
-        if key is not None:
-            H._cache[key] = G
+        if G.weights is not None:
+            H._weights["weight"], H._int_weights["weight"] = G.weights[H._edges], False
+            H._cache["weight"] = G
         return H
 
     # ---- the little of NetworkX's graph API the dispatcher and decorators use
@@ -163,14 +164,18 @@ class LaGraphNX:
             self._cache["labels"] = a
         return self._cache["labels"]
 
-    def weights(self, weight):
-        """float64 weight of every adjacency entry for attribute ``weight`` (``None``: unweighted)."""
+    def weights(self, weight, default=1):
+        """float64 weight of every edge (``_edges``) for attribute ``weight`` (``None``: unweighted).
+
+        A missing attribute counts as ``default``; read from the edge data once.
+        """
         if weight is None:
             return None
         if weight not in self._weights:
             if self._edge_data is None:
                 raise NotImplementedError(f"edge attribute {weight!r} was not converted")
-            w, is_int = _weights_from_data(self._edge_data, weight, 1, self._multigraph)
+            datas = list(map(self._edge_data.__getitem__, self._edges.tolist()))
+            w, is_int = _weights_from_data(datas, weight, default, self._multigraph)
             self._weights[weight], self._int_weights[weight] = w, is_int
         return self._weights[weight]
 
@@ -181,12 +186,9 @@ class LaGraphNX:
     def lagraph(self, weight=None):
         """The la_graph :class:`Graph` with ``weight`` as edge weights (``None``: unweighted; cached)."""
         if weight not in self._cache:
-            w = self.weights(weight)
-            src, dst = self._src, self._dst
-            if not self._directed:      # each undirected edge is listed from both ends
-                keep = src <= dst
-                src, dst, w = src[keep], dst[keep], (None if w is None else w[keep])
-            self._cache[weight] = Graph.from_edges(src, dst, w, n=len(self.nodes), directed=self._directed)
+            e = self._edges
+            self._cache[weight] = Graph.from_edges(self._src[e], self._dst[e], self.weights(weight),
+                                                   n=len(self.nodes), directed=self._directed)
         return self._cache[weight]
 
     def _csr_rank(self):
@@ -207,10 +209,10 @@ class LaGraphNX:
             H.add_nodes_from(zip(self.nodes, self._node_data))
         else:
             H.add_nodes_from(self.nodes)
-        lab = self.nodes
-        src, dst = self._src.tolist(), self._dst.tolist()
+        lab, e = self.nodes, self._edges
+        src, dst = self._src[e].tolist(), self._dst[e].tolist()
         if self._edge_data is not None:
-            for u, v, d in zip(src, dst, self._edge_data):
+            for u, v, d in zip(src, dst, map(self._edge_data.__getitem__, e.tolist())):
                 if self._multigraph:
                     for k, dd in d.items():
                         H.add_edge(lab[u], lab[v], key=k, **dd)
@@ -218,8 +220,8 @@ class LaGraphNX:
                     H.add_edge(lab[u], lab[v], **d)
         else:
             attrs = list(self._weights.items())
-            for e, (u, v) in enumerate(zip(src, dst)):
-                H.add_edge(lab[u], lab[v], **{a: _pyval(w[e], self._int_weights[a]) for a, w in attrs})
+            for i, (u, v) in enumerate(zip(src, dst)):
+                H.add_edge(lab[u], lab[v], **{a: _pyval(w[i], self._int_weights[a]) for a, w in attrs})
         return H
 
 
@@ -280,18 +282,14 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
         dst = np.fromiter(keys, np.int64, len(keys))
     else:
         dst = np.fromiter(map(index.__getitem__, keys), np.int64, len(keys))
-    multigraph = graph.is_multigraph()
-    weights, ints = {}, {}
-    for attr, default in (edge_attrs or {}).items():
-        if default is None:
-            default = 1
-        weights[attr], ints[attr] = _weights_from_data(datas, attr, default, multigraph)
-    node_data = [graph._node[v] for v in nodes] if preserve_node_attrs else None
-    return LaGraphNX(
-        nodes, src, dst, directed=graph.is_directed(), multigraph=multigraph, weights=weights,
-        int_weights=ints, edge_data=datas, node_data=node_data,
+    H = LaGraphNX(
+        nodes, src, dst, directed=graph.is_directed(), multigraph=graph.is_multigraph(),
+        edge_data=datas, node_data=[graph._node[v] for v in nodes] if preserve_node_attrs else None,
         graph_attrs=graph.graph if preserve_graph_attrs else None, nx_class=graph.__class__,
     )
+    for attr, default in (edge_attrs or {}).items():
+        H.weights(attr, 1 if default is None else default)      # read now: a decline happens here
+    return H
 
 
 def convert_to_nx(obj, *, name=None):
@@ -539,7 +537,7 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight"):
 def _kruskal(G, weight, ignore_nan):
     """Edge records ``(entry, key, data)`` of Kruskal's forest, in NetworkX's yield order."""
     src, dst = G._src, G._dst
-    first = np.flatnonzero(dst >= src)          # G.edges order: each edge from its earlier endpoint
+    first = G._edges                            # G.edges order: each edge from its earlier endpoint
     data = G._edge_data
     if data is None and G._multigraph:
         raise NotImplementedError("data=False on a multigraph: the edge keys were not converted")
@@ -557,7 +555,7 @@ def _kruskal(G, weight, ignore_nan):
     if ds is not None:
         w = np.array(list(map(methodcaller("get", weight, 1), ds)) if weight is not None else [1] * len(ds))
     else:
-        w = G.weights(weight)[first] if weight is not None else np.ones(first.size)
+        w = G.weights(weight) if weight is not None else np.ones(first.size)
     if w.size and w.dtype.kind not in "biuf":
         raise NotImplementedError(f"edge attribute {weight!r} holds values that are not real numbers")
     if w.dtype.kind == "f":
