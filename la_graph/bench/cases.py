@@ -229,7 +229,7 @@ class APSP(Algorithm):
 
     def applies(self, G):
         if G.n > self.max_n:
-            return f"apsp skipped: {G.n:,} vertices > {self.max_n:,} (an n x n result)"
+            return f"{G.n:,} vertices > {self.max_n:,}: an n x n result"
         return None
 
     def ours(self, fn, G, setting, engine, device):

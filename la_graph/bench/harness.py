@@ -234,7 +234,7 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
                "engines": list(engs), "peers": peer_info, "repeat": repeat, "machine": facts,
                "timing": "median and min of interleaved repeats after one warm-up; wall clock, GPU calls "
                          "synchronised before and after; graph upload and peer input preparation not included",
-               "graphs": graph_info, "results": rows, "notes": notes}
+               "graphs": graph_info, "results": rows, "notes": list(dict.fromkeys(notes))}
         if partial:
             doc["partial"] = True
         return doc

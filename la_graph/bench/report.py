@@ -370,7 +370,7 @@ def render(paths, out="docs/benchmarks.md", img_dir=None, plots=True):
             if p:
                 parts += [f"![speed-up of la_graph over each peer]({_rel(p, out)})", ""]
         if doc.get("notes"):
-            parts += ["Notes:", "", *[f"* {n}" for n in doc["notes"]], ""]
+            parts += ["Notes:", "", *[f"* {n}" for n in dict.fromkeys(doc["notes"])], ""]
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(parts).rstrip() + "\n")
     return out
