@@ -140,7 +140,7 @@ def shortcut(G, *, seed=0, eps=1.0, layers=2, distance=1, depth=None, rounds=1, 
         found = [_parsc(E, Gc, rng, float(eps), layers, distance, depth) for _ in range(runs)]
         Gc = Graph.from_edges(np.concatenate([u, *(f[0] for f in found)]),
                               np.concatenate([v, *(f[1] for f in found)]), n=n, directed=True)
-    return Gc if Gc is not G else Graph.from_edges(*G.edges(), n=n, directed=True)
+    return Gc  # rounds >= 1: always a new Graph
 
 
 # ---------------------------------------------------------------------- ParSC
