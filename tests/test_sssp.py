@@ -340,3 +340,22 @@ def test_hub_and_many_buckets(engine):
         check_sssp(G, 5, r.distance, r.parent)
     r = lg.sssp(G, sources=[0, 5, 19999], engine=engine)
     check_sssp(G, np.array([0, 5, 19999]), r.distance, r.parent)
+
+
+@pytest.mark.parametrize("eng", ["cpu", DEFAULT], ids=["cpu", "default"])
+def test_negative_cycle_found_early(eng):
+    # a long path behind a negative 2-cycle near the source: the parents close the
+    # cycle after a few rounds, long before n rounds
+    n = 3000
+    u = np.r_[0, 1, 2, np.arange(2, n - 1)]
+    v = np.r_[1, 2, 1, np.arange(3, n)]
+    w = np.r_[1.0, 1.0, -3.0, np.ones(n - 3)]
+    G = lg.Graph.from_edges(u, v, w, n=n, directed=True)
+    with pytest.raises(lg.NegativeCycleError) as info:
+        lg.sssp(G, 0, engine=eng)
+    assert sorted(info.value.cycle) == [1, 2]
+    # a negative self-loop away from the source
+    H = lg.Graph.from_edges([0, 1, 2], [1, 2, 2], w=[2.0, 3.0, -0.5], directed=True)
+    with pytest.raises(lg.NegativeCycleError) as info:
+        lg.sssp(H, 0, engine=eng)
+    assert info.value.cycle == [2]

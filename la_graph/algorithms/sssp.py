@@ -183,11 +183,12 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
 def _start(E, n, s, want_parent):
     """``d`` full of ``inf`` with ``d[s] = 0``; ``parent`` full of -1 with ``parent[s] = s``."""
     d = E.full(n, np.inf, np.float64)
-    E.assign(d, E.vector_from_coo([s], [0.0], n, dtype=np.float64))
+    at_s = E.vector_from_coo([s], [0.0], n, dtype=np.float64)
+    E.assign(d, at_s, mask=at_s, structural=True)
     p = None
     if want_parent:
         p = E.full(n, -1, np.int64)
-        E.assign(p, E.vector_from_coo([s], [s], n, dtype=np.int64))
+        E.assign(p, E.vector_from_coo([s], [s], n, dtype=np.int64), mask=at_s, structural=True)
     return d, p
 
 

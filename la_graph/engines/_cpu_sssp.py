@@ -173,12 +173,13 @@ def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
 
 
 @numba.njit(cache=True, nogil=True)
-def _parent_cycle(par, d, starts, m, stamp, owner, check):
+def _parent_cycle(par, d, root, starts, m, stamp, owner, check):
     """A vertex on a cycle of the parent pointers reached from ``starts[:m]``, or -1.
 
     Parents only change on a strict drop, so such a cycle has negative weight.
-    The source points to itself; that is a cycle only once its distance dropped
-    below 0.  ``stamp`` / ``owner`` are scratch arrays; ``check`` a fresh stamp.
+    A source (``root``) points to itself; that is a cycle only once its distance
+    dropped below 0; any other vertex pointing to itself has a negative
+    self-loop.  ``stamp`` / ``owner`` are scratch arrays; ``check`` a fresh stamp.
     """
     for i in range(m):
         v = starts[i]
@@ -187,7 +188,7 @@ def _parent_cycle(par, d, starts, m, stamp, owner, check):
             owner[v] = i
             p = par[v]
             if p == v:
-                if d[v] < 0:
+                if d[v] < 0 or not root[v]:
                     return v
                 break
             v = p
@@ -214,6 +215,9 @@ def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
     queued = np.zeros(n, np.bool_)
     stamp = np.zeros(n if want_par else 0, np.int64)
     owner = np.zeros(n if want_par else 0, np.int64)
+    root = np.zeros(n if want_par else 0, np.bool_)  # the sources: their own parents at the start
+    for v in range(root.size):
+        root[v] = par[v] == v
     checks = 0
     work = 0
     for i in range(nf):
@@ -244,7 +248,7 @@ def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
         if want_par and nf > 0 and work >= n:
             work = 0
             checks += 1
-            c = _parent_cycle(par, d, frontier, nf, stamp, owner, checks)
+            c = _parent_cycle(par, d, root, frontier, nf, stamp, owner, checks)
             if c >= 0:
                 frontier[0] = c
                 return frontier, 1, rounds

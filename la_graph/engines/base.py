@@ -531,13 +531,51 @@ class Engine(ABC):
         when ``q`` is empty or after ``max_rounds`` rounds.  Engines may relax with
         distances that dropped within the round (the fixpoint is the same, and a
         vertex still improving after ``n`` rounds still means a negative cycle).
+        With parents, they may also stop as soon as the parents form a cycle (a
+        parent changes only on a strict drop, so the cycle is negative); ``q`` is
+        then one vertex on it.  By default the parents are searched after rounds
+        1, 2, 4, 8, ... (:meth:`_sssp_parent_cycle`).
         """
         A = self.matrix(G)
+        roots = None
+        if parent is not None:  # the sources: their own parents (a source whose distance dropped is not a root)
+            roots = self.select(self.ewise_mult(parent, self.iota(G.n), "eq"), "valueeq", True)
         for rounds in range(max_rounds):
             if self.nvals(q) == 0:
                 return d, parent, q, rounds
             q = self.sssp_relax(A, q, d, parent)
+            if roots is not None and self.nvals(q) and (rounds + 1) & rounds == 0:
+                c = self._sssp_parent_cycle(parent, d, roots)
+                if c >= 0:
+                    return d, parent, self.vector_from_coo([c], [0.0], G.n, dtype=np.float64), rounds + 1
         return d, parent, q, max_rounds
+
+    def _sssp_parent_cycle(self, parent, d, roots):
+        """A vertex on a cycle of the parent pointers, or -1 (pointer jumping: ``log2 n`` gathers).
+
+        ``P`` (a full int64 vector, -1: none) with -1 read as "points to itself";
+        after ``ceil(log2 n) + 1`` squarings ``P^(2^k)[v]`` is where ``v``'s chain
+        ends: a vertex on a cycle of 2 or more, or a vertex pointing to itself.  A
+        vertex pointing to itself is a cycle unless it is a root (a source) whose
+        distance has not dropped below 0.
+        """
+        n = self.size(parent)
+        me = self.iota(n)
+        P = self.copy(parent)
+        self.assign(P, me, mask=self.select(parent, "valuelt", 0))
+        Pk = self.copy(P)
+        for _ in range(max(n - 1, 1).bit_length() + 1):
+            Pk = self.extract(Pk, Pk)
+        ends = self.ewise_mult(self.extract(P, Pk), Pk, "ne")       # ends[v]: v's chain ends on a longer cycle
+        on_cycle = self.apply(Pk, "identity", mask=ends)
+        if self.nvals(on_cycle):
+            return int(self.reduce(on_cycle, "min"))
+        selfp = self.select(self.ewise_mult(parent, me, "eq"), "valueeq", True)  # v -> v
+        fake = self.ewise_mult(roots, self.select(d, "valuege", 0), "first")   # roots still at >= 0
+        loops = self.apply(selfp, "identity", mask=fake, structural=True, complement=True)
+        if self.nvals(loops):
+            return int(self.reduce(self.apply(me, "identity", mask=loops, structural=True), "min"))
+        return -1
 
     def sssp_batch(self, G, sources, delta, max_rounds, parent):
         """Shortest paths from each of ``sources`` (a numpy int64 array), one row each.
