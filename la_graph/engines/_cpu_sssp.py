@@ -260,9 +260,10 @@ def batch(indptr, indices, w, D, P, sources, delta, maxw, max_rounds):
     """One search per row of ``D`` / ``P`` (row ``i`` from ``sources[i]``), rows in parallel.
 
     ``delta > 0``: delta-stepping (non-negative weights); else Bellman-Ford
-    bounded by ``max_rounds``.  ``D`` starts all ``inf``, ``P`` all ``-1`` (or
-    has no columns: no parents).  Returns a bool per row: still changing after
-    ``max_rounds`` rounds (a negative cycle).
+    bounded by ``max_rounds`` that stops at a parent cycle (parents are kept for
+    it even when ``P`` has no columns).  ``D`` starts all ``inf``, ``P`` all
+    ``-1`` (or has no columns: no parents).  Returns a bool per row: stopped with
+    a non-empty frontier (a negative cycle).
     """
     k = sources.size
     active = np.zeros(k, np.bool_)
@@ -276,6 +277,9 @@ def batch(indptr, indices, w, D, P, sources, delta, maxw, max_rounds):
         if delta > 0:
             delta_stepping(indptr, indices, w, d, p, 0.0, delta, maxw)
         else:
+            if p.size == 0:  # parents find a negative cycle early: keep them for this row
+                p = np.full(d.size, -1, np.int64)
+                p[s] = s
             fr = np.empty(d.size, np.int64)
             fr[0] = s
             _, nf, _ = bellman_ford(indptr, indices, w, d, p, fr, 1, max_rounds)
