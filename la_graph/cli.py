@@ -114,7 +114,7 @@ def main(argv=None):
 
         try:
             return bench(args, sys.argv[1:] if argv is None else argv)
-        except (LaGraphError, OSError) as exc:
+        except (LaGraphError, OSError, ValueError) as exc:
             print(f"la-graph: error: {exc}", file=sys.stderr)
             return 2
     try:

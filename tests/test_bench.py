@@ -214,6 +214,15 @@ def test_targets_met_not_met_wrong_and_unmeasured(tmp_path):
     assert "](benchmarks/r-speedup.png)" in text
 
 
+def test_report_skips_other_json_only_when_asked(tmp_path):
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"date": "x", "engine": "cpu", "graphs": [], "results": [{"tool": "t"}]}))
+    with pytest.raises(ValueError, match="not a benchmark record"):
+        report.load([other])
+    assert report.load([other, ROOT / "benchmarks/results/cpu-foundation.json"], skip_others=True)[0][0].name == \
+        "cpu-foundation.json"
+
+
 def test_report_reads_earlier_script_records():
     docs = report.load([ROOT / "benchmarks/results/cpu-foundation.json"])
     (_, doc), = docs

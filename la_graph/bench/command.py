@@ -4,7 +4,7 @@
 
     la-graph bench                                  # every algorithm, the targets' graphs, CPU engine, all peers
     la-graph bench bfs cc --graphs rmat18 grid512 --repeat 3
-    la-graph bench --suite targets ladder --engines cpu --out benchmarks/results/cpu.json
+    la-graph bench --suite targets ladder --engines cpu --out benchmarks/results/cpu.json --render
     la-graph bench --engines gpu --out benchmarks/results/gpu-h100.json          # on a GPU machine
     la-graph bench --report benchmarks/results/*.json                             # -> docs/benchmarks.md
     la-graph bench --list                                                         # what there is
@@ -61,6 +61,8 @@ def add_arguments(p):
                    help="render these records into the benchmarks page instead of running")
     p.add_argument("--report-out", type=Path, default=Path("docs/benchmarks.md"),
                    help="the page --report writes (default docs/benchmarks.md; plots go to docs/benchmarks/)")
+    p.add_argument("--render", action="store_true",
+                   help="after the run, render every record in the --out folder into the page (--report-out)")
     p.add_argument("--list", action="store_true", help="list algorithms, suites and peers, then exit")
 
 
@@ -140,4 +142,8 @@ def run(args, argv=None):
     if evals:
         print("\ntargets measured in this run:\n" + targets_table(evals))
     print(f"\nwrote {out} ({doc['seconds']:.0f} s)")
+    if args.render:
+        from .report import render
+
+        print(f"wrote {render(sorted(Path(out).parent.glob('*.json')), args.report_out, skip_others=True)}")
     return 0

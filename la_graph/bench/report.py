@@ -54,11 +54,29 @@ def _upgrade(doc):
             "notes": doc.get("notes", [])}
 
 
-def load(paths):
-    """``[(path, record)]``, oldest first; earlier script records upgraded."""
+def is_record(doc):
+    """Whether a JSON document is a benchmark record (the harness's, or an earlier script's)."""
+    if not isinstance(doc, dict):
+        return False
+    if doc.get("schema") == 2:
+        return True
+    return ({"date", "engine", "graphs", "results"} <= set(doc)
+            and all(isinstance(r, dict) and {"algorithm", "tool", "median_s"} <= set(r) for r in doc["results"]))
+
+
+def load(paths, skip_others=False):
+    """``[(path, record)]``, oldest first; earlier script records upgraded.
+
+    With ``skip_others``, JSON files that are not benchmark records are left out;
+    otherwise they are an error.
+    """
     docs = []
     for p in paths:
         doc = json.loads(Path(p).read_text())
+        if not is_record(doc):
+            if skip_others:
+                continue
+            raise ValueError(f"{p} is not a benchmark record of la-graph bench")
         docs.append((Path(p), doc if doc.get("schema") == 2 else _upgrade(doc)))
     return sorted(docs, key=lambda pd: pd[1]["date"])
 
@@ -334,9 +352,9 @@ def _machine_line(doc):
     return "; ".join(bits)
 
 
-def render(paths, out="docs/benchmarks.md", img_dir=None, plots=True):
+def render(paths, out="docs/benchmarks.md", img_dir=None, plots=True, skip_others=False):
     """Write the page (and the plots into ``img_dir``, default ``<out stem>/`` beside it); return its path."""
-    docs = load(paths)
+    docs = load(paths, skip_others)
     out = Path(out)
     img_dir = Path(img_dir) if img_dir else out.with_suffix("")
     evals = evaluate(docs)
