@@ -333,7 +333,7 @@ SUITES = {
             "apsp": ["er2700-850k:dir:w1-1000"],
             "msf": ["rmat20:w1-999", "uk-2007-05:sym:w1-999", "usroads-48:w1-999"],
             "scc": ["rmat20:dir", "uk-2007-05", "usroads-48:dir"],
-            "mis": ["rmat16", "rmat20", "grid1000"],
+            "mis": ["rmat14", "rmat20", "grid1000"],
             "reachability": ["uk-2007-05", "soc-Slashdot0902", "cit-HepPh", "rmat20:dir"],
         },
         "gpu": {
@@ -343,7 +343,7 @@ SUITES = {
             "apsp": ["er2700-850k:dir:w1-1000", "facebook"],
             "msf": ["rmat22:w1-999", "uniform22:w1-999", "grid2000:w1-999"],
             "scc": ["rmat22:dir", "uk-2007-05", "soc-Slashdot0902"],
-            "mis": ["rmat16", "rmat22", "uniform22"],
+            "mis": ["rmat14", "rmat22", "uniform22"],
             "reachability": ["uk-2007-05", "soc-Slashdot0902", "cit-HepPh", "rmat22:dir"],
         },
     },

@@ -5,7 +5,7 @@
     la-graph bench                                  # every algorithm, the targets' graphs, CPU engine, all peers
     la-graph bench bfs cc --graphs rmat18 grid512 --repeat 3
     la-graph bench --suite targets ladder --engines cpu --out benchmarks/results/cpu.json --render
-    la-graph bench --engines gpu --out benchmarks/results/gpu-h100.json          # on a GPU machine
+    la-graph bench --engines gpu --out benchmarks/results/gpu-h100-suite.json    # on a GPU machine
     la-graph bench --report benchmarks/results/*.json                             # -> docs/benchmarks.md
     la-graph bench --list                                                         # what there is
 """

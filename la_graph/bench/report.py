@@ -172,10 +172,10 @@ def targets_table(evals):
         peers = "; ".join(f"{p} {_cell(r)}" + (f" ({e['ratios'][p]:.2f}×)" if p in e.get("ratios", {}) else "")
                           for p, r in e["peers"].items()) or "—"
         if t.algorithm == "mis" and e["ours"].get("summary"):
-            sizes = [f"la_graph size {e['ours']['summary'].get('size')}"]
-            sizes += [f"{p} size {r['summary'].get('size')}" for p, r in e["peers"].items()
+            sizes = [f"la_graph {e['ours']['summary'].get('size')}"]
+            sizes += [f"{p} {r['summary'].get('size')}" for p, r in e["peers"].items()
                       if r is not None and r.get("summary")]
-            peers += " — " + ", ".join(sizes)
+            peers += "; set size: " + ", ".join(sizes)
         met = {True: "**yes**", False: "**NO**", None: "—"}[e["met"]]
         if e.get("why"):
             met += f" ({e['why']})"
@@ -248,6 +248,8 @@ def plot_times(doc, algo, path):
         for r in rows:
             if key(r) == k and r["graph"] in doc["graphs"]:
                 fam = doc["graphs"][r["graph"]].get("family") or family(r["graph"])
+                if fam == "real":
+                    fam = r["graph"]  # different graphs: points, not a line
                 groups.setdefault((fam, r.get("setting", "")), []).append(
                     (doc["graphs"][r["graph"]]["edges"], per_call_ms(r)))
         label = k
@@ -258,6 +260,7 @@ def plot_times(doc, algo, path):
             label = None
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("edges")
     ax.set_ylabel("median time per call (ms)")
     ax.set_title(f"{ALGORITHMS[algo].title if algo in ALGORITHMS else algo} — {doc['date'][:10]}", fontsize=10)

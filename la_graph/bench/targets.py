@@ -74,7 +74,7 @@ TARGETS = [
     *_t(7, "scc", ["uk-2007-05"], "gpu", "max_ms", ["scipy"], 8),
     *_t(7, "scc", ["soc-Slashdot0902"], "gpu", "max_ms", ["scipy"], 6),
     *_t(7, "mis", ["rmat22", "uniform22"], "gpu", "max_ms", [], 15),
-    *_t(7, "mis", ["rmat16"], "cpu", "report", ["networkx"]),
+    *_t(7, "mis", ["rmat14"], "cpu", "report", ["networkx"]),
     *_t(7, "scc", ["rmat20:dir", "uk-2007-05"], "cpu", "within", ["scipy"], 1.5),
     *_t(7, "scc", ["usroads-48:dir"], "cpu", "within", ["scipy"], 5),
     # issue 10: multi-source reachability vs one BFS per source and scipy
