@@ -83,10 +83,12 @@ def test_time_interleaved_budget_and_errors():
     assert len(a.times) == 3 and len(b.times) == 3 and a.raw == 2 and b.raw == 1
     assert calls[:2] == ["a", "slow"] and calls[2:] == ["a", "slow"] * 3  # warm-up, then interleaved rounds
     assert c.error == "MemoryError: too big" and c.times == []
-    d = harness.Impl("d", lambda: 0, None, compiles=True)
-    e = harness.Impl("e", lambda: 0, None)
+    runs = []
+    d = harness.Impl("d", lambda: runs.append("d"), None, compiles=True)
+    e = harness.Impl("e", lambda: runs.append("e"), None)
     harness.time_interleaved([d, e], repeat=5, budget_s=0)  # over budget: one timed run, or just the warm-up
-    assert len(d.times) == 1 and d.times[0] != d.warmup_s and d.note is None
+    assert runs == ["d", "e", "d"]
+    assert len(d.times) == 1 and d.note is None
     assert e.times == [e.warmup_s] and "one run only" in e.note
 
 
