@@ -349,7 +349,7 @@ SUITES = {
     },
     # moderate members of every generated family and the real graphs (context, not targets)
     "families": ["rmat18", "uniform18", "er20000-1M", "grid512", "circulant262144", "hypercube18",
-                 "caveman4096x64", "ccaveman4096x64"],
+                 "caveman4096x32", "ccaveman4096x32"],
     "real": ["uk-2007-05", "usroads-48", "soc-Slashdot0902", "cit-HepPh", "facebook", "luxembourg_osm",
              "delaunay_n16", "Email-Enron", "p2p-Gnutella31"],
 }
