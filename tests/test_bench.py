@@ -155,6 +155,17 @@ def test_missing_graph_file_and_size_limits(monkeypatch, tmp_path):
     assert [r["impl"] for r in doc["results"]] == ["la_graph[cpu]"]
 
 
+def test_gpu_path_with_the_cpu_engine_standing_in(monkeypatch):
+    # the harness's GPU path (output="device", synchronize, device results brought back) runs here
+    from la_graph import engines
+
+    monkeypatch.setitem(engines._instances, "gpu", lg.get_engine("cpu"))
+    doc = harness.run(["bfs", "cc", "reachability"], graphs=["rmat6"], engines=["gpu"], peers=["scipy"], repeat=1,
+                      progress=False, log=lambda *a: None)
+    assert {(r["impl"], r["status"]) for r in doc["results"]} == {("la_graph[gpu]", "ok"), ("scipy", "ok")}
+    assert doc["graphs"]["rmat6"]["upload_s"]["gpu"] >= 0
+
+
 def test_unavailable_engine_is_a_note():
     try:
         lg.get_engine("gpu")
