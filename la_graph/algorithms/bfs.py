@@ -30,6 +30,9 @@ from .reachability import sweep
 __all__ = ["bfs", "BFSResult"]
 
 ALPHA = 8.0
+# on a directed graph many unvisited vertices may be unreachable; pull pays their whole
+# in-degree every level, so pull must look cheaper by a wider margin
+ALPHA_DIRECTED = 2.0
 BETA1 = 8.0
 BETA2 = 512.0
 SMALL_SHARE = 4 * ALPHA  # push levels over at most nnz / SMALL_SHARE edges may be fused
@@ -132,30 +135,35 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     push = direction != "pull"
     auto = direction == "auto"
     deg = E.degree(G) if auto else None
+    indeg = E.degree(G, transpose=True) if auto else None
+    alpha = ALPHA_DIRECTED if G.directed else ALPHA
     # a push level over few edges is mostly call overhead: the engine may run a
-    # stretch of such levels in one fused call
+    # stretch of such levels in one fused call (while Beamer's rule says push)
     small = max(G.nnz / SMALL_SHARE, E.bfs_fuse_edges) if auto else (G.nnz if push else -1)
-    edges_unexplored = G.nnz
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
+    edges_to_pull = None  # pull scans at most the unvisited vertices' in-edges (None: not known now)
     while nvisited < n:
+        if auto and edges_to_pull is None:
+            edges_to_pull = G.nnz - E.reduce(E.ewise_mult(visited, indeg, "second"), "plus")
         if push:
-            q, k, nq, found, scanned = E.bfs_push(G, q, pi, lev, k, small)
+            limit = min(small, edges_to_pull / alpha) if auto else small
+            q, k, nq, found, scanned = E.bfs_push(G, q, pi, lev, k, limit)
             nvisited += found
-            edges_unexplored -= scanned
             if nq == 0 or nvisited >= n:
                 break
-        if auto and edges_unexplored < n:
+            if auto and found:
+                edges_to_pull = G.nnz - E.reduce(E.ewise_mult(visited, indeg, "second"), "plus")
+        if auto and edges_to_pull < n:
             auto = False  # little of the graph is left: stay as we are
-        if auto:  # Beamer's switch, with LAGraph's thresholds
+        if auto:  # Beamer's switch
             if push:
                 growing = nq > last_nq
                 if any_pull:
                     push = not (growing and nq > n / BETA1)
                 elif growing:
                     edges_in_frontier = E.reduce(E.ewise_mult(q, deg, "second"), "plus")
-                    edges_unexplored -= edges_in_frontier
-                    push = not (edges_in_frontier > edges_unexplored / ALPHA)
+                    push = not (edges_in_frontier > edges_to_pull / alpha)
             elif nq < last_nq and nq <= n / BETA2:
                 push = True
             any_pull = any_pull or not push
@@ -174,6 +182,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
         if nq == 0:
             break
         nvisited += nq
+        edges_to_pull = None
     return _result(E, lev, output), _result(E, pi, output)
 
 

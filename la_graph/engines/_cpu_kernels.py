@@ -13,7 +13,7 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev_b, lev, k, max_edges):
+def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev, k, max_edges):
     """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while each scans <= ``max_edges`` edges.
 
     ``q<!vis> = q any.secondi A; par<q> = q; lev<q> = k`` level after level; ``vis``
@@ -45,7 +45,6 @@ def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev_b, lev, k,
                     if want_par:
                         par[v] = u
                     if want_lev:
-                        lev_b[v] = True
                         lev[v] = k
                     nxt[m] = v
                     m += 1
@@ -83,7 +82,7 @@ def fastsv_hook(f, gp, mngp):
 
 
 @numba.njit(cache=True, nogil=True)
-def bfs_pull_level(tptr, tind, frontier, in_frontier, vis, par, lev_b, lev, k, found):
+def bfs_pull_level(tptr, tind, frontier, in_frontier, vis, par, lev, k, found):
     """One bottom-up BFS level: ``q<!vis> = A' any.secondi q; par<q> = q; lev<q> = k``.
 
     Every unvisited vertex scans its in-neighbours (row of ``A'``: ``tptr``,
@@ -107,7 +106,6 @@ def bfs_pull_level(tptr, tind, frontier, in_frontier, vis, par, lev_b, lev, k, f
                     if want_par:
                         par[v] = u
                     if want_lev:
-                        lev_b[v] = True
                         lev[v] = k
                     break
     for i in range(frontier.size):
