@@ -786,6 +786,7 @@ def check_reachability(G, sources, R, *, sample=None, seed=0):
                 _fail(f"R[{i}, {v}] = True but vertex {v} is not reachable from {s}")
             _fail(f"R[{i}, {v}] = False but vertex {v} is reachable from {s}")
 
+
 # ---------------------------------------------------------------------- apsp
 def check_apsp(G, D, rows=None, *, sample=None, seed=0, rtol=1e-9, atol=None):
     """Check all-pairs shortest-path distances, row by row with :func:`check_sssp`.

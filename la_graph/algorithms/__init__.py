@@ -13,6 +13,6 @@ from .sssp import SSSPResult, sssp
 __all__ = ["BFSResult", "bfs", "connected_components"]
 __all__ += ["reachability", "shortcut"]
 __all__ += ["strongly_connected_components", "maximal_independent_set"]
-__all__ += ["sssp", "SSSPResult"]
 __all__ += ["minimum_spanning_forest", "MSFResult"]
+__all__ += ["sssp", "SSSPResult"]
 __all__ += ["apsp", "apsp_blocks"]
