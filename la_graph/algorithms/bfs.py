@@ -5,8 +5,9 @@ The frontier ``q`` is a sparse vector; one level is ``q<!visited> = q any.second
 ``q<!visited> = A' any.secondi q`` (pull, each unvisited vertex asks its
 in-neighbours).  ``secondi`` returns the index of the frontier vertex an edge
 came from, which is the new vertex's parent.  The direction-optimizing switch
-is Beamer's, with LAGraph's thresholds: go pull when a growing frontier's
-out-edges outnumber the unexplored edges / ``ALPHA``, go back to push once a
+is Beamer's: go pull when a growing frontier's out-edges outnumber the
+unvisited vertices' in-edges / ``ALPHA`` (``ALPHA_DIRECTED`` on directed
+graphs, where unreachable vertices make pull dearer), go back to push once a
 shrinking frontier holds at most ``n / BETA2`` vertices.
 Several sources run at once as a frontier matrix (one row a source) and ``mxm``.
 
