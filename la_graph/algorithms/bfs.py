@@ -126,7 +126,7 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
 def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     n = G.n
     A = E.matrix(G)
-    ids = np.int32 if n <= V.INT32_MAX else np.int64
+    ids = E.id_dtype(n)
     semiring = "any_secondi" if want_parent else "any_pair"
     # q: the frontier; pi: parents; lev: levels; the visited set is pi's (else lev's) structure
     q = E.vector_from_coo([s], s, n, dtype=ids if want_parent else bool)
@@ -143,7 +143,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     small = max(G.nnz / SMALL_SHARE, E.bfs_fuse_edges) if auto else (G.nnz if push else -1)
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
-    edges_to_pull = None  # pull scans at most the unvisited vertices' in-edges (None: not known now)
+    edges_to_pull = G.nnz - int(G.in_degree[s])  # pull scans at most the unvisited vertices' in-edges
     while nvisited < n:
         if auto and edges_to_pull is None:
             edges_to_pull = G.nnz - E.reduce(E.ewise_mult(visited, indeg, "second"), "plus")

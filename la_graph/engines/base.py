@@ -71,6 +71,15 @@ class Engine(ABC):
     #: (an engine whose per-call cost is high fuses more)
     bfs_fuse_edges: int = 0
 
+    #: whether vertex-id vectors (parents) are int32 where ``n`` allows: half the
+    #: memory traffic for a GPU; a GraphBLAS engine holds int64 anyway, so int64
+    #: spares it a conversion of every result
+    narrow_ids: bool = True
+
+    def id_dtype(self, n):
+        """The dtype for vectors of vertex ids of an ``n``-vertex graph."""
+        return np.dtype(np.int32 if self.narrow_ids and n <= np.iinfo(np.int32).max else np.int64)
+
     # ---------------------------------------------------------------- graphs
     @abstractmethod
     def matrix(self, G, *, transpose=False):

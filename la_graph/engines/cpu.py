@@ -152,6 +152,7 @@ class CPUEngine(Engine):
     # every push level goes to the fused numba loop: on the machines measured it
     # beat GrB_vxm even for frontiers of millions of edges (see docs/engines.md)
     bfs_fuse_edges = 1 << 62
+    narrow_ids = False
 
     # ---------------------------------------------------------------- graphs
     def matrix(self, G, *, transpose=False):
@@ -195,6 +196,13 @@ class CPUEngine(Engine):
         return Vector.from_dense(np.ascontiguousarray(values))
 
     def vector_from_coo(self, indices, values, size, *, dup=None, dtype=None):
+        if np.isscalar(values) and np.size(indices) == 1 and 0 <= int(np.ravel(indices)[0]) < size:
+            # one entry (a search's source): set it; building a vector costs ~0.1 ms of calls
+            dt = np.dtype(dtype) if dtype is not None else np.asarray(values).dtype
+            v = Vector(dt, size)
+            _ok(getattr(lib, f"GrB_Vector_setElement_{_SUFFIX[dt]}")(v._carg, dt.type(values).item(),
+                                                                      int(np.ravel(indices)[0])), "setElement")
+            return v
         values = np.full(np.size(indices), values) if np.isscalar(values) and dup is not None else values
         dup = None if np.isscalar(values) else _binary(dup)
         return Vector.from_coo(np.asarray(indices, dtype=np.int64), values, size=size, dup_op=dup, dtype=dtype)
