@@ -25,6 +25,7 @@ import graphblas as gb  # noqa: E402  (after the local imports: keeps the error 
 from graphblas import Matrix, Vector, binary, monoid, unary  # noqa: E402
 from graphblas import select as gb_select  # noqa: E402
 from suitesparse_graphblas import ffi, lib  # noqa: E402
+from suitesparse_graphblas.utils import claim_buffer, unclaim_buffer  # noqa: E402
 
 from ..exceptions import LaGraphError  # noqa: E402
 
@@ -557,7 +558,8 @@ class _lent:
     The storage is moved out of each vector (``GxB_Vector_unpack_*``), viewed
     by numpy, and packed back on exit: O(1) each way.  (python-graphblas's own
     pack copies arrays it does not own, O(n) per vector and call.)  An iso
-    vector is expanded to one value per entry first.  ``None`` lends a pair of
+    vector is expanded to one value per entry first (into a numpy array handed
+    over to GraphBLAS).  ``None`` lends a pair of
     empty arrays.  The views are valid only inside the ``with`` block.
     """
 
@@ -574,17 +576,19 @@ class _lent:
                 out.append(self._empty())
                 continue
             self._check(v)
-            if v.ss.is_iso:  # expand once (this pack copies)
-                d = v.ss.unpack(self.fmt)
-                d["values"] = np.full(v.size, d["values"][0], dtype=d["values"].dtype)
-                d["is_iso"] = False
-                getattr(v.ss, f"pack_{self.fmt}")(**d, take_ownership=True)
+            dt = _np(v.dtype)
             vb, vx = ffi.new("int8_t**"), ffi.new("void**")
             vb_size, vx_size = ffi.new("GrB_Index*"), ffi.new("GrB_Index*")
             iso, nvals = ffi.new("bool*"), ffi.new("GrB_Index*")
             self._unpack(v, vb, vx, vb_size, vx_size, iso, nvals)
+            if iso[0]:  # one value for all entries: expand it into a new array GraphBLAS will own
+                value = claim_buffer(ffi, vx[0], vx_size[0] // dt.itemsize, dt)[0]  # numpy frees the old one
+                full = np.full(v.size, value, dtype=dt)
+                vx[0] = ffi.from_buffer("void*", full)
+                vx_size[0] = full.nbytes
+                unclaim_buffer(full)
+            values = np.frombuffer(ffi.buffer(vx[0], vx_size[0]), dtype=dt)[:v.size]
             self.held.append((vb, vx, vb_size[0], vx_size[0]))
-            values = np.frombuffer(ffi.buffer(vx[0], vx_size[0]), dtype=_np(v.dtype))[:v.size]
             out.append(self._views(v, vb, values))
         return out
 
