@@ -1248,3 +1248,13 @@ def test_to_numpy_needs_fill_on_sparse(engine):
     for x in (u, A, E.vector(2, np.float64)):
         with pytest.raises(InvalidArgumentError, match="fill"):
             E.to_numpy(x)
+
+
+
+def test_to_numpy_of_a_full_vector_held_as_a_bitmap_needs_no_fill():
+    """CPU engine: fused steps hand vectors back as bitmaps, full ones included."""
+    E = la_graph.get_engine("cpu")
+    v = E.full(7, 3, np.int64)
+    v.ss.config["sparsity_control"] = "bitmap"
+    assert v.ss.format == "bitmap"
+    np.testing.assert_array_equal(E.to_numpy(v), np.full(7, 3))

@@ -220,6 +220,8 @@ class CPUEngine(Engine):
         if isinstance(x, Vector) and x.ss.format == "bitmap":
             # the values and presence flags lent as numpy: one np.where instead of a GraphBLAS assign
             with _bitmap_views(x) as ((present, values),):
+                if fill is None:  # every entry is present (checked above)
+                    return values.copy()
                 return np.where(present, values, np.asarray(fill, dtype=values.dtype))
         return x.to_dense(fill_value=fill)
 
