@@ -143,10 +143,14 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     small = max(G.nnz / SMALL_SHARE, E.bfs_fuse_edges) if auto else (G.nnz if push else -1)
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
-    edges_to_pull = G.nnz - int(G.in_degree[s])  # pull scans at most the unvisited vertices' in-edges
+
+    def unvisited_in_edges():  # the most a pull level can scan
+        return G.nnz - E.reduce(E.ewise_mult(visited, indeg, "second"), "plus")
+
+    edges_to_pull = G.nnz - int(G.in_degree[s])  # only s is visited: no engine call
     while nvisited < n:
         if auto and edges_to_pull is None:
-            edges_to_pull = G.nnz - E.reduce(E.ewise_mult(visited, indeg, "second"), "plus")
+            edges_to_pull = unvisited_in_edges()
         if push:
             limit = min(small, edges_to_pull / alpha) if auto else small
             q, k, nq, found, scanned = E.bfs_push(G, q, pi, lev, k, limit)
@@ -154,7 +158,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
             if nq == 0 or nvisited >= n:
                 break
             if auto and found:
-                edges_to_pull = G.nnz - E.reduce(E.ewise_mult(visited, indeg, "second"), "plus")
+                edges_to_pull = unvisited_in_edges()
         if auto and edges_to_pull < n:
             auto = False  # little of the graph is left: stay as we are
         if auto:  # Beamer's switch
