@@ -25,6 +25,7 @@ The semiring products, BFS levels and FastSV rounds run in the CUDA kernels of
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from pathlib import Path
 
@@ -1876,6 +1877,9 @@ class GPUEngine(Engine):
 
 
 # every public method re-raises CUDA errors as la_graph errors
+# (a static method stays static: wrapping the bare function would bind it to the instance)
 for _attr in [a for a in dir(GPUEngine) if not a.startswith("_") and callable(getattr(GPUEngine, a))]:
-    setattr(GPUEngine, _attr, _device_errors(getattr(GPUEngine, _attr)))
-del _attr
+    _wrapped = _device_errors(getattr(GPUEngine, _attr))
+    _static = isinstance(inspect.getattr_static(GPUEngine, _attr), staticmethod)
+    setattr(GPUEngine, _attr, staticmethod(_wrapped) if _static else _wrapped)
+del _attr, _wrapped, _static
