@@ -594,6 +594,11 @@ def _ones_if_none(p, n):
     return cp.ones(n, _BOOL) if p is None else p
 
 
+def _is_full(v):
+    """Whether vector ``v`` holds every entry (no presence array, or one that is all True)."""
+    return v.pres is None or bool(v.pres.all())
+
+
 def _combine(cval, cpres, tval, tpres, allowed, accum, replace, dtype):
     """``C<allowed, replace> accum= T`` on aligned arrays (pres None = all present); T already
     cast to ``dtype``.  Returns (values, presence or None)."""
@@ -610,6 +615,8 @@ def _combine(cval, cpres, tval, tpres, allowed, accum, replace, dtype):
             zp = c1 | t1
     if allowed is None:
         return zv, zp
+    if zp is None and cpres is None and not replace:   # full stays full: no presence array to carry
+        return cp.where(allowed, zv, cval), None
     z1 = _ones_if_none(zp, n)
     if replace:
         newp = allowed & z1
@@ -1550,7 +1557,7 @@ class GPUEngine(Engine):
         if (not isinstance(A, GMat) or any(not isinstance(v, GVec) for v in vecs)
                 or len({v.dtype for v in vecs}) != 1 or f.dtype not in (_I32, _I64)):
             return super().fastsv_iteration(A, f, gp, mngp)
-        if any(v.pres is not None and not bool(v.pres.all()) for v in vecs):
+        if not all(_is_full(v) for v in vecs):
             raise InvalidArgumentError("fastsv_iteration needs full vectors")
         n = f.size
         if A.nrows != n or A.ncols != n or gp.size != n or mngp.size != n:
@@ -1735,7 +1742,7 @@ class GPUEngine(Engine):
         if not (isinstance(edges, tuple) and len(edges) == 3 and all(isinstance(a, cp.ndarray) for a in edges)
                 and isinstance(f, GVec) and isinstance(forest, GVec) and f.dtype in (_I32, _I64)):
             return super().msf_round(f, edges, forest)
-        if (f.pres is not None and not bool(f.pres.all())) or (forest.pres is not None and not bool(forest.pres.all())):
+        if not (_is_full(f) and _is_full(forest)):
             raise InvalidArgumentError("msf_round needs full vectors f and forest")
         eu, ev, key = edges
         n, m = f.size, int(key.size)
@@ -1766,8 +1773,8 @@ class GPUEngine(Engine):
         # a single-source frontier over a weighted CSR: three launches over the
         # frontier's edges (gpu/sssp.cu), one host read (the new frontier's size)
         if not (isinstance(A, GMat) and isinstance(q, GVec) and isinstance(d, GVec) and q.dtype == _F64
-                and d.dtype == _F64 and d.pres is None and (parent is None or (
-                    isinstance(parent, GVec) and parent.dtype == _I64 and parent.pres is None))):
+                and d.dtype == _F64 and _is_full(d) and (parent is None or (
+                    isinstance(parent, GVec) and parent.dtype == _I64 and _is_full(parent)))):
             return super().sssp_relax(A, q, d, parent)
         indptr, indices, w = self._csr(A)
         if w is None or w.dtype != _F64:
@@ -1799,9 +1806,9 @@ class GPUEngine(Engine):
             _kernel("sssp.cu", "sssp_finish", _I64)(
                 (self._blocks(m),), (256,),
                 (nxt, np.int64(m), dv, pc, pv, np.int32(parent is not None), nq))
-        d.val = dv
+        d.val, d.pres = dv, None
         if parent is not None:
-            parent.val = pv
+            parent.val, parent.pres = pv, None
         val = cp.zeros(n, _F64)
         pres = cp.zeros(n, bool)
         val[nxt] = nq
@@ -1844,7 +1851,7 @@ class GPUEngine(Engine):
         if isinstance(labels, GVec) and labels.pres is None:
             return 0  # every vertex is labelled
         st = self._scc_state(G, labels)
-        if st is None or not isinstance(prio, GVec) or prio.dtype != _I64 or prio.pres is not None:
+        if st is None or not isinstance(prio, GVec) or prio.dtype != _I64 or not _is_full(prio):
             return super().scc_color(G, prio, labels)
         indptr, indices, tptr, tind, done, lab = st
         n = G.n
