@@ -144,21 +144,17 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
 
-    def unvisited_in_edges():  # the most a pull level can scan
-        return G.nnz - E.reduce(E.ewise_mult(visited, indeg, "second"), "plus")
-
-    edges_to_pull = G.nnz - int(G.in_degree[s])  # only s is visited: no engine call
+    # the unvisited vertices' in-edges: the most a pull level can scan (the fused
+    # steps return the in-degree sum of what they find)
+    edges_to_pull = G.nnz - int(G.in_degree[s])
     while nvisited < n:
-        if auto and edges_to_pull is None:
-            edges_to_pull = unvisited_in_edges()
         if push:
             limit = min(small, edges_to_pull / alpha) if auto else small
-            q, k, nq, found, scanned = E.bfs_push(G, q, pi, lev, k, limit)
+            q, k, nq, found, _, found_in = E.bfs_push(G, q, pi, lev, k, limit)
             nvisited += found
+            edges_to_pull -= found_in
             if nq == 0 or nvisited >= n:
                 break
-            if auto and found:
-                edges_to_pull = unvisited_in_edges()
         if auto and edges_to_pull < n:
             auto = False  # little of the graph is left: stay as we are
         if auto:  # Beamer's switch
@@ -182,12 +178,14 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
                 E.assign(pi, q, mask=q, structural=True)
             if want_level:
                 E.assign(lev, k, mask=q, structural=True)
+            if auto and nq:
+                edges_to_pull -= E.reduce(E.ewise_mult(q, indeg, "second"), "plus")
         else:  # q<!visited> = A' any.secondi q, with the parent/level updates (a fused step)
-            q, nq = E.bfs_pull(G, q, pi, lev, k)
+            q, nq, found_in = E.bfs_pull(G, q, pi, lev, k)
+            edges_to_pull -= found_in
         if nq == 0:
             break
         nvisited += nq
-        edges_to_pull = None
     return _result(E, lev, output), _result(E, pi, output)
 
 

@@ -4,6 +4,10 @@ GraphBLAS has no single call for these steps; done as one GraphBLAS call per
 level they pay the call overhead (tens of microseconds) thousands of times on
 high-diameter graphs.  Each kernel is the exact semantics of the engine method
 that calls it, documented in ``la_graph/engines/base.py``.
+
+Index arrays come in unsigned (``unsigned`` gives the zero-copy view): numba
+wraps negative indices, and with signed ones it pays that test on every
+edge -- a third of a BFS's time on a web graph.
 """
 
 from __future__ import annotations
@@ -12,25 +16,34 @@ import numba
 import numpy as np
 
 
+def unsigned(a):
+    """The same memory as integer array ``a``, viewed as the unsigned type of its width."""
+    return a.view(np.dtype(f"u{a.dtype.itemsize}"))
+
+
 @numba.njit(cache=True, nogil=True)
-def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev, k, max_edges):
+def bfs_push_levels(indptr, indices, indeg, frontier, nf, nxt, vis, par, lev, k, max_edges):
     """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while each scans <= ``max_edges`` edges.
 
     ``q<!vis> = q any.secondi A; par<q> = q; lev<q> = k`` level after level; ``vis``
     is the visited bitmap (the parents' when kept, else the levels').  Empty
-    ``par`` or ``lev`` arrays mean that result is not kept.  Returns ``(frontier, nf, k, found,
-    scanned)``: the last frontier, its size, its level, the number of vertices
-    found and of edges scanned.
+    ``par`` or ``lev`` arrays mean that result is not kept.  ``indptr``,
+    ``indices`` and the scratch queues ``frontier``, ``nxt`` (length n) are
+    unsigned.
+    Returns ``(frontier, nf, k, found, scanned, found_in)``: the last frontier,
+    its size, its level, the number of vertices found, of edges scanned, and
+    the found vertices' in-degree sum (``indeg``).
     """
     found = 0
     scanned = 0
+    found_in = 0
     want_par = par.size > 0
     want_lev = lev.size > 0
     while nf > 0:
         edges = 0
         for i in range(nf):  # the rows about to be read: their pointers stay in cache
             u = frontier[i]
-            edges += indptr[u + 1] - indptr[u]
+            edges += np.int64(indptr[u + 1] - indptr[u])
         if edges > max_edges:
             break
         scanned += edges
@@ -48,10 +61,11 @@ def bfs_push_levels(indptr, indices, frontier, nf, nxt, vis, par, lev, k, max_ed
                         lev[v] = k
                     nxt[m] = v
                     m += 1
+                    found_in += indeg[v]
         frontier, nxt = nxt, frontier
         nf = m
         found += m
-    return frontier, nf, k, found, scanned
+    return frontier, nf, k, found, scanned, found_in
 
 
 @numba.njit(cache=True, nogil=True)
@@ -86,16 +100,17 @@ def bfs_pull_level(tptr, tind, frontier, in_frontier, vis, par, lev, k, found):
     """One bottom-up BFS level: ``q<!vis> = A' any.secondi q; par<q> = q; lev<q> = k``.
 
     Every unvisited vertex scans its in-neighbours (row of ``A'``: ``tptr``,
-    ``tind``) and stops at the first one in the frontier.  ``in_frontier`` is an
+    ``tind``, unsigned) and stops at the first one in the frontier.  ``in_frontier`` is an
     all-false scratch bitmap of length n (left all false).  Empty ``par`` /
     ``lev`` arrays mean that result is not kept.  The new vertices go to
-    ``found``; returns how many.
+    ``found``; returns how many, and their in-degree sum.
     """
     want_par = par.size > 0
     want_lev = lev.size > 0
     for i in range(frontier.size):
         in_frontier[frontier[i]] = True
     m = 0
+    found_in = 0
     for v in range(vis.size):
         if not vis[v]:
             for e in range(tptr[v], tptr[v + 1]):
@@ -103,6 +118,7 @@ def bfs_pull_level(tptr, tind, frontier, in_frontier, vis, par, lev, k, found):
                 if in_frontier[u]:
                     found[m] = v
                     m += 1
+                    found_in += np.int64(tptr[v + 1] - tptr[v])
                     if want_par:
                         par[v] = u
                     if want_lev:
@@ -112,4 +128,4 @@ def bfs_pull_level(tptr, tind, frontier, in_frontier, vis, par, lev, k, found):
         in_frontier[frontier[i]] = False
     for i in range(m):
         vis[found[i]] = True
-    return m
+    return m, found_in

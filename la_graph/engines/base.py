@@ -238,17 +238,20 @@ class Engine(ABC):
         may do fewer levels (the default does none: the caller's own loop of
         primitives then does them); the result is the same.
 
-        Returns ``(q, k, nq, found, scanned)``: the last frontier, its level, its
-        size, the number of vertices found and of edges scanned.
+        Returns ``(q, k, nq, found, scanned, found_in)``: the last frontier, its
+        level, its size, the number of vertices found, of edges scanned, and the
+        found vertices' in-degree sum (what a pull level no longer scans: the
+        caller's direction choice keeps count with it).
         """
-        return q, k, self.nvals(q), 0, 0
+        return q, k, self.nvals(q), 0, 0, 0
 
     def bfs_pull(self, G, q, parent, level, k):
         """One pull level of a BFS from frontier ``q``, in place.
 
         ``q<!visited, replace> = A' any.secondi q`` (``any.pair`` without
         parents), then ``parent<q> = q`` and ``level<q> = k``; the visited set is
-        ``parent``'s structure if given, else ``level``'s.  Returns ``(q, nq)``.
+        ``parent``'s structure if given, else ``level``'s.  Returns ``(q, nq,
+        found_in)``, ``found_in`` the in-degree sum of the new frontier.
         """
         visited = parent if parent is not None else level
         semiring = "any_secondi" if parent is not None else "any_pair"
@@ -259,7 +262,7 @@ class Engine(ABC):
             self.assign(parent, q, mask=q, structural=True)
         if level is not None:
             self.assign(level, k, mask=q, structural=True)
-        return q, nq
+        return q, nq, self.reduce(self.ewise_mult(q, self.degree(G, transpose=True), "second"), "plus")
 
     def fastsv_iteration(self, A, f, gp, mngp):
         """One FastSV round (Zhang, Azad & Buluc 2020) in place on full int vectors.

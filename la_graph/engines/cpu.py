@@ -422,37 +422,39 @@ class CPUEngine(Engine):
 
     # ---------------------------------------------------------------- fused steps
     def bfs_push(self, G, q, parent, level, k, max_edges):
-        from ._cpu_kernels import bfs_push_levels
+        from ._cpu_kernels import bfs_push_levels, unsigned
 
         n = G.n
         nf = q.nvals
         if nf == 0:
-            return q, k, 0, 0, 0
-        frontier = np.empty(n, np.int64)
+            return q, k, 0, 0, 0, 0
+        ids = unsigned(G.indices).dtype  # the queues hold vertex ids: 32 bits up to 2**31 vertices
+        frontier = np.empty(n, ids)
         frontier[:nf] = _indices(q)
         if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
-            return q, k, nf, 0, 0
+            return q, k, nf, 0, 0, 0
         with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-            frontier, nf, k, found, scanned = bfs_push_levels(
-                G.indptr, G.indices, frontier, nf, np.empty(n, np.int64), pb if parent is not None else lb,
-                pv, lv, k, max_edges)
+            frontier, nf, k, found, scanned, found_in = bfs_push_levels(
+                unsigned(G.indptr), unsigned(G.indices), G.in_degree, frontier, nf, np.empty(n, ids),
+                pb if parent is not None else lb, pv, lv, k, max_edges)
             if parent is not None and level is not None:
                 lb[:] = pb  # the levels' structure is the parents'
-        return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned
+        return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned, found_in
 
     def bfs_pull(self, G, q, parent, level, k):
-        from ._cpu_kernels import bfs_pull_level
+        from ._cpu_kernels import bfs_pull_level, unsigned
 
         n = G.n
         T = G.T
-        frontier = _indices(q).astype(np.int64, copy=False)
-        found = np.empty(n, np.int64)
+        ids = unsigned(T.indices).dtype
+        frontier = _indices(q).astype(ids)
+        found = np.empty(n, ids)
         with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-            m = bfs_pull_level(T.indptr, T.indices, frontier, np.zeros(n, bool), pb if parent is not None else lb,
-                               pv, lv, k, found)
+            m, found_in = bfs_pull_level(unsigned(T.indptr), unsigned(T.indices), frontier, np.zeros(n, bool),
+                                         pb if parent is not None else lb, pv, lv, k, found)
             if parent is not None and level is not None:
                 lb[:] = pb
-        return _frontier(found[:m], n, q.dtype), m
+        return _frontier(found[:m], n, q.dtype), m, found_in
 
     def fastsv_iteration(self, A, f, gp, mngp):
         from ._cpu_kernels import fastsv_hook
@@ -561,14 +563,17 @@ class _lent:
     by numpy, and packed back on exit: O(1) each way.  (python-graphblas's own
     pack copies arrays it does not own, O(n) per vector and call.)  An iso
     vector is expanded to one value per entry first (into a numpy array handed
-    over to GraphBLAS).  ``None`` lends a pair of
-    empty arrays.  The views are valid only inside the ``with`` block.
+    over to GraphBLAS), unless ``values=False`` (only the bitmaps are read:
+    the values view is then None for an iso vector, which stays iso).
+    ``None`` lends a pair of empty arrays.  The views are valid only inside
+    the ``with`` block.
     """
 
     fmt = ""
 
-    def __init__(self, *vectors):
+    def __init__(self, *vectors, values=True):
         self.vectors = vectors
+        self.values = values  # False: only the bitmaps are wanted (an iso vector is then not expanded)
 
     def __enter__(self):
         self.held, out = [], []
@@ -583,14 +588,15 @@ class _lent:
             vb_size, vx_size = ffi.new("GrB_Index*"), ffi.new("GrB_Index*")
             iso, nvals = ffi.new("bool*"), ffi.new("GrB_Index*")
             self._unpack(v, vb, vx, vb_size, vx_size, iso, nvals)
-            if iso[0]:  # one value for all entries: expand it into a new array GraphBLAS will own
+            keep_iso = bool(iso[0]) and not self.values
+            if iso[0] and self.values:  # one value for all entries: expand it into a new array GraphBLAS will own
                 value = claim_buffer(ffi, vx[0], vx_size[0] // dt.itemsize, dt)[0]  # numpy frees the old one
                 full = np.full(v.size, value, dtype=dt)
                 vx[0] = ffi.from_buffer("void*", full)
                 vx_size[0] = full.nbytes
                 unclaim_buffer(full)
-            values = np.frombuffer(ffi.buffer(vx[0], vx_size[0]), dtype=dt)[:v.size]
-            self.held.append((vb, vx, vb_size[0], vx_size[0]))
+            values = None if keep_iso else np.frombuffer(ffi.buffer(vx[0], vx_size[0]), dtype=dt)[:v.size]
+            self.held.append((vb, vx, vb_size[0], vx_size[0], keep_iso))
             out.append(self._views(v, vb, values))
         return out
 
@@ -624,8 +630,8 @@ class _numpy_views(_lent):
         return values
 
     @staticmethod
-    def _pack(v, vb, vx, vb_size, vx_size):
-        _ok(lib.GxB_Vector_pack_Full(v._carg, vx, vx_size, False, _NULL), "pack")
+    def _pack(v, vb, vx, vb_size, vx_size, iso):
+        _ok(lib.GxB_Vector_pack_Full(v._carg, vx, vx_size, iso, _NULL), "pack")
 
 
 class _bitmap_views(_lent):
@@ -650,15 +656,15 @@ class _bitmap_views(_lent):
         return np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_), values
 
     @staticmethod
-    def _pack(v, vb, vx, vb_size, vx_size):
+    def _pack(v, vb, vx, vb_size, vx_size, iso):
         nvals = int(np.count_nonzero(np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_)))
-        _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, vb_size, vx_size, False, nvals, _NULL), "pack")
+        _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "pack")
 
 
 def _indices(v):
     """The indices of ``v``'s entries as numpy (a bitmap is lent out and back: no sort, no copy of values)."""
     if v.ss.format == "bitmap":
-        with _bitmap_views(v) as ((present, _),):
+        with _bitmap_views(v, values=False) as ((present, _),):
             return np.flatnonzero(present)
     return v.to_coo(values=False)[0]
 

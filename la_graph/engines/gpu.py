@@ -1466,10 +1466,17 @@ class GPUEngine(Engine):
         on_edges = True
         limit = max_edges
 
-        def done(q_, k_, nq_, found_, scanned_):
-            return q_, k_, nq_, found_, scanned_
-
         vecs = [v for v in (parent, level) if v is not None]
+        before = vecs[0].pres if vecs and isinstance(vecs[0], GVec) else None   # visited before (None: all)
+
+        def done(q_, k_, nq_, found_, scanned_):
+            # the found vertices' in-degree sum: visited now (the vector's new flags), not before
+            found_in = 0
+            if found_ and before is not None:
+                indeg = self.degree(G, transpose=True).val
+                found_in = int(cp.where(vecs[0].pres & ~before, indeg, 0).sum())
+            return q_, k_, nq_, found_, scanned_, found_in
+
         if (not isinstance(q, GVec) or not vecs or any(not isinstance(v, GVec) for v in vecs)
                 or len({v.dtype for v in vecs}) != 1 or vecs[0].dtype not in (_I32, _I64)):
             return super().bfs_push(G, q, parent, level, k, limit)   # the caller's loop does the levels
