@@ -5,6 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import la_graph as lg
+from la_graph.engines.base import Engine
+from la_graph.engines.cpu import CPUEngine
 from la_graph.verify import check_bfs
 
 from .graphs import REAL, SMALL, real
@@ -41,6 +43,47 @@ def test_multi_source(engine, name):
     check_bfs(G, np.asarray(sources), r)
     for i, s in enumerate(sources):
         np.testing.assert_array_equal(r.level[i], lg.bfs(G, s, engine=engine).level)
+
+
+class DefaultBFS(CPUEngine):
+    """The CPU engine running base.py's plain BFS steps (primitives only), as an engine without overrides would."""
+
+    bfs_push = Engine.bfs_push
+    bfs_pull = Engine.bfs_pull
+
+
+@pytest.mark.parametrize("name", ["rmat", "rmat_directed", "grid", "uniform_directed", "two_stars"])
+@pytest.mark.parametrize("direction", ["auto", "push", "pull"])
+def test_plain_steps_give_the_same_levels(name, direction):
+    G = SMALL[name]()
+    for s in (0, G.n // 2):
+        r = lg.bfs(G, s, direction=direction, engine=DefaultBFS())
+        check_bfs(G, s, r)
+        np.testing.assert_array_equal(r.level, lg.bfs(G, s, engine="cpu").level)
+
+
+@pytest.mark.parametrize("eng", [DefaultBFS(), "cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("name", ["rmat_directed", "uniform_directed", "grid"])
+def test_fused_steps_count_the_found_in_edges(eng, name):
+    """bfs_push / bfs_pull return the in-degree sum of what they found (the direction choice counts on it)."""
+    try:
+        E = lg.get_engine(eng)
+    except lg.EngineUnavailable as exc:
+        pytest.skip(f"{eng} engine unavailable: {exc}")
+    G = SMALL[name]()
+    n, indeg = G.n, G.in_degree
+    ids = E.id_dtype(n)
+    for limit in (0, 10, G.nnz):
+        pi = E.hint(E.vector_from_coo([0], 0, n, dtype=ids), "dense")
+        q = E.vector_from_coo([0], 0, n, dtype=ids)
+        before = E.to_numpy(pi, fill=-1) >= 0
+        q, k, nq, found, scanned, found_in = E.bfs_push(G, q, pi, None, 0, limit)
+        after = E.to_numpy(pi, fill=-1) >= 0
+        assert found == (after & ~before).sum() and found_in == indeg[after & ~before].sum()
+        if nq:
+            q, nq, found_in = E.bfs_pull(G, q, pi, None, k + 1)
+            new = (E.to_numpy(pi, fill=-1) >= 0) & ~after
+            assert nq == new.sum() and found_in == indeg[new].sum()
 
 
 def test_engines_agree_on_levels(engine):
