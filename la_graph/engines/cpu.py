@@ -222,7 +222,9 @@ class CPUEngine(Engine):
             with _bitmap_views(x) as ((present, values),):
                 if fill is None:  # every entry is present (checked above)
                     return values.copy()
-                return np.where(present, values, np.asarray(fill, dtype=values.dtype))
+                out = np.full(x.size, fill, dtype=values.dtype)
+                np.copyto(out, values, where=present)  # reads only present values: untouched pages stay so
+                return out
         return x.to_dense(fill_value=fill)
 
     def to_coo(self, x):
@@ -591,7 +593,7 @@ class _lent:
             keep_iso = bool(iso[0]) and not self.values
             if iso[0] and self.values:  # one value for all entries: expand it into a new array GraphBLAS will own
                 value = claim_buffer(ffi, vx[0], vx_size[0] // dt.itemsize, dt)[0]  # numpy frees the old one
-                full = np.full(v.size, value, dtype=dt)
+                full = self._expand(v, vb, value, dt)
                 vx[0] = ffi.from_buffer("void*", full)
                 vx_size[0] = full.nbytes
                 unclaim_buffer(full)
@@ -626,6 +628,10 @@ class _numpy_views(_lent):
         _ok(lib.GxB_Vector_unpack_Full(v._carg, vx, vx_size, iso, _NULL), "unpack")
 
     @staticmethod
+    def _expand(v, vb, value, dt):
+        return np.full(v.size, value, dtype=dt)
+
+    @staticmethod
     def _views(v, vb, values):
         return values
 
@@ -650,6 +656,14 @@ class _bitmap_views(_lent):
     @staticmethod
     def _unpack(v, vb, vx, vb_size, vx_size, iso, nvals):
         _ok(lib.GxB_Vector_unpack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "unpack")
+
+    @staticmethod
+    def _expand(v, vb, value, dt):
+        # written only where present: a fresh array's untouched pages cost nothing (a page fault
+        # each, on first touch, costs more than the write; a BFS parent vector starts with one entry)
+        out = np.empty(v.size, dtype=dt)
+        np.copyto(out, value, where=np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_))
+        return out
 
     @staticmethod
     def _views(v, vb, values):
