@@ -81,9 +81,33 @@ def test_fused_steps_count_the_found_in_edges(eng, name):
         after = E.to_numpy(pi, fill=-1) >= 0
         assert found == (after & ~before).sum() and found_in == indeg[after & ~before].sum()
         if nq:
-            q, nq, found_in = E.bfs_pull(G, q, pi, None, k + 1)
+            q, k2, nq, found, found_in = E.bfs_pull(G, q, pi, None, k + 1)   # to the end
             new = (E.to_numpy(pi, fill=-1) >= 0) & ~after
-            assert nq == new.sum() and found_in == indeg[new].sum()
+            assert nq == 0 and found == new.sum() and found_in == indeg[new].sum()
+
+
+@pytest.mark.parametrize("name", ["rmat_directed", "uniform_directed", "grid", "caveman"])
+@pytest.mark.parametrize("min_frontier", [-1, 0, 3, 30, 10**9])
+def test_pull_stretch_stops_where_beamer_turns_back(name, min_frontier):
+    """The CPU engine's fused pull levels stop where base.py's level-by-level loop stops, with the same counts."""
+    G = SMALL[name]()
+    n = G.n
+    got = []
+    for E in (DefaultBFS(), lg.get_engine("cpu")):
+        lev = E.hint(E.vector_from_coo([0], 0, n, dtype=np.int64), "dense")
+        q = E.vector_from_coo([0], 0, n, dtype=np.int64)
+        q, k, nq, found, found_in = E.bfs_pull(G, q, None, lev, 1, min_frontier)
+        got.append((k, nq, found, found_in, sorted(E.to_coo(q)[0].tolist()), E.to_numpy(lev, fill=-1).tolist()))
+    assert got[0] == got[1]
+    k, nq, found, found_in, frontier, level = got[0]
+    level = np.asarray(level)
+    ref = csgraph.shortest_path(G.to_scipy(), unweighted=True, indices=0)
+    reached = level >= 0
+    np.testing.assert_array_equal(level[reached], ref[reached])    # the levels it did are right
+    assert found == reached.sum() - 1 and found_in == G.in_degree[reached].sum() - G.in_degree[0]
+    assert sorted(np.flatnonzero(level == k).tolist()) == frontier and nq == len(frontier)
+    if min_frontier == -1:
+        assert nq == 0
 
 
 def test_engines_agree_on_levels(engine):

@@ -15,7 +15,8 @@ Two steps are engine methods, so an engine can fuse them (``engines/base.py``
 holds their plain versions in primitives): ``bfs_push`` runs a stretch of push
 levels over few edges in one call -- on a road network or a grid, with
 thousands of levels, per-call overhead is what decides speed -- and
-``bfs_pull`` runs one pull level with its parent/level updates.
+``bfs_pull`` runs pull levels with their parent/level updates until Beamer's
+rule turns back to push.
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
                 elif growing:
                     edges_in_frontier = E.reduce(E.ewise_mult(q, deg, "second"), "plus")
                     push = not (edges_in_frontier > edges_to_pull / alpha)
-            elif nq < last_nq and nq <= n / BETA2:
+            else:  # a pull stretch ends where Beamer's rule turns back: the frontier shrank to <= n / BETA2
                 push = True
             any_pull = any_pull or not push
         k += 1
@@ -173,19 +174,19 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
         if push:
             E.vxm(E.hint(q, "sparse"), A, semiring, out=q, mask=visited, structural=True, complement=True,
                   replace=True)
-            nq = E.nvals(q)
+            nq = found = E.nvals(q)
             if want_parent:
                 E.assign(pi, q, mask=q, structural=True)
             if want_level:
                 E.assign(lev, k, mask=q, structural=True)
             if auto and nq:
                 edges_to_pull -= E.reduce(E.ewise_mult(q, indeg, "second"), "plus")
-        else:  # q<!visited> = A' any.secondi q, with the parent/level updates (a fused step)
-            q, nq, found_in = E.bfs_pull(G, q, pi, lev, k)
+        else:  # q<!visited> = A' any.secondi q with the parent/level updates, level after level (a fused step)
+            q, k, nq, found, found_in = E.bfs_pull(G, q, pi, lev, k, n / BETA2 if auto else -1)
             edges_to_pull -= found_in
+        nvisited += found
         if nq == 0:
             break
-        nvisited += nq
     return _result(E, lev, output), _result(E, pi, output)
 
 

@@ -96,36 +96,47 @@ def fastsv_hook(f, gp, mngp):
 
 
 @numba.njit(cache=True, nogil=True)
-def bfs_pull_level(tptr, tind, frontier, in_frontier, vis, par, lev, k, found):
-    """One bottom-up BFS level: ``q<!vis> = A' any.secondi q; par<q> = q; lev<q> = k``.
+def bfs_pull_levels(tptr, tind, frontier, nf, nxt, in_frontier, vis, par, lev, k, min_frontier):
+    """Bottom-up BFS levels ``q<!vis> = A' any.secondi q; par<q> = q; lev<q> = k``, then k + 1, ...
 
     Every unvisited vertex scans its in-neighbours (row of ``A'``: ``tptr``,
-    ``tind``, unsigned) and stops at the first one in the frontier.  ``in_frontier`` is an
-    all-false scratch bitmap of length n (left all false).  Empty ``par`` /
-    ``lev`` arrays mean that result is not kept.  The new vertices go to
-    ``found``; returns how many, and their in-degree sum.
+    ``tind``, unsigned) and stops at the first one in the frontier
+    ``frontier[:nf]``.  Levels follow each other until the new frontier is
+    empty, or smaller than the one before and at most ``min_frontier``.
+    ``nxt`` is a scratch queue of length n (unsigned, like ``frontier``),
+    ``in_frontier`` an all-false scratch bitmap (left all false).  Empty
+    ``par`` / ``lev`` arrays mean that result is not kept.  Returns
+    ``(frontier, nf, k, found, found_in)``: the last frontier, its size and
+    level, the number of vertices found and their in-degree sum.
     """
     want_par = par.size > 0
     want_lev = lev.size > 0
-    for i in range(frontier.size):
-        in_frontier[frontier[i]] = True
-    m = 0
+    found = 0
     found_in = 0
-    for v in range(vis.size):
-        if not vis[v]:
-            for e in range(tptr[v], tptr[v + 1]):
-                u = tind[e]
-                if in_frontier[u]:
-                    found[m] = v
-                    m += 1
-                    found_in += np.int64(tptr[v + 1] - tptr[v])
-                    if want_par:
-                        par[v] = u
-                    if want_lev:
-                        lev[v] = k
-                    break
-    for i in range(frontier.size):
-        in_frontier[frontier[i]] = False
-    for i in range(m):
-        vis[found[i]] = True
-    return m, found_in
+    while True:
+        for i in range(nf):
+            in_frontier[frontier[i]] = True
+        m = 0
+        for v in range(vis.size):
+            if not vis[v]:
+                for e in range(tptr[v], tptr[v + 1]):
+                    u = tind[e]
+                    if in_frontier[u]:
+                        nxt[m] = v
+                        m += 1
+                        found_in += np.int64(tptr[v + 1] - tptr[v])
+                        if want_par:
+                            par[v] = u
+                        if want_lev:
+                            lev[v] = k
+                        break
+        for i in range(nf):
+            in_frontier[frontier[i]] = False
+        for i in range(m):
+            vis[nxt[i]] = True
+        found += m
+        frontier, nxt = nxt, frontier
+        if m == 0 or (m < nf and m <= min_frontier):
+            return frontier, m, k, found, found_in
+        nf = m
+        k += 1

@@ -245,24 +245,37 @@ class Engine(ABC):
         """
         return q, k, self.nvals(q), 0, 0, 0
 
-    def bfs_pull(self, G, q, parent, level, k):
-        """One pull level of a BFS from frontier ``q``, in place.
+    def bfs_pull(self, G, q, parent, level, k, min_frontier=-1):
+        """Pull levels of a BFS from frontier ``q``, in place, until the frontier shrinks below ``min_frontier``.
 
-        ``q<!visited, replace> = A' any.secondi q`` (``any.pair`` without
-        parents), then ``parent<q> = q`` and ``level<q> = k``; the visited set is
-        ``parent``'s structure if given, else ``level``'s.  Returns ``(q, nq,
-        found_in)``, ``found_in`` the in-degree sum of the new frontier.
+        One level: ``q<!visited, replace> = A' any.secondi q`` (``any.pair``
+        without parents), then ``parent<q> = q`` and ``level<q> = k``; the
+        visited set is ``parent``'s structure if given, else ``level``'s.  Levels
+        ``k, k + 1, ...`` follow each other until the new frontier is empty, or
+        smaller than the one before and at most ``min_frontier`` vertices (where
+        Beamer's rule turns back to push; ``-1``: pull to the end).
+
+        Returns ``(q, k, nq, found, found_in)``: the last frontier, its level,
+        its size, the number of vertices found and their in-degree sum.
         """
+        AT, indeg = self.matrix(G, transpose=True), self.degree(G, transpose=True)
         visited = parent if parent is not None else level
         semiring = "any_secondi" if parent is not None else "any_pair"
-        q = self.mxv(self.matrix(G, transpose=True), self.hint(q, "dense"), semiring, out=q, mask=visited,
-                     structural=True, complement=True, replace=True)
-        nq = self.nvals(q)
-        if parent is not None:
-            self.assign(parent, q, mask=q, structural=True)
-        if level is not None:
-            self.assign(level, k, mask=q, structural=True)
-        return q, nq, self.reduce(self.ewise_mult(q, self.degree(G, transpose=True), "second"), "plus")
+        found = found_in = 0
+        last = self.nvals(q)
+        while True:
+            q = self.mxv(AT, self.hint(q, "dense"), semiring, out=q, mask=visited, structural=True, complement=True,
+                         replace=True)
+            nq = self.nvals(q)
+            if parent is not None:
+                self.assign(parent, q, mask=q, structural=True)
+            if level is not None:
+                self.assign(level, k, mask=q, structural=True)
+            found += nq
+            found_in += self.reduce(self.ewise_mult(q, indeg, "second"), "plus")
+            if nq == 0 or (nq < last and nq <= min_frontier):
+                return q, k, nq, found, found_in
+            last, k = nq, k + 1
 
     def fastsv_iteration(self, A, f, gp, mngp):
         """One FastSV round (Zhang, Azad & Buluc 2020) in place on full int vectors.

@@ -443,20 +443,22 @@ class CPUEngine(Engine):
                 lb[:] = pb  # the levels' structure is the parents'
         return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned, found_in
 
-    def bfs_pull(self, G, q, parent, level, k):
-        from ._cpu_kernels import bfs_pull_level, unsigned
+    def bfs_pull(self, G, q, parent, level, k, min_frontier=-1):
+        from ._cpu_kernels import bfs_pull_levels, unsigned
 
         n = G.n
         T = G.T
         ids = unsigned(T.indices).dtype
-        frontier = _indices(q).astype(ids)
-        found = np.empty(n, ids)
+        frontier = np.empty(n, ids)
+        nf = q.nvals
+        frontier[:nf] = _indices(q)
         with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-            m, found_in = bfs_pull_level(unsigned(T.indptr), unsigned(T.indices), frontier, np.zeros(n, bool),
-                                         pb if parent is not None else lb, pv, lv, k, found)
+            frontier, nq, k, found, found_in = bfs_pull_levels(
+                unsigned(T.indptr), unsigned(T.indices), frontier, nf, np.empty(n, ids), np.zeros(n, bool),
+                pb if parent is not None else lb, pv, lv, k, min_frontier)
             if parent is not None and level is not None:
                 lb[:] = pb
-        return _frontier(found[:m], n, q.dtype), m, found_in
+        return _frontier(frontier[:nq], n, q.dtype), k, nq, found, found_in
 
     def fastsv_iteration(self, A, f, gp, mngp):
         from ._cpu_kernels import fastsv_hook
