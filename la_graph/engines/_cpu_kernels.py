@@ -22,6 +22,13 @@ def unsigned(a):
 
 
 @numba.njit(cache=True, nogil=True)
+def mark(flags, indices):
+    """``flags[indices] = True``."""
+    for i in range(indices.size):
+        flags[indices[i]] = True
+
+
+@numba.njit(cache=True, nogil=True)
 def bfs_push_levels(indptr, indices, indeg, frontier, nf, nxt, vis, par, lev, k, max_edges):
     """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while each scans <= ``max_edges`` edges.
 
