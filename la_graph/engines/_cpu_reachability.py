@@ -19,15 +19,18 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha):
     """Bit-sliced multi-source reachability; returns the visited words ``vis`` (n x nwords uint64).
 
     ``indptr/indices``: CSR of ``A`` (out-edges), ``tptr/tind``: CSR of ``A'``
-    (in-edges).  Level-synchronous; a level pushes when its frontier's out-edges
-    are at most ``nnz / alpha``, else pulls.
+    (in-edges), all unsigned (numba then skips its negative-index test on
+    every edge).  Level-synchronous; a level pushes when its frontier's
+    out-edges are at most ``nnz / alpha``, or at most half the in-edges of the
+    vertices some live search has not reached (what a pull scans at most:
+    on a web graph many vertices are unreachable and scanned whole); else pulls.
     """
     n = indptr.size - 1
     nnz = indices.size
     vis = np.zeros((n, nwords), np.uint64)
     fr = np.zeros((n, nwords), np.uint64)
     nxt = np.zeros((n, nwords), np.uint64)
-    active = np.empty(n, np.int64)
+    active = np.empty(n, indices.dtype)
     na = 0
     mark = np.zeros(n, np.bool_)
     for i in range(sources.size):
@@ -39,14 +42,27 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha):
             mark[s] = True
             active[na] = s
             na += 1
-    new = np.empty(n, np.int64)
+    new = np.empty(n, indices.dtype)
     while na > 0:
         edges = 0
         for a in range(na):
             u = active[a]
-            edges += indptr[u + 1] - indptr[u]
+            edges += np.int64(indptr[u + 1] - indptr[u])
         nn = 0
-        if edges * alpha <= nnz:  # push: OR each frontier word into the out-neighbours
+        push = edges * alpha <= nnz
+        if not push:  # pull only where it scans fewer edges: the vertices a live search has not reached
+            live = np.zeros(nwords, np.uint64)
+            for a in range(na):
+                for w in range(nwords):
+                    live[w] |= fr[active[a], w]
+            pull_edges = 0
+            for v in range(n):
+                for w in range(nwords):
+                    if live[w] & ~vis[v, w]:
+                        pull_edges += np.int64(tptr[v + 1] - tptr[v])
+                        break
+            push = edges * 2 <= pull_edges  # unreached vertices are scanned whole: pull must look 2x cheaper
+        if push:  # push: OR each frontier word into the out-neighbours
             for a in range(na):
                 mark[active[a]] = False
             for a in range(na):

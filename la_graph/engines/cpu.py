@@ -548,11 +548,13 @@ class CPUEngine(Engine):
 
     # ---- reachability ----
     def reach_sweep(self, G, sources):
+        from ._cpu_kernels import unsigned
         from ._cpu_reachability import ms_reach
 
         k = sources.size
         T = G.T
-        vis = ms_reach(G.indptr, G.indices, T.indptr, T.indices, sources, (k + 63) // 64, 4)
+        vis = ms_reach(unsigned(G.indptr), unsigned(G.indices), unsigned(T.indptr), unsigned(T.indices), sources,
+                       (k + 63) // 64, 4)
         bits = np.unpackbits(vis.view(np.uint8), axis=1, bitorder="little")  # n x 64*words, bit i = source i
         return np.ascontiguousarray(bits[:, :k].T).astype(bool)
 
