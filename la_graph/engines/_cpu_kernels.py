@@ -5,7 +5,7 @@ level they pay the call overhead (tens of microseconds) thousands of times on
 high-diameter graphs.  Each kernel is the exact semantics of the engine method
 that calls it, documented in ``la_graph/engines/base.py``.
 
-Index arrays come in unsigned (``unsigned`` gives the zero-copy view): numba
+Index arrays come in unsigned (``cpu.py``'s ``_unsigned`` gives the zero-copy view): numba
 wraps negative indices, and with signed ones it pays that test on every
 edge -- a third of a BFS's time on a web graph.
 """
@@ -14,11 +14,6 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-
-
-def unsigned(a):
-    """The same memory as integer array ``a``, viewed as the unsigned type of its width."""
-    return a.view(np.dtype(f"u{a.dtype.itemsize}"))
 
 
 @numba.njit(cache=True, nogil=True)

@@ -424,37 +424,37 @@ class CPUEngine(Engine):
 
     # ---------------------------------------------------------------- fused steps
     def bfs_push(self, G, q, parent, level, k, max_edges):
-        from ._cpu_kernels import bfs_push_levels, unsigned
+        from ._cpu_kernels import bfs_push_levels
 
         n = G.n
         nf = q.nvals
         if nf == 0:
             return q, k, 0, 0, 0, 0
-        ids = unsigned(G.indices).dtype  # the queues hold vertex ids: 32 bits up to 2**31 vertices
+        ids = _unsigned(G.indices).dtype  # the queues hold vertex ids: 32 bits up to 2**31 vertices
         frontier = np.empty(n, ids)
         frontier[:nf] = _indices(q)
         if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
             return q, k, nf, 0, 0, 0
         with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
             frontier, nf, k, found, scanned, found_in = bfs_push_levels(
-                unsigned(G.indptr), unsigned(G.indices), G.in_degree, frontier, nf, np.empty(n, ids),
+                _unsigned(G.indptr), _unsigned(G.indices), G.in_degree, frontier, nf, np.empty(n, ids),
                 pb if parent is not None else lb, pv, lv, k, max_edges)
             if parent is not None and level is not None:
                 lb[:] = pb  # the levels' structure is the parents'
         return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned, found_in
 
     def bfs_pull(self, G, q, parent, level, k, min_frontier=-1):
-        from ._cpu_kernels import bfs_pull_levels, unsigned
+        from ._cpu_kernels import bfs_pull_levels
 
         n = G.n
         T = G.T
-        ids = unsigned(T.indices).dtype
+        ids = _unsigned(T.indices).dtype
         frontier = np.empty(n, ids)
         nf = q.nvals
         frontier[:nf] = _indices(q)
         with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
             frontier, nq, k, found, found_in = bfs_pull_levels(
-                unsigned(T.indptr), unsigned(T.indices), frontier, nf, np.empty(n, ids), np.zeros(n, bool),
+                _unsigned(T.indptr), _unsigned(T.indices), frontier, nf, np.empty(n, ids), np.zeros(n, bool),
                 pb if parent is not None else lb, pv, lv, k, min_frontier)
             if parent is not None and level is not None:
                 lb[:] = pb
@@ -474,21 +474,21 @@ class CPUEngine(Engine):
 
         T = G.T
         with _bitmap_views(labels) as ((done, lab),):
-            return int(scc_trim(G.indptr, G.indices, T.indptr, T.indices, done, lab))
+            return int(scc_trim(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), done, lab))
 
     def scc_fwbw(self, G, pivot, labels):
         from ._cpu_scc import scc_fwbw
 
         T = G.T
         with _bitmap_views(labels) as ((done, lab),):
-            return int(scc_fwbw(G.indptr, G.indices, T.indptr, T.indices, done, lab, pivot))
+            return int(scc_fwbw(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), done, lab, pivot))
 
     def scc_color(self, G, prio, labels):
         from ._cpu_scc import scc_color
 
         T = G.T
         with _bitmap_views(labels) as ((done, lab),), _numpy_views(prio) as (pa,):
-            return int(scc_color(G.indptr, G.indices, T.indptr, T.indices, done, lab, pa))
+            return int(scc_color(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), done, lab, pa))
 
     # ---- msf ----
     def msf_edges(self, G):
@@ -508,7 +508,8 @@ class CPUEngine(Engine):
         dd = _writeable(self.to_numpy(d, fill=np.inf))
         pp = _writeable(self.to_numpy(parent, fill=-1)) if parent is not None else np.empty(0, np.int64)
         maxw = _max_weight(G)
-        delta_stepping(G.indptr, G.indices, G.weights, dd, pp, bucket * delta, effective_delta(delta, maxw), maxw)
+        delta_stepping(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta,
+                       effective_delta(delta, maxw), maxw)
         return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), None
 
     def sssp_bellman_ford(self, G, d, parent, q, max_rounds):
@@ -520,7 +521,8 @@ class CPUEngine(Engine):
         frontier = np.empty(n, np.int64)
         nf = q.nvals
         frontier[:nf] = _indices(q)
-        frontier, nf, rounds = bellman_ford(G.indptr, G.indices, G.weights, dd, pp, frontier, nf, max_rounds)
+        frontier, nf, rounds = bellman_ford(G.indptr, _unsigned(G.indices), G.weights, dd, pp, frontier, nf,
+                                            max_rounds)
         q = Vector.from_coo(np.sort(frontier[:nf]), dd[np.sort(frontier[:nf])], size=n, dtype=np.float64)
         return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), q, rounds
 
@@ -532,7 +534,7 @@ class CPUEngine(Engine):
         P = np.full((k, n) if parent else (k, 0), -1, np.int64)
         maxw = _max_weight(G)
         step = effective_delta(delta, maxw) if delta is not None else 0.0
-        active = batch(G.indptr, G.indices, G.weights, D, P, sources, step, maxw, max_rounds)
+        active = batch(G.indptr, _unsigned(G.indices), G.weights, D, P, sources, step, maxw, max_rounds)
         return (Matrix.from_dense(D), Matrix.from_dense(P) if parent else None, active)
 
     # ---- apsp ----
@@ -548,12 +550,11 @@ class CPUEngine(Engine):
 
     # ---- reachability ----
     def reach_sweep(self, G, sources):
-        from ._cpu_kernels import unsigned
         from ._cpu_reachability import ms_reach
 
         k = sources.size
         T = G.T
-        vis = ms_reach(unsigned(G.indptr), unsigned(G.indices), unsigned(T.indptr), unsigned(T.indices), sources,
+        vis = ms_reach(_unsigned(G.indptr), _unsigned(G.indices), _unsigned(T.indptr), _unsigned(T.indices), sources,
                        (k + 63) // 64, 4)
         bits = np.unpackbits(vis.view(np.uint8), axis=1, bitorder="little")  # n x 64*words, bit i = source i
         return np.ascontiguousarray(bits[:, :k].T).astype(bool)
@@ -705,6 +706,15 @@ def _frontier(indices, n, dtype):
     unclaim_buffer(present)  # GraphBLAS owns (and frees) both arrays now
     unclaim_buffer(one)
     return v
+
+
+def _unsigned(a):
+    """The same memory as integer array ``a``, viewed as the unsigned type of its width.
+
+    The numba kernels get their index arrays so: numba wraps negative indices,
+    and with signed ones it tests for them on every edge.
+    """
+    return a.view(np.dtype(f"u{a.dtype.itemsize}"))
 
 
 def _index_array(index):
