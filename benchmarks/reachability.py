@@ -21,7 +21,8 @@ which it has paid for itself ("never" where the queries got no faster).
 
 Timings interleave the tools round by round (``benchmarks.run.interleaved``):
 median of ``--repeat`` runs after a warm-up.  The JSON goes to
-``benchmarks/results/reachability-cpu.json``.  (The general harness,
+``benchmarks/results/reachability/reachability-cpu.json`` (a folder of its own: its records are not
+the harness's, which ``la-graph bench --report benchmarks/results/*.json`` reads).  (The general harness,
 ``la-graph bench``, times reachability too; this script is the shortcut
 before/after study and the thesis's multi-source vs repeated-BFS comparison.)
 """
@@ -233,7 +234,7 @@ def main(argv=None):
     doc = {"date": stamp.isoformat(timespec="seconds"), "engine": args.engine, "machine": machine_facts(),
            "note": "2 shared cores, other jobs running: medians of interleaved runs",
            "graphs": graphs, "results": rows}
-    out = args.out or ROOT / "results" / f"reachability-{args.engine}.json"
+    out = args.out or ROOT / "results" / "reachability" / f"reachability-{args.engine}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1, default=str))
     print(f"wrote {out}\n")
