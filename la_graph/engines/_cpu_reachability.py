@@ -44,17 +44,17 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha):
             na += 1
     new = np.empty(n, indices.dtype)
     while na > 0:
-        edges = 0
+        edges = 0  # the frontier's out-edges
+        live = np.zeros(nwords, np.uint64)  # the sources whose frontier is not empty
         for a in range(na):
             u = active[a]
             edges += np.int64(indptr[u + 1] - indptr[u])
+            mark[u] = False
+            for w in range(nwords):
+                live[w] |= fr[u, w]
         nn = 0
         push = edges * alpha <= nnz
         if not push:  # pull only where it scans fewer edges: the vertices a live search has not reached
-            live = np.zeros(nwords, np.uint64)
-            for a in range(na):
-                for w in range(nwords):
-                    live[w] |= fr[active[a], w]
             pull_edges = 0
             for v in range(n):
                 for w in range(nwords):
@@ -63,8 +63,6 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha):
                         break
             push = edges * 2 <= pull_edges  # unreached vertices are scanned whole: pull must look 2x cheaper
         if push:  # push: OR each frontier word into the out-neighbours
-            for a in range(na):
-                mark[active[a]] = False
             for a in range(na):
                 u = active[a]
                 for e in range(indptr[u], indptr[u + 1]):
@@ -79,17 +77,7 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha):
                         mark[v] = True
                         new[nn] = v
                         nn += 1
-            for a in range(na):
-                u = active[a]
-                for w in range(nwords):
-                    fr[u, w] = 0
         else:  # pull: every vertex some live search has not reached ORs its in-neighbours' frontier words
-            live = np.zeros(nwords, np.uint64)  # the sources whose frontier is not empty
-            for a in range(na):
-                u = active[a]
-                mark[u] = False
-                for w in range(nwords):
-                    live[w] |= fr[u, w]
             for v in range(n):
                 todo = False
                 for w in range(nwords):
@@ -115,10 +103,10 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha):
                     mark[v] = True
                     new[nn] = v
                     nn += 1
-            for a in range(na):
-                u = active[a]
-                for w in range(nwords):
-                    fr[u, w] = 0
+        for a in range(na):
+            u = active[a]
+            for w in range(nwords):
+                fr[u, w] = 0
         for a in range(nn):
             v = new[a]
             for w in range(nwords):
