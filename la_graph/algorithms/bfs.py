@@ -145,6 +145,9 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
 
+    def degree_sum(v, d):  # the sum of d over v's entries
+        return E.reduce(E.ewise_mult(v, d, "second"), "plus")
+
     # the unvisited vertices' in-edges: the most a pull level can scan (the fused
     # steps return the in-degree sum of what they find)
     edges_to_pull = G.nnz - int(G.in_degree[s])
@@ -164,8 +167,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
                 if any_pull:
                     push = not (growing and nq > n / BETA1)
                 elif growing:
-                    edges_in_frontier = E.reduce(E.ewise_mult(q, deg, "second"), "plus")
-                    push = not (edges_in_frontier > edges_to_pull / alpha)
+                    push = not (degree_sum(q, deg) > edges_to_pull / alpha)
             else:  # a pull stretch ends where Beamer's rule turns back: the frontier shrank to <= n / BETA2
                 push = True
             any_pull = any_pull or not push
@@ -180,7 +182,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
             if want_level:
                 E.assign(lev, k, mask=q, structural=True)
             if auto and nq:
-                edges_to_pull -= E.reduce(E.ewise_mult(q, indeg, "second"), "plus")
+                edges_to_pull -= degree_sum(q, indeg)
         else:  # q<!visited> = A' any.secondi q with the parent/level updates, level after level (a fused step)
             q, k, nq, found, found_in = E.bfs_pull(G, q, pi, lev, k, n / BETA2 if auto else -1)
             edges_to_pull -= found_in

@@ -427,12 +427,10 @@ class CPUEngine(Engine):
         from ._cpu_kernels import bfs_push_levels
 
         n = G.n
-        nf = q.nvals
-        if nf == 0:
+        if q.nvals == 0:
             return q, k, 0, 0, 0, 0
         ids = _unsigned(G.indices).dtype  # the queues hold vertex ids: 32 bits up to 2**31 vertices
-        frontier = np.empty(n, ids)
-        frontier[:nf] = _indices(q)
+        frontier, nf = _queue(q, ids)
         if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
             return q, k, nf, 0, 0, 0
         with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
@@ -449,9 +447,7 @@ class CPUEngine(Engine):
         n = G.n
         T = G.T
         ids = _unsigned(T.indices).dtype
-        frontier = np.empty(n, ids)
-        nf = q.nvals
-        frontier[:nf] = _indices(q)
+        frontier, nf = _queue(q, ids)
         with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
             frontier, nq, k, found, found_in = bfs_pull_levels(
                 _unsigned(T.indptr), _unsigned(T.indices), frontier, nf, np.empty(n, ids), np.zeros(n, bool),
@@ -518,9 +514,7 @@ class CPUEngine(Engine):
         n = G.n
         dd = _writeable(self.to_numpy(d, fill=np.inf))
         pp = _writeable(self.to_numpy(parent, fill=-1)) if parent is not None else np.empty(0, np.int64)
-        frontier = np.empty(n, np.int64)
-        nf = q.nvals
-        frontier[:nf] = _indices(q)
+        frontier, nf = _queue(q, np.int64)
         frontier, nf, rounds = bellman_ford(G.indptr, _unsigned(G.indices), G.weights, dd, pp, frontier, nf,
                                             max_rounds)
         q = Vector.from_coo(np.sort(frontier[:nf]), dd[np.sort(frontier[:nf])], size=n, dtype=np.float64)
@@ -686,6 +680,14 @@ def _indices(v):
         with _bitmap_views(v, values=False) as ((present, _),):
             return np.flatnonzero(present)
     return v.to_coo(values=False)[0]
+
+
+def _queue(q, dtype):
+    """A scratch queue of ``q.size`` vertex ids (``dtype``) holding ``q``'s indices first; returns ``(queue, count)``."""
+    nq = q.nvals
+    queue = np.empty(q.size, dtype)
+    queue[:nq] = _indices(q)
+    return queue, nq
 
 
 def _frontier(indices, n, dtype):
