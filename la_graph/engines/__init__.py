@@ -1,5 +1,9 @@
 """Engine registry: pick the CPU or GPU engine.
 
+Three engines: ``"cpu"`` (python-graphblas over SuiteSparse:GraphBLAS, numba
+fused steps), ``"gpu"`` (CuPy and la_graph's CUDA kernels) and ``"reference"``
+(numpy and scipy primitives, no fused step: slow by design, the test oracle
+that shows the primitives are enough for every algorithm).
 The engine an algorithm runs on is, first match wins: its ``engine=`` keyword,
 the innermost ``with use_engine(...)`` block, :func:`set_engine`, the
 ``LA_GRAPH_ENGINE`` environment variable, and finally ``"cpu"``.
@@ -22,13 +26,15 @@ import importlib
 import os
 import threading
 
+from .. import profile
 from ..exceptions import EngineUnavailable, InvalidArgumentError
-from .base import Engine
+from .base import INTERFACE, Engine
 
 __all__ = ["ENGINES", "Engine", "get_engine", "set_engine", "use_engine", "available_engines"]
 
 #: engine name -> "module:class"
-ENGINES = {"cpu": "la_graph.engines.cpu:CPUEngine", "gpu": "la_graph.engines.gpu:GPUEngine"}
+ENGINES = {"cpu": "la_graph.engines.cpu:CPUEngine", "gpu": "la_graph.engines.gpu:GPUEngine",
+           "reference": "la_graph.engines.reference:ReferenceEngine"}
 
 _instances: dict[str, Engine] = {}
 _default: str | None = None
@@ -49,18 +55,21 @@ def _create(name):
     except ImportError as exc:
         if isinstance(exc, EngineUnavailable):
             raise
-        pkg = "python-graphblas" if name == "cpu" else "cupy"
-        extra = "" if name == "cpu" else "[gpu]"
+        pkg = "cupy" if name == "gpu" else "python-graphblas"
+        extra = "[gpu]" if name == "gpu" else ""
         raise EngineUnavailable(
             f"the {name} engine needs {pkg}, which failed to import ({exc}); "
             f"install it with: pip install 'la_graph{extra}'"
         ) from exc
-    return getattr(mod, cls)()
+    engine = getattr(mod, cls)()
+    profile.track(engine, INTERFACE)
+    return engine
 
 
 def get_engine(engine=None):
     """The engine object for ``engine`` (a name, an Engine, or None for the current default)."""
     if isinstance(engine, Engine):
+        profile.track(engine, INTERFACE)  # an engine made by the caller
         return engine
     if engine is None:
         stack = getattr(_local, "stack", None)
