@@ -1,11 +1,11 @@
-"""Compiled loops of the CPU engine's fused steps (numba, which python-graphblas itself requires).
+"""Compiled loops of the CPU engine's BFS steps (numba, which python-graphblas itself requires).
 
 GraphBLAS has no single call for these steps; done as one GraphBLAS call per
 level they pay the call overhead (tens of microseconds) thousands of times on
-high-diameter graphs.  Each kernel is the exact semantics of the engine method
-that calls it, documented in ``la_graph/engines/base.py``.
+high-diameter graphs.  Each kernel is the exact semantics of the step it runs
+(``bfs_push``, ``bfs_pull``), written in primitives in ``la_graph/algorithms/bfs.py``.
 
-Index arrays come in unsigned (``cpu.py``'s ``_unsigned`` gives the zero-copy view): numba
+Index arrays come in unsigned (``objects._unsigned`` gives the zero-copy view): numba
 wraps negative indices, and with signed ones it pays that test on every
 edge -- a third of a BFS's time on a web graph.
 """
@@ -68,33 +68,6 @@ def bfs_push_levels(indptr, indices, indeg, frontier, nf, nxt, vis, par, lev, k,
         nf = m
         found += m
     return frontier, nf, k, found, scanned, found_in
-
-
-@numba.njit(cache=True, nogil=True)
-def fastsv_hook(f, gp, mngp):
-    """FastSV's hooking, shortcutting and grandparent update, in place; returns whether ``gp`` changed.
-
-    Stochastic hooking ``f[f[i]] = min(f[f[i]], mngp[i])`` (indices from ``f``
-    as it was before the round), aggressive hooking ``f = min(f, mngp)``,
-    shortcutting ``f = min(f, gp)``, then ``gp = f[f]``.
-    """
-    n = f.size
-    before = f.copy()
-    for i in range(n):
-        p = before[i]
-        if mngp[i] < f[p]:
-            f[p] = mngp[i]
-    for i in range(n):
-        m = mngp[i] if mngp[i] < gp[i] else gp[i]
-        if m < f[i]:
-            f[i] = m
-    changed = False
-    for i in range(n):
-        g = f[f[i]]
-        if g != gp[i]:
-            changed = True
-            gp[i] = g
-    return changed
 
 
 @numba.njit(cache=True, nogil=True)

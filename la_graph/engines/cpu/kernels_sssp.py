@@ -3,8 +3,8 @@
 Each kernel runs a whole label-correcting search on the host CSR arrays in one
 call: done as GraphBLAS calls, delta-stepping pays tens of microseconds per
 call for every inner round of every bucket, which on a road network is
-thousands of rounds.  The semantics are those of the engine methods in
-``la_graph/engines/base.py`` (``sssp_delta_stepping``, ``sssp_bellman_ford``,
+thousands of rounds.  The semantics are those of the steps in
+``la_graph/algorithms/sssp.py`` (``sssp_delta_stepping``, ``sssp_bellman_ford``,
 ``sssp_batch``).
 
 Distances are float64 arrays with ``inf`` where unreached; parents int64 with

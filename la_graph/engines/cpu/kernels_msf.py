@@ -1,7 +1,7 @@
 """Compiled loops of the CPU engine's minimum-spanning-forest steps (numba).
 
-The exact semantics are those of ``Engine.msf_edges`` / ``Engine.msf_round`` in
-``la_graph/engines/base.py``.  The CPU edge set is a :class:`MSFEdges`: the
+The exact semantics are those of the steps ``msf_edges`` / ``msf_round`` in
+``la_graph/algorithms/msf.py``.  The CPU edge set is a :class:`MSFEdges`: the
 surviving edges as numpy arrays, their endpoints relabelled to tree roots as
 rounds go (contraction), plus per-vertex scratch reused every round.
 """
@@ -47,7 +47,7 @@ class MSFEdges:
         return self.G.weights if self.G.weights is not None else np.zeros(0)
 
     def round(self, f, forest):
-        """One round (``Engine.msf_round``) on numpy ``f`` and ``forest``; returns ``hooked``."""
+        """One round (the step ``msf_round``) on numpy ``f`` and ``forest``; returns ``hooked``."""
         self.m, hooked = boruvka_round(f, self.eu, self.ev, self.key, self.m, self.cheap, self.partner,
                                        self.touched, forest)
         if hooked == 0 and self.heavy:  # the light edges are used up: now the heavy ones

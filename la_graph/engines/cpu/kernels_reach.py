@@ -1,11 +1,12 @@
 """Compiled multi-source reachability sweep of the CPU engine (numba).
 
-The batched frontier matrix ``Q`` and visited matrix ``R`` of
-:meth:`Engine.reach_sweep` stored bit-sliced: vertex ``v`` holds ``W`` words of 64
-bits, bit ``i`` of ``R[v]`` set when source ``i`` reached ``v`` (the MS-BFS layout
-of Then et al., VLDB 2015).  One level ``Q<!R> = Q any.pair A`` is then one pass
-over the frontier's out-edges (push, ORing words) or over the unfinished
-vertices' in-edges (pull), 64 sources per machine word.
+The batched frontier matrix ``Q`` and visited matrix ``R`` of the step
+``reach_sweep`` (``la_graph/algorithms/reachability.py``) stored bit-sliced:
+vertex ``v`` holds ``W`` words of 64 bits, bit ``i`` of ``R[v]`` set when
+source ``i`` reached ``v`` (the MS-BFS layout of Then et al., VLDB 2015).
+One level ``Q<!R> = Q any.pair A`` is then one pass over the frontier's
+out-edges (push, ORing words) or over the unfinished vertices' in-edges
+(pull), 64 sources per machine word.
 """
 
 from __future__ import annotations

@@ -1,54 +1,28 @@
 """The CPU engine: the operator interface on python-graphblas (SuiteSparse:GraphBLAS).
 
-The only module of la_graph that imports graphblas.  Vectors and matrices are
-``graphblas.Vector`` / ``graphblas.Matrix`` objects.
+The hot operations call SuiteSparse:GraphBLAS through its C API directly
+(python-graphblas' expression layer costs 30-90 us a call, the C call 1-20 us:
+that is the whole per-level budget of a BFS on a road network).  The steps the
+engine runs as one compiled loop are declared in :mod:`.fused`.
 """
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
-from ..exceptions import InvalidArgumentError
+import graphblas as gb
+from graphblas import Matrix, Vector, binary, monoid, unary
+from graphblas import select as gb_select
+from suitesparse_graphblas import ffi, lib
 
-# SuiteSparse runs OpenMP; by default idle OpenMP threads spin.  Where cores are
-# shared (VMs, CI runners, a busy laptop) spinning threads steal the core the
-# working thread needs: one SpMV ran 3x slower with 2 spinning threads than with
-# one thread.  Sleeping idle threads cost a few microseconds per parallel call
-# instead.  Only a default: a user's own OMP_WAIT_POLICY wins, and it must be set
-# before the OpenMP runtime starts, i.e. before graphblas is imported.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-from .base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
+from ...exceptions import InvalidArgumentError
+from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
+from .fused import FUSED
+from .objects import _CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _ok, graph_to_graphblas
 
-import graphblas as gb  # noqa: E402  (after the local imports: keeps the error of a missing package clear)
-from graphblas import Matrix, Vector, binary, monoid, unary  # noqa: E402
-from graphblas import select as gb_select  # noqa: E402
-from suitesparse_graphblas import ffi, lib  # noqa: E402
-from suitesparse_graphblas.utils import claim_buffer, unclaim_buffer  # noqa: E402
-
-from ..exceptions import LaGraphError  # noqa: E402
-
-# The hot operations call SuiteSparse:GraphBLAS through its C API directly
-# (python-graphblas' expression layer costs 30-90 us a call, the C call 1-20 us:
-# that is the whole per-level budget of a BFS on a road network).
-_NULL = ffi.NULL
-_SUFFIX = {np.dtype(t): s for t, s in [
-    (bool, "BOOL"), (np.int8, "INT8"), (np.int16, "INT16"), (np.int32, "INT32"), (np.int64, "INT64"),
-    (np.uint8, "UINT8"), (np.uint16, "UINT16"), (np.uint32, "UINT32"), (np.uint64, "UINT64"),
-    (np.float32, "FP32"), (np.float64, "FP64")]}
-_CTYPE = {np.dtype(t): c for t, c in [
-    (bool, "bool"), (np.int8, "int8_t"), (np.int16, "int16_t"), (np.int32, "int32_t"), (np.int64, "int64_t"),
-    (np.uint8, "uint8_t"), (np.uint16, "uint16_t"), (np.uint32, "uint32_t"), (np.uint64, "uint64_t"),
-    (np.float32, "float"), (np.float64, "double")]}
 _SPARSITY = {"sparse": lib.GxB_SPARSE, "dense": lib.GxB_BITMAP + lib.GxB_FULL}
 _SEMIRING_CACHE = {}
 _BINARY_CACHE = {}
-
-
-def _ok(info, what):
-    if info != 0:
-        raise LaGraphError(f"SuiteSparse:GraphBLAS failed in {what} (GrB_Info {info})")
 
 
 def _desc(mask, structural, complement, replace):
@@ -62,6 +36,7 @@ def _desc(mask, structural, complement, replace):
 
 def _carg(x):
     return _NULL if x is None else x._carg
+
 
 _INDEX_MULTS = {"firsti", "firsti1", "firstj", "firstj1", "secondi", "secondi1", "secondj", "secondj1"}
 _SELECT_NAMES = {
@@ -141,14 +116,13 @@ def _typed_binary(name, dtype):
     return op
 
 
-def _np(dtype):
-    return np.dtype(dtype.np_type)
-
-
 class CPUEngine(Engine):
     """python-graphblas implementation of :class:`~la_graph.engines.base.Engine`."""
 
     name = "cpu"
+
+    #: the steps run as one compiled loop each (:mod:`.fused`)
+    fused_steps = FUSED
 
     # every push level goes to the fused numba loop: on the machines measured it
     # beat GrB_vxm even for frontiers of millions of edges (see docs/engines.md)
@@ -160,17 +134,7 @@ class CPUEngine(Engine):
         key = ("cpu", "AT" if transpose else "A")
         M = G._engine_cache.get(key)
         if M is None:
-            H = G.T if transpose else G
-            n = H.n
-            if H.weights is None:
-                values, iso = np.ones(1, dtype=bool), True
-            else:
-                values, iso = H.weights, False
-            M = Matrix.ss.import_csr(
-                nrows=n, ncols=n, indptr=H.indptr, col_indices=H.indices, values=values,
-                is_iso=iso, sorted_cols=True, take_ownership=False, name="A",
-            )
-            G._engine_cache[key] = M
+            M = G._engine_cache[key] = graph_to_graphblas(G.T if transpose else G)
         return M
 
     def degree(self, G, *, transpose=False):
@@ -422,336 +386,11 @@ class CPUEngine(Engine):
         w(accum=_binary(accum)) << t
         return w
 
-    # ---------------------------------------------------------------- fused steps
-    def bfs_push(self, G, q, parent, level, k, max_edges):
-        from ._cpu_kernels import bfs_push_levels
-
-        n = G.n
-        if q.nvals == 0:
-            return q, k, 0, 0, 0, 0
-        ids = _unsigned(G.indices).dtype  # the queues hold vertex ids: 32 bits up to 2**31 vertices
-        frontier, nf = _queue(q, ids)
-        if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
-            return q, k, nf, 0, 0, 0
-        with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-            frontier, nf, k, found, scanned, found_in = bfs_push_levels(
-                _unsigned(G.indptr), _unsigned(G.indices), G.in_degree, frontier, nf, np.empty(n, ids),
-                pb if parent is not None else lb, pv, lv, k, max_edges)
-            if parent is not None and level is not None:
-                lb[:] = pb  # the levels' structure is the parents'
-        return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned, found_in
-
-    def bfs_pull(self, G, q, parent, level, k, min_frontier=-1):
-        from ._cpu_kernels import bfs_pull_levels
-
-        n = G.n
-        T = G.T
-        ids = _unsigned(T.indices).dtype
-        frontier, nf = _queue(q, ids)
-        with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-            frontier, nq, k, found, found_in = bfs_pull_levels(
-                _unsigned(T.indptr), _unsigned(T.indices), frontier, nf, np.empty(n, ids), np.zeros(n, bool),
-                pb if parent is not None else lb, pv, lv, k, min_frontier)
-            if parent is not None and level is not None:
-                lb[:] = pb
-        return _frontier(frontier[:nq], n, q.dtype), k, nq, found, found_in
-
-    def fastsv_iteration(self, A, f, gp, mngp):
-        from ._cpu_kernels import fastsv_hook
-
-        self.mxv(A, gp, "min_second", out=mngp, accum="min")
-        with _numpy_views(f, gp, mngp) as (fa, ga, ma):
-            changed = fastsv_hook(fa, ga, ma)
-        return f, gp, changed
-
-    # ---- scc ----
-    def scc_trim(self, G, labels):
-        from ._cpu_scc import scc_trim
-
-        T = G.T
-        with _bitmap_views(labels) as ((done, lab),):
-            return int(scc_trim(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), done, lab))
-
-    def scc_fwbw(self, G, pivot, labels):
-        from ._cpu_scc import scc_fwbw
-
-        T = G.T
-        with _bitmap_views(labels) as ((done, lab),):
-            return int(scc_fwbw(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), done, lab, pivot))
-
-    def scc_color(self, G, prio, labels):
-        from ._cpu_scc import scc_color
-
-        T = G.T
-        with _bitmap_views(labels) as ((done, lab),), _numpy_views(prio) as (pa,):
-            return int(scc_color(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), done, lab, pa))
-
-    # ---- msf ----
-    def msf_edges(self, G):
-        from ._cpu_msf import MSFEdges
-
-        return MSFEdges(G, *self.msf_weight_ranks(G))
-
-    def msf_round(self, f, edges, forest):
-        with _numpy_views(f, forest) as (fa, fo):
-            hooked = edges.round(fa, fo)
-        return edges, int(hooked)
-
-    # ---- sssp ----
-    def sssp_delta_stepping(self, G, d, parent, bucket, delta):
-        from ._cpu_sssp import delta_stepping, effective_delta
-
-        dd = _writeable(self.to_numpy(d, fill=np.inf))
-        pp = _writeable(self.to_numpy(parent, fill=-1)) if parent is not None else np.empty(0, np.int64)
-        maxw = _max_weight(G)
-        delta_stepping(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta,
-                       effective_delta(delta, maxw), maxw)
-        return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), None
-
-    def sssp_bellman_ford(self, G, d, parent, q, max_rounds):
-        from ._cpu_sssp import bellman_ford
-
-        n = G.n
-        dd = _writeable(self.to_numpy(d, fill=np.inf))
-        pp = _writeable(self.to_numpy(parent, fill=-1)) if parent is not None else np.empty(0, np.int64)
-        frontier, nf = _queue(q, np.int64)
-        frontier, nf, rounds = bellman_ford(G.indptr, _unsigned(G.indices), G.weights, dd, pp, frontier, nf,
-                                            max_rounds)
-        q = Vector.from_coo(np.sort(frontier[:nf]), dd[np.sort(frontier[:nf])], size=n, dtype=np.float64)
-        return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), q, rounds
-
-    def sssp_batch(self, G, sources, delta, max_rounds, parent):
-        from ._cpu_sssp import batch, effective_delta
-
-        k, n = sources.size, G.n
-        D = np.full((k, n), np.inf)
-        P = np.full((k, n) if parent else (k, 0), -1, np.int64)
-        maxw = _max_weight(G)
-        step = effective_delta(delta, maxw) if delta is not None else 0.0
-        active = batch(G.indptr, _unsigned(G.indices), G.weights, D, P, sources, step, maxw, max_rounds)
-        return (Matrix.from_dense(D), Matrix.from_dense(P) if parent else None, active)
-
-    # ---- apsp ----
-    def floyd_warshall(self, G):
-        from ._cpu_apsp import TILE, dense_from_csr, floyd_warshall
-
-        n = G.n
-        D = dense_from_csr(G.indptr, G.indices, G.weights if G.weights is not None else np.empty(0), n)
-        v = floyd_warshall(D, TILE) if n else -1
-        M = Matrix(np.float64, n, n)
-        M.ss.pack_fullr(D, take_ownership=True)  # the numpy array becomes the matrix: no copy
-        return M, int(v)
-
-    # ---- reachability ----
-    def reach_sweep(self, G, sources):
-        from ._cpu_reachability import ms_reach
-
-        k = sources.size
-        T = G.T
-        vis = ms_reach(_unsigned(G.indptr), _unsigned(G.indices), _unsigned(T.indptr), _unsigned(T.indices), sources,
-                       (k + 63) // 64, 4)
-        bits = np.unpackbits(vis.view(np.uint8), axis=1, bitorder="little")  # n x 64*words, bit i = source i
-        return np.ascontiguousarray(bits[:, :k].T).astype(bool)
-
 
 _UFUNC_AT = {"min": np.minimum, "max": np.maximum, "plus": np.add}
-
-
-class _lent:
-    """Lend vectors' storage as numpy arrays without copying, and take it back.
-
-    The storage is moved out of each vector (``GxB_Vector_unpack_*``), viewed
-    by numpy, and packed back on exit: O(1) each way.  (python-graphblas's own
-    pack copies arrays it does not own, O(n) per vector and call.)  An iso
-    vector is expanded to one value per entry first (into a numpy array handed
-    over to GraphBLAS), unless ``values=False`` (only the bitmaps are read:
-    the values view is then None for an iso vector, which stays iso).
-    ``None`` lends a pair of empty arrays.  The views are valid only inside
-    the ``with`` block.
-    """
-
-    fmt = ""
-
-    def __init__(self, *vectors, values=True):
-        self.vectors = vectors
-        self.values = values  # False: only the bitmaps are wanted (an iso vector is then not expanded)
-
-    def __enter__(self):
-        self.held, out = [], []
-        for v in self.vectors:
-            if v is None:
-                self.held.append(None)
-                out.append(self._empty())
-                continue
-            self._check(v)
-            dt = _np(v.dtype)
-            vb, vx = ffi.new("int8_t**"), ffi.new("void**")
-            vb_size, vx_size = ffi.new("GrB_Index*"), ffi.new("GrB_Index*")
-            iso, nvals = ffi.new("bool*"), ffi.new("GrB_Index*")
-            self._unpack(v, vb, vx, vb_size, vx_size, iso, nvals)
-            keep_iso = bool(iso[0]) and not self.values
-            if iso[0] and self.values:  # one value for all entries: expand it into a new array GraphBLAS will own
-                value = claim_buffer(ffi, vx[0], vx_size[0] // dt.itemsize, dt)[0]  # numpy frees the old one
-                full = self._expand(v, vb, value, dt)
-                vx[0] = ffi.from_buffer("void*", full)
-                vx_size[0] = full.nbytes
-                unclaim_buffer(full)
-            values = None if keep_iso else np.frombuffer(ffi.buffer(vx[0], vx_size[0]), dtype=dt)[:v.size]
-            self.held.append((vb, vx, vb_size[0], vx_size[0], keep_iso))
-            out.append(self._views(v, vb, values))
-        return out
-
-    def __exit__(self, *exc):
-        for v, held in zip(self.vectors, self.held):
-            if held is not None:
-                self._pack(v, *held)
-        return False
-
-
-class _numpy_views(_lent):
-    """Lend full vectors' values as numpy arrays (``with _numpy_views(u, w) as (ua, wa)``)."""
-
-    fmt = "full"
-
-    @staticmethod
-    def _empty():
-        return np.empty(0, np.int64)
-
-    @staticmethod
-    def _check(v):
-        if v.nvals != v.size:
-            raise InvalidArgumentError("this operation needs full vectors")
-
-    @staticmethod
-    def _unpack(v, vb, vx, vb_size, vx_size, iso, nvals):
-        _ok(lib.GxB_Vector_unpack_Full(v._carg, vx, vx_size, iso, _NULL), "unpack")
-
-    @staticmethod
-    def _expand(v, vb, value, dt):
-        return np.full(v.size, value, dtype=dt)
-
-    @staticmethod
-    def _views(v, vb, values):
-        return values
-
-    @staticmethod
-    def _pack(v, vb, vx, vb_size, vx_size, iso):
-        _ok(lib.GxB_Vector_pack_Full(v._carg, vx, vx_size, iso, _NULL), "pack")
-
-
-class _bitmap_views(_lent):
-    """Lend vectors as ``(bitmap, values)`` numpy pairs; the entry count is recounted on exit."""
-
-    fmt = "bitmap"
-
-    @staticmethod
-    def _empty():
-        return np.empty(0, bool), np.empty(0, np.int64)
-
-    @staticmethod
-    def _check(v):
-        pass
-
-    @staticmethod
-    def _unpack(v, vb, vx, vb_size, vx_size, iso, nvals):
-        _ok(lib.GxB_Vector_unpack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "unpack")
-
-    @staticmethod
-    def _expand(v, vb, value, dt):
-        # written only where present: a fresh array's untouched pages cost nothing (a page fault
-        # each, on first touch, costs more than the write; a BFS parent vector starts with one entry)
-        out = np.empty(v.size, dtype=dt)
-        np.copyto(out, value, where=np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_))
-        return out
-
-    @staticmethod
-    def _views(v, vb, values):
-        return np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_), values
-
-    @staticmethod
-    def _pack(v, vb, vx, vb_size, vx_size, iso):
-        nvals = int(np.count_nonzero(np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_)))
-        _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "pack")
-
-
-def _indices(v):
-    """The indices of ``v``'s entries as numpy (a bitmap is lent out and back: no sort, no copy of values)."""
-    if v.ss.format == "bitmap":
-        with _bitmap_views(v, values=False) as ((present, _),):
-            return np.flatnonzero(present)
-    return v.to_coo(values=False)[0]
-
-
-def _queue(q, dtype):
-    """A scratch queue of ``q.size`` vertex ids (``dtype``) holding ``q``'s indices first; returns ``(queue, count)``."""
-    nq = q.nvals
-    queue = np.empty(q.size, dtype)
-    queue[:nq] = _indices(q)
-    return queue, nq
-
-
-def _frontier(indices, n, dtype):
-    """A BFS frontier: ones at ``indices`` (unsorted), built as a bitmap (from_coo would sort).
-
-    The flags are set in numba (numpy's scatter converts the indices first: 4x
-    slower) and handed to GraphBLAS with a raw pack (python-graphblas's costs ~0.1 ms).
-    """
-    from ._cpu_kernels import mark
-
-    present = np.zeros(n, bool)
-    mark(present, indices)
-    v = Vector(dtype, n)
-    one = np.ones(1, _np(v.dtype))
-    vb = ffi.new("int8_t**", ffi.from_buffer("int8_t*", present))
-    vx = ffi.new("void**", ffi.from_buffer("void*", one))
-    _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, present.nbytes, one.nbytes, True, indices.size, _NULL), "pack")
-    unclaim_buffer(present)  # GraphBLAS owns (and frees) both arrays now
-    unclaim_buffer(one)
-    return v
-
-
-def _unsigned(a):
-    """The same memory as integer array ``a``, viewed as the unsigned type of its width.
-
-    The numba kernels get their index arrays so: numba wraps negative indices,
-    and with signed ones it tests for them on every edge.
-    """
-    return a.view(np.dtype(f"u{a.dtype.itemsize}"))
 
 
 def _index_array(index):
     if isinstance(index, Vector):
         return index.to_dense()
     return np.asarray(index, dtype=np.int64)
-
-
-def _writeable(a):
-    """``a``, or a copy of it where numpy would not let a kernel write it."""
-    return a if a.flags.writeable else a.copy()
-
-
-def _max_weight(G):
-    """The largest edge weight of ``G`` (0 without edges), computed once per graph."""
-    key = ("cpu", "max_weight")
-    m = G._engine_cache.get(key)
-    if m is None:
-        m = G._engine_cache[key] = float(G.weights.max()) if G.nnz else 0.0
-    return m
-
-
-# ---- interop ----
-def graphblas_to_scipy(M):
-    """A python-graphblas ``Matrix`` as a scipy COO array (its stored entries; values keep their type)."""
-    import scipy.sparse as sp
-
-    if not isinstance(M, Matrix):
-        from ..exceptions import InvalidGraphError
-
-        raise InvalidGraphError(f"expected a graphblas.Matrix, got {type(M).__name__}")
-    rows, cols, vals = M.to_coo()
-    return sp.coo_array((vals, (rows, cols)), shape=(M.nrows, M.ncols))
-
-
-def graph_to_graphblas(G):
-    """A new python-graphblas ``Matrix`` of ``G``'s adjacency: BOOL ones if unweighted, else FP64 weights."""
-    return CPUEngine().matrix(G).dup(name="A")

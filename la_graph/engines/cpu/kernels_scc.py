@@ -1,7 +1,7 @@
 """Compiled loops of the CPU engine's strongly-connected-components steps (numba).
 
-Each kernel is the exact semantics of the engine method of the same name in
-``la_graph/engines/base.py`` (``scc_trim``, ``scc_fwbw``, ``scc_color``), on the
+Each kernel is the exact semantics of the step of the same name in
+``la_graph/algorithms/scc.py`` (``scc_trim``, ``scc_fwbw``, ``scc_color``), on the
 host CSR of ``A`` (``indptr``, ``indices``) and of ``A'`` (``tptr``, ``tind``),
 with the labels lent as a bitmap: ``done[v]`` tells whether ``v`` is
 labelled, ``lab[v]`` its label.  Each runs in time linear in the vertices and

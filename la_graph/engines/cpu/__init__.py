@@ -1,0 +1,29 @@
+"""The CPU engine: the operator interface on python-graphblas (SuiteSparse:GraphBLAS).
+
+The only package of la_graph that imports graphblas.  Vectors and matrices are
+``graphblas.Vector`` / ``graphblas.Matrix`` objects.
+
+* :mod:`.primitives`: :class:`CPUEngine`, the primitives;
+* :mod:`.objects`: GraphBLAS types, vectors lent to numba as numpy arrays, graph matrices;
+* :mod:`.fused`: the algebraic steps the engine runs as one compiled loop each
+  (``CPUEngine.fused_steps``), on the numba kernels of ``kernels_bfs``,
+  ``kernels_cc``, ``kernels_scc``, ``kernels_msf``, ``kernels_sssp``,
+  ``kernels_apsp`` and ``kernels_reach``.
+"""
+
+from __future__ import annotations
+
+import os
+
+# SuiteSparse runs OpenMP; by default idle OpenMP threads spin.  Where cores are
+# shared (VMs, CI runners, a busy laptop) spinning threads steal the core the
+# working thread needs: one SpMV ran 3x slower with 2 spinning threads than with
+# one thread.  Sleeping idle threads cost a few microseconds per parallel call
+# instead.  Only a default: a user's own OMP_WAIT_POLICY wins, and it must be set
+# before the OpenMP runtime starts, i.e. before graphblas is imported.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from .objects import graph_to_graphblas, graphblas_to_scipy  # noqa: E402  (graphblas: after the policy)
+from .primitives import CPUEngine  # noqa: E402
+
+__all__ = ["CPUEngine", "graph_to_graphblas", "graphblas_to_scipy"]

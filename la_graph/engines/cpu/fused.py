@@ -1,0 +1,229 @@
+"""The algebraic steps the CPU engine runs as one compiled loop each (its ``fused_steps``).
+
+Each function here takes exactly the arguments of the step of the same name
+(written in primitives in its algorithm module, ``la_graph/algorithms/``) and
+returns what that step returns; the numba loops are in the ``kernels_*``
+modules.  A function that cannot take its arguments raises
+:class:`~la_graph.engines.base.Declined` before it changes anything, and the
+step's algebra runs instead.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import numpy as np
+from graphblas import Matrix, Vector
+
+from ..base import Declined
+from . import kernels_apsp, kernels_bfs, kernels_cc, kernels_reach, kernels_scc, kernels_sssp
+from .kernels_msf import MSFEdges
+from .objects import _bitmap_views, _frontier, _numpy_views, _queue, _unsigned
+
+_FUSED = {}
+
+#: step name -> its CPU implementation (``CPUEngine.fused_steps``)
+FUSED = MappingProxyType(_FUSED)
+
+
+def fuses(fn):
+    """Declare ``fn`` the CPU implementation of the step of its name."""
+    _FUSED[fn.__name__] = fn
+    return fn
+
+
+def _need_full(step, *vectors):
+    """Decline ``step`` unless ``vectors`` are full and distinct (they are lent to numba as numpy arrays)."""
+    if len({id(v) for v in vectors}) < len(vectors):
+        raise Declined(f"{step} lends its vectors to numba: they must be distinct objects")
+    if any(v.nvals != v.size for v in vectors):
+        raise Declined(f"{step} needs full vectors")
+
+
+def _need_weights(step, G):
+    if G.weights is None:
+        raise Declined(f"{step} needs a weighted graph")
+
+
+# ---- bfs ----
+def _need_visited(step, parent, level):
+    if parent is None and level is None:
+        raise Declined(f"{step} needs parent or level: the visited set is its structure")
+
+
+@fuses
+def bfs_push(E, G, q, parent, level, k, max_edges):
+    """Push levels in one numba loop over the CSR, on the parent/level vectors lent as bitmaps."""
+    _need_visited("bfs_push", parent, level)
+    n = G.n
+    if q.nvals == 0:
+        return q, k, 0, 0, 0, 0
+    ids = _unsigned(G.indices).dtype  # the queues hold vertex ids: 32 bits up to 2**31 vertices
+    frontier, nf = _queue(q, ids)
+    if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
+        return q, k, nf, 0, 0, 0
+    with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
+        frontier, nf, k, found, scanned, found_in = kernels_bfs.bfs_push_levels(
+            _unsigned(G.indptr), _unsigned(G.indices), G.in_degree, frontier, nf, np.empty(n, ids),
+            pb if parent is not None else lb, pv, lv, k, max_edges)
+        if parent is not None and level is not None:
+            lb[:] = pb  # the levels' structure is the parents'
+    return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned, found_in
+
+
+@fuses
+def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
+    """Pull levels in one numba loop over the CSR of ``A'`` (each unvisited vertex stops at its first parent)."""
+    _need_visited("bfs_pull", parent, level)
+    n = G.n
+    T = G.T
+    ids = _unsigned(T.indices).dtype
+    frontier, nf = _queue(q, ids)
+    with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
+        frontier, nq, k, found, found_in = kernels_bfs.bfs_pull_levels(
+            _unsigned(T.indptr), _unsigned(T.indices), frontier, nf, np.empty(n, ids), np.zeros(n, bool),
+            pb if parent is not None else lb, pv, lv, k, min_frontier)
+        if parent is not None and level is not None:
+            lb[:] = pb
+    return _frontier(frontier[:nq], n, q.dtype), k, nq, found, found_in
+
+
+# ---- connected components ----
+@fuses
+def fastsv_round(E, A, f, gp, mngp):
+    """The ``mngp`` product in GraphBLAS, then hooking, shortcutting and ``gp = f[f]`` in one numba loop."""
+    _need_full("fastsv_round", f, gp, mngp)
+    E.mxv(A, gp, "min_second", out=mngp, accum="min")
+    with _numpy_views(f, gp, mngp) as (fa, ga, ma):
+        changed = kernels_cc.fastsv_hook(fa, ga, ma)
+    return f, gp, changed
+
+
+# ---- scc ----
+def _both_ways(G):
+    """The CSR of ``G`` and of its transpose as the SCC kernels take them (column indices unsigned)."""
+    T = G.T
+    return G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices)
+
+
+@fuses
+def scc_trim(E, G, labels):
+    """Trimming as a queue of vertices whose unlabelled in- or out-degree dropped to 0 (linear time)."""
+    with _bitmap_views(labels) as ((done, lab),):
+        return int(kernels_scc.scc_trim(*_both_ways(G), done, lab))
+
+
+@fuses
+def scc_fwbw(E, G, pivot, labels):
+    """The forward and backward searches as two queue-based traversals."""
+    with _bitmap_views(labels) as ((done, lab),):
+        return int(kernels_scc.scc_fwbw(*_both_ways(G), done, lab, pivot))
+
+
+@fuses
+def scc_color(E, G, prio, labels):
+    """Each round's min-priority propagation as searches in priority order, then one backward search per root."""
+    _need_full("scc_color", prio)
+    with _bitmap_views(labels) as ((done, lab),), _numpy_views(prio) as (pa,):
+        return int(kernels_scc.scc_color(*_both_ways(G), done, lab, pa))
+
+
+# ---- msf: both steps or neither (the edge set is this engine's own) ----
+@fuses
+def msf_edges(E, G, table, offset):
+    """A :class:`~.kernels_msf.MSFEdges`: the light edges packed, the heavy ones left in the CSR for later."""
+    return MSFEdges(G, table, offset)
+
+
+@fuses
+def msf_round(E, f, edges, forest):
+    """One Borůvka round in one pass that also drops the edges inside a tree (contraction)."""
+    if not isinstance(edges, MSFEdges):
+        raise Declined(f"msf_round takes the CPU engine's own edge set, got {type(edges).__name__}")
+    _need_full("msf_round", f, forest)
+    with _numpy_views(f, forest) as (fa, fo):
+        hooked = edges.round(fa, fo)
+    return edges, int(hooked)
+
+
+# ---- sssp ----
+def _writeable(a):
+    """``a``, or a copy of it where numpy would not let a kernel write it."""
+    return a if a.flags.writeable else a.copy()
+
+
+def _search_state(E, d, parent):
+    """Numpy copies of ``d`` and ``parent`` for a kernel to update (no parents: an empty array)."""
+    dd = _writeable(E.to_numpy(d, fill=np.inf))
+    pp = _writeable(E.to_numpy(parent, fill=-1)) if parent is not None else np.empty(0, np.int64)
+    return dd, pp
+
+
+def _max_weight(G):
+    """The largest edge weight of ``G`` (0 without edges), computed once per graph."""
+    key = ("cpu", "max_weight")
+    m = G._engine_cache.get(key)
+    if m is None:
+        m = G._engine_cache[key] = float(G.weights.max()) if G.nnz else 0.0
+    return m
+
+
+@fuses
+def sssp_delta_stepping(E, G, d, parent, bucket, delta):
+    """Every bucket from ``bucket`` on, in one numba loop (``next_bucket`` is then None)."""
+    _need_weights("sssp_delta_stepping", G)
+    dd, pp = _search_state(E, d, parent)
+    maxw = _max_weight(G)
+    kernels_sssp.delta_stepping(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta,
+                                kernels_sssp.effective_delta(delta, maxw), maxw)
+    return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), None
+
+
+@fuses
+def sssp_bellman_ford(E, G, d, parent, q, max_rounds):
+    """Rounds in one numba loop, relaxing with the newest distances; stops at a cycle of the parents."""
+    _need_weights("sssp_bellman_ford", G)
+    dd, pp = _search_state(E, d, parent)
+    frontier, nf = _queue(q, np.int64)
+    frontier, nf, rounds = kernels_sssp.bellman_ford(G.indptr, _unsigned(G.indices), G.weights, dd, pp, frontier,
+                                                     nf, max_rounds)
+    last = np.sort(frontier[:nf])
+    q = Vector.from_coo(last, dd[last], size=G.n, dtype=np.float64)
+    return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), q, rounds
+
+
+@fuses
+def sssp_batch(E, G, sources, delta, max_rounds, parent):
+    """One delta-stepping (or Bellman-Ford) search per source, the sources in parallel."""
+    _need_weights("sssp_batch", G)
+    k, n = sources.size, G.n
+    D = np.full((k, n), np.inf)
+    P = np.full((k, n) if parent else (k, 0), -1, np.int64)
+    maxw = _max_weight(G)
+    step = kernels_sssp.effective_delta(delta, maxw) if delta is not None else 0.0
+    active = kernels_sssp.batch(G.indptr, _unsigned(G.indices), G.weights, D, P, sources, step, maxw, max_rounds)
+    return Matrix.from_dense(D), (Matrix.from_dense(P) if parent else None), active
+
+
+# ---- apsp ----
+@fuses
+def floyd_warshall(E, G):
+    """Blocked (tiled) Floyd-Warshall on a numpy matrix that then becomes the result without a copy."""
+    n = G.n
+    D = kernels_apsp.dense_from_csr(G.indptr, G.indices, G.weights if G.weights is not None else np.empty(0), n)
+    v = kernels_apsp.floyd_warshall(D, kernels_apsp.TILE) if n else -1
+    M = Matrix(np.float64, n, n)
+    M.ss.pack_fullr(D, take_ownership=True)  # the numpy array becomes the matrix: no copy
+    return M, int(v)
+
+
+# ---- reachability ----
+@fuses
+def reach_sweep(E, G, sources):
+    """The sweep bit-sliced, 64 sources a machine word, push or pull per level, in one numba loop."""
+    k = sources.size
+    T = G.T
+    vis = kernels_reach.ms_reach(_unsigned(G.indptr), _unsigned(G.indices), _unsigned(T.indptr),
+                                 _unsigned(T.indices), sources, (k + 63) // 64, 4)
+    bits = np.unpackbits(vis.view(np.uint8), axis=1, bitorder="little")  # n x 64*words, bit i = source i
+    return np.ascontiguousarray(bits[:, :k].T).astype(bool)

@@ -1,0 +1,218 @@
+"""The CPU engine's objects: GraphBLAS types and status codes, vectors lent to numba, graph matrices.
+
+Vectors and matrices are ``graphblas.Vector`` / ``graphblas.Matrix`` objects.
+The fused steps (:mod:`.fused`) read and write vectors in place through the
+views here, which move a vector's storage out of GraphBLAS and back in O(1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from graphblas import Matrix, Vector
+from suitesparse_graphblas import ffi, lib
+from suitesparse_graphblas.utils import claim_buffer, unclaim_buffer
+
+from ...exceptions import InvalidArgumentError, InvalidGraphError, LaGraphError
+from .kernels_bfs import mark
+
+_NULL = ffi.NULL
+_SUFFIX = {np.dtype(t): s for t, s in [
+    (bool, "BOOL"), (np.int8, "INT8"), (np.int16, "INT16"), (np.int32, "INT32"), (np.int64, "INT64"),
+    (np.uint8, "UINT8"), (np.uint16, "UINT16"), (np.uint32, "UINT32"), (np.uint64, "UINT64"),
+    (np.float32, "FP32"), (np.float64, "FP64")]}
+_CTYPE = {np.dtype(t): c for t, c in [
+    (bool, "bool"), (np.int8, "int8_t"), (np.int16, "int16_t"), (np.int32, "int32_t"), (np.int64, "int64_t"),
+    (np.uint8, "uint8_t"), (np.uint16, "uint16_t"), (np.uint32, "uint32_t"), (np.uint64, "uint64_t"),
+    (np.float32, "float"), (np.float64, "double")]}
+
+
+def _ok(info, what):
+    if info != 0:
+        raise LaGraphError(f"SuiteSparse:GraphBLAS failed in {what} (GrB_Info {info})")
+
+
+def _np(dtype):
+    return np.dtype(dtype.np_type)
+
+
+class _lent:
+    """Lend vectors' storage as numpy arrays without copying, and take it back.
+
+    The storage is moved out of each vector (``GxB_Vector_unpack_*``), viewed
+    by numpy, and packed back on exit: O(1) each way.  (python-graphblas's own
+    pack copies arrays it does not own, O(n) per vector and call.)  An iso
+    vector is expanded to one value per entry first (into a numpy array handed
+    over to GraphBLAS), unless ``values=False`` (only the bitmaps are read:
+    the values view is then None for an iso vector, which stays iso).
+    ``None`` lends a pair of empty arrays.  The views are valid only inside
+    the ``with`` block.
+    """
+
+    fmt = ""
+
+    def __init__(self, *vectors, values=True):
+        self.vectors = vectors
+        self.values = values  # False: only the bitmaps are wanted (an iso vector is then not expanded)
+
+    def __enter__(self):
+        self.held, out = [], []
+        for v in self.vectors:
+            if v is None:
+                self.held.append(None)
+                out.append(self._empty())
+                continue
+            self._check(v)
+            dt = _np(v.dtype)
+            vb, vx = ffi.new("int8_t**"), ffi.new("void**")
+            vb_size, vx_size = ffi.new("GrB_Index*"), ffi.new("GrB_Index*")
+            iso, nvals = ffi.new("bool*"), ffi.new("GrB_Index*")
+            self._unpack(v, vb, vx, vb_size, vx_size, iso, nvals)
+            keep_iso = bool(iso[0]) and not self.values
+            if iso[0] and self.values:  # one value for all entries: expand it into a new array GraphBLAS will own
+                value = claim_buffer(ffi, vx[0], vx_size[0] // dt.itemsize, dt)[0]  # numpy frees the old one
+                full = self._expand(v, vb, value, dt)
+                vx[0] = ffi.from_buffer("void*", full)
+                vx_size[0] = full.nbytes
+                unclaim_buffer(full)
+            values = None if keep_iso else np.frombuffer(ffi.buffer(vx[0], vx_size[0]), dtype=dt)[:v.size]
+            self.held.append((vb, vx, vb_size[0], vx_size[0], keep_iso))
+            out.append(self._views(v, vb, values))
+        return out
+
+    def __exit__(self, *exc):
+        for v, held in zip(self.vectors, self.held):
+            if held is not None:
+                self._pack(v, *held)
+        return False
+
+
+class _numpy_views(_lent):
+    """Lend full vectors' values as numpy arrays (``with _numpy_views(u, w) as (ua, wa)``)."""
+
+    fmt = "full"
+
+    @staticmethod
+    def _empty():
+        return np.empty(0, np.int64)
+
+    @staticmethod
+    def _check(v):
+        if v.nvals != v.size:
+            raise InvalidArgumentError("this operation needs full vectors")
+
+    @staticmethod
+    def _unpack(v, vb, vx, vb_size, vx_size, iso, nvals):
+        _ok(lib.GxB_Vector_unpack_Full(v._carg, vx, vx_size, iso, _NULL), "unpack")
+
+    @staticmethod
+    def _expand(v, vb, value, dt):
+        return np.full(v.size, value, dtype=dt)
+
+    @staticmethod
+    def _views(v, vb, values):
+        return values
+
+    @staticmethod
+    def _pack(v, vb, vx, vb_size, vx_size, iso):
+        _ok(lib.GxB_Vector_pack_Full(v._carg, vx, vx_size, iso, _NULL), "pack")
+
+
+class _bitmap_views(_lent):
+    """Lend vectors as ``(bitmap, values)`` numpy pairs; the entry count is recounted on exit."""
+
+    fmt = "bitmap"
+
+    @staticmethod
+    def _empty():
+        return np.empty(0, bool), np.empty(0, np.int64)
+
+    @staticmethod
+    def _check(v):
+        pass
+
+    @staticmethod
+    def _unpack(v, vb, vx, vb_size, vx_size, iso, nvals):
+        _ok(lib.GxB_Vector_unpack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "unpack")
+
+    @staticmethod
+    def _expand(v, vb, value, dt):
+        # written only where present: a fresh array's untouched pages cost nothing (a page fault
+        # each, on first touch, costs more than the write; a BFS parent vector starts with one entry)
+        out = np.empty(v.size, dtype=dt)
+        np.copyto(out, value, where=np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_))
+        return out
+
+    @staticmethod
+    def _views(v, vb, values):
+        return np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_), values
+
+    @staticmethod
+    def _pack(v, vb, vx, vb_size, vx_size, iso):
+        nvals = int(np.count_nonzero(np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_)))
+        _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "pack")
+
+
+def _indices(v):
+    """The indices of ``v``'s entries as numpy (a bitmap is lent out and back: no sort, no copy of values)."""
+    if v.ss.format == "bitmap":
+        with _bitmap_views(v, values=False) as ((present, _),):
+            return np.flatnonzero(present)
+    return v.to_coo(values=False)[0]
+
+
+def _queue(q, dtype):
+    """A scratch queue of ``q.size`` vertex ids (``dtype``) holding ``q``'s indices first; returns ``(queue, count)``."""
+    nq = q.nvals
+    queue = np.empty(q.size, dtype)
+    queue[:nq] = _indices(q)
+    return queue, nq
+
+
+def _frontier(indices, n, dtype):
+    """A BFS frontier: ones at ``indices`` (unsorted), built as a bitmap (from_coo would sort).
+
+    The flags are set in numba (numpy's scatter converts the indices first: 4x
+    slower) and handed to GraphBLAS with a raw pack (python-graphblas's costs ~0.1 ms).
+    """
+    present = np.zeros(n, bool)
+    mark(present, indices)
+    v = Vector(dtype, n)
+    one = np.ones(1, _np(v.dtype))
+    vb = ffi.new("int8_t**", ffi.from_buffer("int8_t*", present))
+    vx = ffi.new("void**", ffi.from_buffer("void*", one))
+    _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, present.nbytes, one.nbytes, True, indices.size, _NULL), "pack")
+    unclaim_buffer(present)  # GraphBLAS owns (and frees) both arrays now
+    unclaim_buffer(one)
+    return v
+
+
+def _unsigned(a):
+    """The same memory as integer array ``a``, viewed as the unsigned type of its width.
+
+    The numba kernels get their index arrays so: numba wraps negative indices,
+    and with signed ones it tests for them on every edge.
+    """
+    return a.view(np.dtype(f"u{a.dtype.itemsize}"))
+
+
+# ---- graphs and interop ----
+def graph_to_graphblas(G):
+    """A new python-graphblas ``Matrix`` of ``G``'s adjacency: iso BOOL ones if unweighted, else FP64 weights."""
+    if G.weights is None:
+        values, iso = np.ones(1, dtype=bool), True
+    else:
+        values, iso = G.weights, False
+    return Matrix.ss.import_csr(
+        nrows=G.n, ncols=G.n, indptr=G.indptr, col_indices=G.indices, values=values,
+        is_iso=iso, sorted_cols=True, take_ownership=False, name="A",
+    )
+
+
+def graphblas_to_scipy(M):
+    """A python-graphblas ``Matrix`` as a scipy COO array (its stored entries; values keep their type)."""
+    import scipy.sparse as sp
+
+    if not isinstance(M, Matrix):
+        raise InvalidGraphError(f"expected a graphblas.Matrix, got {type(M).__name__}")
+    rows, cols, vals = M.to_coo()
+    return sp.coo_array((vals, (rows, cols)), shape=(M.nrows, M.ncols))
