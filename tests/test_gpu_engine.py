@@ -2,19 +2,26 @@
 
 Skipped where CuPy or a CUDA device is missing.  Here: the out-of-memory and CUDA
 error paths, the kernel-module cache, the int32 / int64 index paths, both BFS
-kernels (one block, whole grid), the immutability of stored arrays, and CPU/GPU
-agreement on BFS levels and connected-component labels for generated families.
+kernels (one block, whole grid), the immutability of stored arrays, the fused
+steps (their signatures, where they decline, FastSV against its algebra), and
+CPU/GPU agreement on BFS levels and connected-component labels for generated families.
 The conformance suite is also run once more on an engine that keeps every
 matrix in CSR with int64 indices (the paths small dense matrices never take).
 """
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pytest
 
 import la_graph as lg
 from la_graph import generators
+from la_graph.algorithms import steps
+from la_graph.algorithms.bfs import bfs_push
+from la_graph.algorithms.connected_components import fastsv_round
+from la_graph.engines.base import Declined
 from la_graph.verify import check_bfs, check_cc
 
 try:
@@ -75,7 +82,7 @@ def test_cupy_out_of_memory_becomes_out_of_device_memory(E, monkeypatch):
     def boom(*args, **kwargs):
         raise cupy.cuda.memory.OutOfMemoryError(1 << 40, 1 << 30)
     u = E.iota(4)
-    monkeypatch.setattr(gpu_mod, "_cast", boom)
+    monkeypatch.setattr(gpu_mod.primitives, "_cast", boom)
     with pytest.raises(lg.OutOfDeviceMemory, match="engine='cpu'"):
         E.ewise_add(u, u, "plus")
 
@@ -88,9 +95,13 @@ def test_cuda_errors_become_lagraph_errors(E, monkeypatch):
         def launch(*a, **k):
             raise cupy.cuda.runtime.CUDARuntimeError(700)   # cudaErrorIllegalAddress
         return launch
-    monkeypatch.setattr(gpu_mod, "_kernel", failing)
+    monkeypatch.setattr(gpu_mod.primitives, "_kernel", failing)
     with pytest.raises(lg.LaGraphError, match="CUDA error.*engine='cpu'"):
         E.mxv(A, u, "min_second")
+    monkeypatch.setattr(gpu_mod.fused, "_kernel", failing)
+    f = E.iota(5)
+    with pytest.raises(lg.LaGraphError, match="fastsv_round: CUDA error"):   # the fused steps too
+        E.fused_steps["fastsv_round"](E, A, f, E.copy(f), E.copy(f))
 
 
 def test_kernels_compiled_once_and_cached(E, monkeypatch):
@@ -98,10 +109,12 @@ def test_kernels_compiled_once_and_cached(E, monkeypatch):
     lg.bfs(G, 0, engine=E)
     lg.connected_components(G, engine=E)
     E.mxv(E.matrix(G), E.iota(G.n), "min_second")
-    mods = {f: gpu_mod.kernel_module(f) for f in gpu_mod.KERNEL_FILES}
-    for f in gpu_mod.KERNEL_FILES:
+    files = gpu_mod.kernel_files()
+    assert {"semiring.cu", "bfs.cu", "fastsv.cu", "floyd_warshall.cu", "msf.cu", "sssp.cu", "scc.cu"} <= set(files)
+    mods = {f: gpu_mod.kernel_module(f) for f in files}                # every source compiles
+    for f in files:
         assert gpu_mod.kernel_module(f) is mods[f]
-        assert gpu_mod._MODULES[(f, cupy.cuda.runtime.getDevice())] is mods[f]
+        assert gpu_mod.kernels._MODULES[(f, cupy.cuda.runtime.getDevice())] is mods[f]
 
     def no_compiling(*args, **kwargs):
         raise AssertionError("a kernel module was compiled twice")
@@ -148,14 +161,14 @@ def test_stored_arrays_are_never_written_in_place(E):
     lev = E.vector_from_coo([0], 0, n, dtype=np.int32)
     pi_copy, lev_copy = E.copy(pi), E.copy(lev)
     q = E.vector_from_coo([0], 0, n, dtype=np.int32)
-    q, k, nq, found, *_ = E.bfs_push(G, q, pi, lev, 0, G.nnz)    # a limit no level reaches
+    q, k, nq, found, *_ = E.fused_steps["bfs_push"](E, G, q, pi, lev, 0, G.nnz)   # a limit no level reaches
     assert nq == 0 and found == n - 1 and k == 59             # the last level finds nothing
     assert E.nvals(pi_copy) == 1 and E.nvals(lev_copy) == 1    # the copies kept their arrays
     assert E.nvals(pi) == n and E.nvals(lev) == n
     f = E.iota(n)
     f_copy = E.copy(f)
     gp, mngp = E.copy(f), E.copy(f)
-    E.fastsv_iteration(E.matrix(G), f, gp, mngp)
+    E.fused_steps["fastsv_round"](E, E.matrix(G), f, gp, mngp)
     np.testing.assert_array_equal(E.to_numpy(f_copy), np.arange(n))
 
 
@@ -196,22 +209,102 @@ def test_bfs_push_kernels(E, name, mode):
 @pytest.mark.parametrize("want", ["both", "parent", "level"])
 @pytest.mark.parametrize("mode", ["grid", "levels"])
 def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
-    """Same levels done, counts and last frontier as the cpu engine, whichever limit base.py defines."""
+    """Same levels done, counts and last frontier as the cpu engine's bfs_push step."""
     G = generators.grid_2d(20, 20)
     n = G.n
     gpu = gpu_mod.GPUEngine()
     gpu.BFS_KERNEL = mode
     got = []
-    for eng in (gpu, lg.get_engine("cpu")):
+    for eng, push in ((gpu, gpu.fused_steps["bfs_push"]), (lg.get_engine("cpu"), bfs_push)):
         q = eng.vector_from_coo([0], 0, n, dtype=np.int32)
         pi = eng.vector_from_coo([0], 0, n, dtype=np.int32) if want != "level" else None
         lev = eng.vector_from_coo([0], 0, n, dtype=np.int32) if want != "parent" else None
-        q, k, *counts = eng.bfs_push(G, q, pi, lev, 0, limit)
-        q, k2, *counts2 = eng.bfs_push(G, q, pi, lev, k, limit)        # and once more from there
+        q, k, *counts = push(eng, G, q, pi, lev, 0, limit)
+        q, k2, *counts2 = push(eng, G, q, pi, lev, k, limit)        # and once more from there
         got.append((k, counts, k2, counts2, sorted(eng.to_coo(q)[0].tolist()),
                     eng.to_numpy(lev, fill=-1).tolist() if lev is not None else None,
                     eng.nvals(pi) if pi is not None else None))
     assert got[0] == got[1]
+
+
+# ---------------------------------------------------------------- fused steps
+def test_fused_steps_take_the_steps_arguments(E):
+    """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
+    assert sorted(E.fused_steps) == ["bfs_push", "fastsv_round", "floyd_warshall", "msf_edges", "msf_round",
+                                     "scc_color", "scc_trim", "sssp_relax"]
+    families = steps.families()
+    for name, impl in E.fused_steps.items():
+        step = steps.STEPS[name]
+        assert inspect.signature(impl) == inspect.signature(step.algebraic), name
+        assert set(families[step.family]) <= set(E.fused_steps), name
+
+
+def _declining_calls(E):
+    """(step, arguments) the GPU kernels cannot take."""
+    G = generators.grid_2d(6, 5)
+    W = lg.Graph.from_edges([0, 1, 2], [1, 2, 3], w=[1.0, 2.0, 3.0], n=4, directed=True)
+    n = G.n
+    ids = np.arange(n)
+    part = E.vector_from_coo([0, 1], [0, 1], n, dtype=np.int64)                 # not full
+    labels32 = E.vector_from_coo([0], [0], n, dtype=np.int32)
+    d = E.full(4, np.inf, np.float64)
+    Q = E.matrix_from_coo([0], [0], [0.0], 1, 4, dtype=np.float64)
+    return [
+        ("bfs_push", (G, E.vector_from_coo([0], 0, n, dtype=np.int32), E.vector_from_coo([0], 0, n, dtype=np.int32),
+                      E.vector_from_coo([0], 0, n, dtype=np.int64), 0, G.nnz)),     # parents, levels: two dtypes
+        ("fastsv_round", (E.matrix(G), part, E.copy(part), E.copy(part))),
+        ("fastsv_round", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int32)), E.iota(n), E.iota(n))),
+        ("msf_round", (E.iota(n), (E.iota(3), E.iota(3), E.iota(3)), E.full(n, -1, np.int64))),   # not its edges
+        ("sssp_relax", (E.matrix(W), Q, E.copy(Q), None)),                         # a row per source
+        ("sssp_relax", (E.matrix(G), E.vector_from_coo([0], [0.0], n, dtype=np.float64), E.full(n, np.inf, np.float64),
+                        None)),                                                      # unweighted
+        ("sssp_relax", (E.matrix(W), E.vector_from_coo([0], [0.0], 4, dtype=np.float64), d,
+                        E.full(4, -1, np.int32))),                                   # int32 parents
+        ("scc_trim", (G, labels32)),
+        ("scc_color", (G, E.vector_from_coo([0], [0], n, dtype=np.int64), E.vector_from_coo([0], [0], n,
+                                                                                        dtype=np.int64))),
+    ]
+
+
+def test_fused_steps_decline_before_changing_anything(E):
+    for name, args in _declining_calls(E):
+        held = [(x.val, x.pres) for x in args if isinstance(x, gpu_mod.GVec)]
+        with pytest.raises(Declined):
+            E.fused_steps[name](E, *args)
+        assert [(x.val, x.pres) for x in args if isinstance(x, gpu_mod.GVec)] == held, name
+
+
+def test_a_declined_step_runs_its_algebra(E, caplog):
+    G = generators.grid_2d(20, 20)
+    n = G.n
+    q = E.vector_from_coo([0], 0, n, dtype=np.int32)
+    pi = E.vector_from_coo([0], 0, n, dtype=np.int32)
+    lev = E.vector_from_coo([0], 0, n, dtype=np.int64)            # parents and levels of two dtypes
+    with caplog.at_level("DEBUG", logger="la_graph"):
+        q, k, nq, found, scanned, found_in = bfs_push(E, G, q, pi, lev, 0, G.nnz)
+    assert "declined" in caplog.text
+    assert (k, nq, found, scanned, found_in) == (39, 0, n - 1, G.nnz, G.nnz - 2)
+    np.testing.assert_array_equal(E.to_numpy(lev), lg.bfs(G, 0, engine="cpu").level)
+
+
+@pytest.mark.parametrize("name", ["grid", "rmat", "caveman", "star"])
+def test_fastsv_round_matches_its_algebra(E, E64, name):
+    """The kernels give the algebra's f, gp and changed round after round (int32 and int64 ids)."""
+    G = FAMILIES[name]()
+    for eng in (E, E64):
+        A = eng.matrix(G)
+        for dtype in (np.int32, np.int64):
+            fused = [eng.vector_from_numpy(np.arange(G.n, dtype=dtype)) for _ in range(3)]
+            plain = [eng.copy(v) for v in fused]
+            changed = True
+            while changed:
+                f, gp, changed = eng.fused_steps["fastsv_round"](eng, A, *fused)
+                f2, gp2, changed2 = fastsv_round.algebraic(eng, A, *plain)
+                fused[1], plain[1] = gp, gp2
+                assert changed == changed2
+                for x, y in zip(fused, plain):
+                    np.testing.assert_array_equal(eng.to_numpy(x), eng.to_numpy(y))
+            np.testing.assert_array_equal(eng.to_numpy(fused[0]), lg.connected_components(G, engine="cpu"))
 
 
 # ---------------------------------------------------------------- CPU / GPU agreement
@@ -263,7 +356,7 @@ for _name in ("test_output_arguments", "test_semiring", "test_accum_equal_to_add
               "test_apply_binary_right", "test_select", "test_reduce", "test_reduce_empty_is_identity",
               "test_vector_and_matrix_from_coo_with_dup", "test_from_coo_scalar_and_dtype",
               "test_to_numpy_to_coo_nvals_size", "test_copy_is_independent_and_isequal",
-              "test_graph_matrix_and_degree", "test_fastsv_iteration"):
+              "test_graph_matrix_and_degree"):
     globals()[f"{_name}_csr_int64"] = getattr(_ops, _name)
 
 

@@ -1,0 +1,396 @@
+"""The algorithm steps the GPU engine runs as CUDA kernels (its ``fused_steps``).
+
+Each function here takes exactly the arguments of the step of the same name
+(written in primitives in its algorithm module, ``la_graph/algorithms/``) and
+returns what that step returns; the kernels are in ``gpu/*.cu``.  A function
+that cannot take its arguments raises :class:`~la_graph.engines.base.Declined`
+before it changes anything, and the step's algebra runs instead (logged and
+counted by the profiler).  Like the primitives, these re-raise CUDA errors as
+la_graph errors, and they never write into an array a vector holds: kernels
+that update in place work on private copies, which the vectors then take.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import cupy as cp
+import numpy as np
+
+from ...exceptions import InvalidArgumentError
+from ..base import Declined
+from .kernels import _NULL, _kernel, _next_pow2
+from .memory import _device_errors, _reserve
+from .objects import _BOOL, _F64, _I32, _I64, GMat, GVec, _is_full, _mat_keys
+
+_FUSED = {}
+
+#: step name -> its GPU implementation (``GPUEngine.fused_steps``)
+FUSED = MappingProxyType(_FUSED)
+
+
+def fuses(fn):
+    """Declare ``fn`` the GPU implementation of the step of its name (CUDA errors become la_graph errors)."""
+    fn = _FUSED[fn.__name__] = _device_errors(fn)
+    return fn
+
+
+def _row_lengths(E, A):
+    d = A._cache.get("deg")
+    if d is None:
+        indptr = E._csr(A)[0]
+        d = A._cache["deg"] = (indptr[1:] - indptr[:-1]).astype(_I64)
+    return d
+
+
+def _until_unchanged(E, fn, n, args):
+    """Launch ``fn`` over ``n`` threads until it leaves its changed flag (``args[-1]``, an int32) 0."""
+    changed = args[-1]
+    while True:
+        changed.fill(0)
+        fn((E._blocks(n),), (256,), args)
+        if not int(changed[0]):
+            return
+
+
+# ---------------------------------------------------------------- bfs (gpu/bfs.cu)
+# state slots of bfs.cu
+_ST_CNT, _ST_EDG, _ST_K, _ST_FOUND, _ST_SCANNED, _ST_STOP = 0, 3, 6, 7, 8, 9
+
+
+def _bfs_workspace(E, G, n, IT):
+    key = E._graph_key("bfs_ws")
+    ws = G._engine_cache.get(key)
+    if ws is None or ws[0].dtype != IT:
+        _reserve(2 * n * IT.itemsize + 128, "the BFS frontier queues")
+        ws = G._engine_cache[key] = (cp.empty(n, IT), cp.empty(n, IT), cp.zeros(16, _I64))
+    return ws
+
+
+def _claimable(pres, n):
+    """A private copy of a presence array (None: all present) in an allocation padded to 4 bytes:
+    the BFS kernels claim a vertex with atomicOr on the 32-bit word that holds its byte."""
+    buf = cp.zeros((n + 3) // 4 * 4, _BOOL)
+    if pres is None:
+        buf[:n] = True
+    else:
+        buf[:n] = pres
+    return buf[:n]
+
+
+@fuses
+def bfs_push(E, G, q, parent, level, k, max_edges):
+    vecs = [v for v in (parent, level) if v is not None]
+    if not isinstance(q, GVec) or not vecs or any(not isinstance(v, GVec) for v in vecs):
+        raise Declined("bfs_push's kernels take gpu-engine vectors, with parent or level kept")
+    if len({v.dtype for v in vecs}) != 1 or vecs[0].dtype not in (_I32, _I64):
+        raise Declined("bfs_push's kernels write parents and levels of one dtype, int32 or int64")
+    before = vecs[0].pres                                    # visited before (None: all)
+    n = G.n
+    A = E.matrix(G)
+    indptr, indices = A.indptr, A.indices
+    IT, VT = indices.dtype, vecs[0].dtype
+    deg = _row_lengths(E, A)
+    if q.pres is None:
+        nf, edges = n, int(indices.size)
+    else:   # size and out-edges of the frontier, one wait
+        nf, edges = (int(x) for x in cp.asnumpy(cp.stack([cp.count_nonzero(q.pres), (deg * q.pres).sum()])))
+    # the kernels also know a frontier-size limit (on_edges=0); the step's limit is on edges
+    on_edges = np.int32(1)
+    lim = int(min(max_edges, 2**62)) if max_edges >= 0 else -1     # NaN: -1 as well
+    if nf == 0 or edges > lim:
+        return q, k, nf, 0, 0, 0
+    frontier = (cp.flatnonzero(q.pres) if q.pres is not None else cp.arange(n)).astype(IT, copy=False)
+    qa, qb, st = _bfs_workspace(E, G, n, IT)
+    qa[:nf] = frontier
+    init = np.zeros(16, np.int64)
+    init[_ST_CNT], init[_ST_EDG] = nf, edges
+    st[...] = cp.asarray(init)
+    # private copies: the kernels write parents / levels in place
+    pv = parent.val.copy() if parent is not None else None
+    pp = _claimable(parent.pres, n) if parent is not None else None
+    lv = level.val.copy() if level is not None else None
+    lp = _claimable(level.pres, n) if level is not None else None
+    vis = pp if parent is not None else lp
+    levp = lp if (level is not None and parent is not None) else None
+    ptr = lambda a: a if a is not None else _NULL  # noqa: E731
+    gs = np.int32(_next_pow2(indices.size / max(n, 1) / 4))    # lanes per vertex, 4 edges a lane
+    if E.BFS_KERNEL == "grid":
+        _kernel("bfs.cu", "bfs_push_grid", IT, VT)(
+            (E._sms,), (512,),
+            (indptr, indices, qa, qb, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k), np.int64(lim),
+             on_edges, gs, st[12:].view(np.uint32)))
+        s = cp.asnumpy(st)
+        P = int(s[_ST_K])
+        return _bfs_push_result(E, G, q, parent, level, before, pv, pp, lv, lp, qa, qb, s, P, k)
+    small_fn = _kernel("bfs.cu", "bfs_push_small", IT, VT)
+    level_fn = _kernel("bfs.cu", "bfs_push_level", IT, VT)
+    small_edges = int(E.BFS_SMALL_EDGES)
+    grid = (max(1, E._sms * 8),)
+    small = edges <= small_edges
+    batch = 4
+    P = 0
+    while True:
+        if small:
+            small_fn((1,), (E.BFS_SMALL_BLOCK,),
+                     (indptr, indices, qa, qb, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k),
+                      np.int64(lim), on_edges, np.int64(small_edges), gs))
+        else:
+            for L in range(P, P + batch):
+                qin, qout = (qa, qb) if L % 2 == 0 else (qb, qa)
+                level_fn(grid, (256,),
+                         (indptr, indices, qin, qout, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(L),
+                          np.int64(k + L + 1), np.int64(lim), on_edges, gs))
+            batch = min(2 * batch, 64)
+        s = cp.asnumpy(st)
+        P = int(s[_ST_K])
+        if s[_ST_STOP]:
+            break
+        small = int(s[_ST_EDG + P % 3]) <= small_edges
+    return _bfs_push_result(E, G, q, parent, level, before, pv, pp, lv, lp, qa, qb, s, P, k)
+
+
+def _bfs_push_result(E, G, q, parent, level, before, pv, pp, lv, lp, qa, qb, s, P, k):
+    """The vectors take the kernels' arrays; returns the step's ``(q, k, nq, found, scanned, found_in)``."""
+    n = q.size
+    nq = int(s[_ST_CNT + P % 3])
+    final = (qa if P % 2 == 0 else qb)[:nq]
+    if parent is not None:
+        parent.val, parent.pres = pv, pp
+    if level is not None:
+        level.val, level.pres = lv, lp
+    pres = cp.zeros(n, _BOOL)
+    pres[final] = True
+    if parent is not None and q.dtype.kind in "iu":
+        val = cp.zeros(n, q.dtype)
+        val[final] = pv[final].astype(q.dtype)      # the frontier's values: its parents
+    else:
+        val = pres.astype(q.dtype)
+    found = int(s[_ST_FOUND])
+    found_in = 0    # the found vertices' in-degree sum: visited now, not before
+    if found and before is not None:
+        visited = pp if parent is not None else lp
+        found_in = int(cp.where(visited & ~before, E.degree(G, transpose=True).val, 0).sum())
+    return GVec(n, q.dtype, val, pres), k + P, nq, found, int(s[_ST_SCANNED]), found_in
+
+
+# ---------------------------------------------------------------- connected components (gpu/fastsv.cu)
+@fuses
+def fastsv_round(E, A, f, gp, mngp):
+    vecs = (f, gp, mngp)
+    if not isinstance(A, GMat) or any(not isinstance(v, GVec) for v in vecs):
+        raise Declined("fastsv_round's kernels take a gpu-engine matrix and vectors")
+    if len({v.dtype for v in vecs}) != 1 or f.dtype not in (_I32, _I64):
+        raise Declined("fastsv_round's kernels take f, gp and mngp of one dtype, int32 or int64")
+    if not all(_is_full(v) for v in vecs):
+        raise Declined("fastsv_round's kernels need full vectors")
+    n = f.size
+    if A.nrows != n or A.ncols != n or gp.size != n or mngp.size != n:
+        raise InvalidArgumentError("fastsv_round: A must be n x n and f, gp, mngp of length n")
+    if n == 0:
+        return f, gp, False
+    indptr, indices, _ = E._csr(A)
+    IT, VT = indices.dtype, f.dtype
+    gs = _next_pow2(indices.size / n)
+    mngp_new = cp.empty(n, VT)
+    _kernel("fastsv.cu", "fastsv_mngp", IT, VT)(
+        (E._blocks(n * gs),), (256,), (indptr, indices, gp.val, mngp.val, mngp_new, np.int64(n), np.int32(gs)))
+    fn = f.val.copy()
+    _kernel("fastsv.cu", "fastsv_hook", VT)(
+        (E._blocks(n),), (256,), (f.val, gp.val, mngp_new, fn, np.int64(n)))
+    gp_new = cp.empty(n, VT)
+    changed = cp.zeros(1, np.int32)
+    _kernel("fastsv.cu", "fastsv_gp", VT)((E._blocks(n),), (256,), (fn, gp.val, gp_new, np.int64(n), changed))
+    f.val, f.pres = fn, None
+    gp.val, gp.pres = gp_new, None
+    mngp.val, mngp.pres = mngp_new, None
+    return f, gp, bool(int(changed[0]))
+
+
+# ---------------------------------------------------------------- apsp (gpu/floyd_warshall.cu)
+@fuses
+def floyd_warshall(E, G):
+    n = G.n
+    _reserve(8 * n * n + 16 * G.nnz + 64, f"Floyd-Warshall's {n:,} x {n:,} float64 distance matrix")
+    A = E.matrix(G)
+    D = cp.full(n * n, np.inf, dtype=_F64)
+    keys = _mat_keys(A)                                  # row * n + col of every edge
+    if keys.size:
+        D[keys] = A.val if A.val is not None else 1.0    # a Graph holds no duplicate edges
+    diag = cp.arange(n, dtype=_I64) * (n + 1)
+    D[diag] = cp.minimum(D[diag], 0.0)
+    neg = cp.full(1, n, dtype=_I64)
+    T = E.FW_TILE
+    nb = (n + T - 1) // T
+    block = (T, 8)
+    p1, p2, p3 = (_kernel("floyd_warshall.cu", k, T) for k in ("fw_phase1", "fw_phase2", "fw_phase3"))
+    for K in range(nb):
+        p1((1,), block, (D, np.int64(n), np.int32(K), neg))
+        p2((nb, 2), block, (D, np.int64(n), np.int32(K)))
+        p3((nb, nb), block, (D, np.int64(n), np.int32(K)))
+        if K % E.FW_CHECK_ROUNDS == E.FW_CHECK_ROUNDS - 1 and int(neg[0]) < n:
+            break
+    v = int(neg[0])
+    return GMat.dense_of(n, n, _F64, D, None), (v if v < n else -1)
+
+
+# ---------------------------------------------------------------- msf (gpu/msf.cu)
+# The edge set is a tuple of three CuPy arrays (eu, ev, key) that only msf_round
+# reads, and writes: msf_cheapest relabels the ends to their roots in place.
+def _own_edges(edges):
+    return isinstance(edges, tuple) and len(edges) == 3 and all(isinstance(a, cp.ndarray) for a in edges)
+
+
+@fuses
+def msf_edges(E, G, table, offset):
+    # the keys of the algebraic msf_edges, computed on the device from the uploaded CSR
+    A = E.matrix(G)
+    nnz = G.nnz
+    _reserve(32 * nnz + 64, f"the keys of {nnz // 2:,} spanning-forest edges")
+    rows = (cp.searchsorted(A.indptr, cp.arange(nnz, dtype=A.indptr.dtype), side="right") - 1).astype(
+        A.indices.dtype)
+    p = cp.flatnonzero(rows < A.indices)
+    if table is not None:
+        rank = cp.asarray(table)[p]
+    elif G.weights is not None:
+        rank = A.val[p].astype(_I64) - offset
+    else:
+        rank = cp.zeros(p.size, _I64)
+    return rows[p], A.indices[p], rank * np.int64(nnz) + p
+
+
+@fuses
+def msf_round(E, f, edges, forest):
+    if not _own_edges(edges):
+        raise Declined("msf_round's kernels take the edge set of the gpu engine's msf_edges")
+    if not (isinstance(f, GVec) and isinstance(forest, GVec) and f.dtype in (_I32, _I64)
+            and _is_full(f) and _is_full(forest)):
+        # no Declined: the algebra cannot read this engine's edge set either
+        raise InvalidArgumentError("msf_round needs full gpu-engine int vectors f and forest")
+    eu, ev, key = edges
+    n, m = f.size, int(key.size)
+    if m == 0 or n == 0:
+        return edges, 0
+    IT, VT = eu.dtype, f.dtype
+    fv, fo = f.val.copy(), forest.val.astype(_I64, copy=True)   # the engine never writes into a vector's array
+    cheap = cp.full(n, np.iinfo(np.int64).max, _I64)
+    keep = cp.empty(m, cp.uint8)
+    _kernel("msf.cu", "msf_cheapest", IT, VT)(
+        (E._blocks(m),), (256,), (eu, ev, key, fv, cheap, keep, np.int64(m)))
+    partner = cp.empty(n, VT)
+    _kernel("msf.cu", "msf_partner", IT, VT)(
+        (E._blocks(m),), (256,), (eu, ev, key, keep, cheap, partner, np.int64(m)))
+    hooked = cp.zeros(1, cp.uint64)
+    _kernel("msf.cu", "msf_hook", VT)((E._blocks(n),), (256,), (fv, cheap, partner, fo, np.int64(n), hooked))
+    _until_unchanged(E, _kernel("msf.cu", "msf_jump", VT), n, (fv, np.int64(n), cp.zeros(1, cp.int32)))
+    f.val, f.pres = fv, None
+    forest.val, forest.pres = fo.astype(forest.dtype, copy=False), None
+    live = cp.flatnonzero(keep)
+    return (eu[live], ev[live], key[live]), int(hooked[0])
+
+
+# ---------------------------------------------------------------- sssp (gpu/sssp.cu)
+@fuses
+def sssp_relax(E, A, q, d, parent):
+    # a single-source frontier over a weighted CSR: three launches over the
+    # frontier's edges, one host read (the new frontier's size)
+    if not (isinstance(A, GMat) and isinstance(q, GVec) and isinstance(d, GVec)):
+        raise Declined("sssp_relax's kernels relax one source's frontier: vectors q and d, not matrices")
+    if not (q.dtype == _F64 and d.dtype == _F64 and _is_full(d)):
+        raise Declined("sssp_relax's kernels take a float64 frontier and full float64 distances")
+    if parent is not None and not (isinstance(parent, GVec) and parent.dtype == _I64 and _is_full(parent)):
+        raise Declined("sssp_relax's kernels take parents as a full int64 vector")
+    indptr, indices, w = E._csr(A)
+    if w is None or w.dtype != _F64:
+        raise Declined("sssp_relax's kernels take float64 weights")
+    n = d.size
+    fr = (cp.flatnonzero(q.pres) if q.pres is not None else cp.arange(n)).astype(_I64)
+    fq = q.val[fr]
+    nf = int(fr.size)
+    IT = indices.dtype
+    gs = _next_pow2(indices.size / max(n, 1))
+    dv = d.val.copy()   # the engine never writes into a vector's array
+    flag = cp.zeros(n, cp.int32)
+    nxt = cp.empty(n, _I64)
+    count = cp.zeros(1, cp.uint64)
+    if nf:
+        _kernel("sssp.cu", "sssp_relax", IT)(
+            (E._blocks(nf * gs),), (256,),
+            (indptr, indices, w, fr, fq, np.int64(nf), dv, flag, nxt, count, np.int32(gs)))
+    m = int(count[0])
+    nxt = nxt[:m]
+    pv = parent.val.copy() if parent is not None else cp.empty(1, _I64)
+    pc = cp.full(n, np.iinfo(np.int64).max, _I64) if parent is not None else pv
+    if parent is not None and m:
+        _kernel("sssp.cu", "sssp_parent", IT)(
+            (E._blocks(nf * gs),), (256,),
+            (indptr, indices, w, fr, fq, np.int64(nf), dv, flag, pc, np.int32(gs)))
+    nq = cp.empty(m, _F64)
+    if m:
+        _kernel("sssp.cu", "sssp_finish", _I64)(
+            (E._blocks(m),), (256,),
+            (nxt, np.int64(m), dv, pc, pv, np.int32(parent is not None), nq))
+    d.val, d.pres = dv, None
+    if parent is not None:
+        parent.val, parent.pres = pv, None
+    val = cp.zeros(n, _F64)
+    pres = cp.zeros(n, bool)
+    val[nxt] = nq
+    pres[nxt] = True
+    return GVec(n, _F64, val, pres)
+
+
+# ---------------------------------------------------------------- scc (gpu/scc.cu)
+def _scc_state(E, G, labels):
+    """``(indptr, indices, tptr, tind, done, lab)`` for the SCC kernels; Declined where they cannot run."""
+    if not isinstance(labels, GVec) or labels.dtype != _I64 or labels.size != G.n or labels.pres is None:
+        raise Declined("the scc kernels take labels as an int64 gpu-engine vector of n entries, some missing")
+    indptr, indices, _ = E._csr(E.matrix(G))
+    tptr, tind, _ = E._csr(E.matrix(G, transpose=True))
+    if indices.dtype != tind.dtype:
+        raise Declined("the scc kernels take a graph and its transpose of one index width")
+    # fresh arrays: the engine never writes into arrays a vector holds (copies share them)
+    return indptr, indices, tptr, tind, labels.pres.copy(), labels.val.copy()
+
+
+@fuses
+def scc_trim(E, G, labels):
+    if isinstance(labels, GVec) and labels.pres is None:
+        return 0  # every vertex is labelled
+    indptr, indices, tptr, tind, done, lab = _scc_state(E, G, labels)
+    n = G.n
+    before = int(done.sum())
+    _until_unchanged(E, _kernel("scc.cu", "scc_trim_round", indices.dtype), n,
+                     (indptr, indices, tptr, tind, done, lab, np.int64(n), cp.zeros(1, np.int32)))
+    labels.val, labels.pres = lab, done
+    return int(done.sum()) - before
+
+
+@fuses
+def scc_color(E, G, prio, labels):
+    if isinstance(labels, GVec) and labels.pres is None:
+        return 0  # every vertex is labelled
+    if not (isinstance(prio, GVec) and prio.dtype == _I64 and _is_full(prio)):
+        raise Declined("scc_color's kernels take priorities as a full int64 gpu-engine vector")
+    indptr, indices, tptr, tind, done, lab = _scc_state(E, G, labels)
+    n = G.n
+    IT = indices.dtype
+    left = n - int(done.sum())
+    color, smallest = cp.empty(n, _I64), cp.empty(n, _I64)
+    reached = cp.empty(n, cp.bool_)
+    changed = cp.zeros(1, np.int32)
+    grid, block, nn = (E._blocks(n),), (256,), np.int64(n)
+    total = 0
+    while total < left:
+        _kernel("scc.cu", "scc_color_init", IT)(grid, block, (done, prio.val, color, reached, smallest, nn))
+        # least reaching priority: min-first propagation to a fixed point
+        _until_unchanged(E, _kernel("scc.cu", "scc_color_fwd", IT), n, (indptr, indices, done, color, nn, changed))
+        _kernel("scc.cu", "scc_color_roots", IT)(grid, block, (done, prio.val, color, reached, nn))
+        # backward from each root within its color
+        _until_unchanged(E, _kernel("scc.cu", "scc_color_back", IT), n,
+                         (indptr, indices, done, color, reached, nn, changed))
+        _kernel("scc.cu", "scc_color_smallest", IT)(grid, block, (color, reached, smallest, nn))
+        _kernel("scc.cu", "scc_color_label", IT)(grid, block, (color, reached, smallest, done, lab, nn))
+        total += int(reached.sum())
+    labels.val, labels.pres = lab, done
+    return total

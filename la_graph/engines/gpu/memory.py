@@ -1,0 +1,77 @@
+"""Device memory and device errors of the GPU engine.
+
+* :func:`_reserve` checks an allocation against the free device memory before
+  it is made, and raises OutOfDeviceMemory naming the bytes needed and free and
+  pointing to the CPU engine;
+* :func:`_device_errors` re-raises CuPy / CUDA errors (out of memory, runtime,
+  driver, NVRTC) as la_graph errors that say what to do; :func:`wrap_public`
+  applies it to every public method of a class, keeping static methods static.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import cupy as cp
+
+from ...exceptions import LaGraphError, OutOfDeviceMemory
+
+_CUDA_ERRORS = tuple(e for e in (
+    getattr(cp.cuda.runtime, "CUDARuntimeError", None),
+    getattr(cp.cuda.driver, "CUDADriverError", None),
+    getattr(cp.cuda.compiler, "CompileException", None),
+) if e is not None)
+_OOM_ERRORS = tuple(e for e in (getattr(cp.cuda.memory, "OutOfMemoryError", None),) if e is not None)
+
+
+def _device_errors(fn):
+    """Re-raise CuPy / CUDA errors as la_graph errors that say what to do."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except LaGraphError:
+            raise
+        except _OOM_ERRORS as exc:
+            raise OutOfDeviceMemory(
+                f"gpu engine, {fn.__name__}: the GPU ran out of memory ({exc}); free GPU memory "
+                "(other processes, cached arrays), use a smaller graph, or use engine='cpu'") from exc
+        except _CUDA_ERRORS as exc:
+            raise LaGraphError(
+                f"gpu engine, {fn.__name__}: CUDA error: {exc}. If it repeats, restart the Python process "
+                "(a failed kernel can leave the CUDA context unusable), check the driver with nvidia-smi, "
+                "or use engine='cpu'") from exc
+    return wrapper
+
+
+def wrap_public(cls):
+    """Wrap every public method of ``cls`` (inherited ones too) in :func:`_device_errors`; returns ``cls``.
+
+    A static method stays static: wrapping the bare function would bind it to the instance.
+    """
+    for attr in [a for a in dir(cls) if not a.startswith("_") and callable(getattr(cls, a))]:
+        wrapped = _device_errors(getattr(cls, attr))
+        static = isinstance(inspect.getattr_static(cls, attr), staticmethod)
+        setattr(cls, attr, staticmethod(wrapped) if static else wrapped)
+    return cls
+
+
+def _free_device_bytes():
+    return int(cp.cuda.runtime.memGetInfo()[0])
+
+
+def _reserve(nbytes, what):
+    """Raise OutOfDeviceMemory unless ``nbytes`` fit in the free device memory."""
+    nbytes = int(nbytes)
+    if nbytes <= 0:
+        return
+    free = _free_device_bytes()
+    if nbytes > free:
+        cp.get_default_memory_pool().free_all_blocks()   # blocks CuPy keeps cached count as used
+        free = _free_device_bytes()
+    if nbytes > free:
+        raise OutOfDeviceMemory(
+            f"{what} needs about {nbytes:,} bytes of GPU memory, but only {free:,} bytes are free on "
+            f"GPU {cp.cuda.runtime.getDevice()}; free GPU memory, use a smaller graph, or run on the CPU "
+            "with engine='cpu'")
