@@ -41,12 +41,42 @@ __device__ __forceinline__ bool bfs_claim(bool* vis, long long v) {
   return ((old >> shift) & 0xffu) == 0u;
 }
 
-// Expand frontier in[0, nf) into out (slots from *cnt); thread `tid` of `nthreads`,
-// a group of gs lanes per frontier vertex, each lane taking 4 consecutive edges at
-// a time with their loads issued together (one memory round trip for 4 edges, not
-// 4: the levels of a high-diameter graph are latency-bound).  par / lev / levp
-// may be nullptr.
-template <typename IT, typename VT>
+// The claim loop of every kernel here: scan the out-edges indices[beg, end) of
+// frontier vertex u, this lane (sub of a group of gs) taking 4 consecutive edges
+// at a time with their loads issued together (one memory round trip for 4 edges,
+// not 4: the levels of a high-diameter graph are latency-bound).  Each unvisited
+// target v is claimed; its one claimer calls enqueue(v), which puts v in the next
+// frontier, gives v parent u and level levnum (par / lev / levp may be nullptr),
+// and adds v's out-degree to my_edges.
+template <typename IT, typename VT, typename Enqueue>
+__device__ __forceinline__ void bfs_scan(const IT* __restrict__ indptr, const IT* __restrict__ indices, IT u,
+                                         long long beg, long long end, long long sub, int gs, bool* vis, VT* par,
+                                         VT* lev, bool* levp, long long levnum, unsigned long long& my_edges,
+                                         Enqueue enqueue) {
+  for (long long p0 = beg + 4 * sub; p0 < end; p0 += 4LL * gs) {
+    IT v[4];
+    bool fresh[4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r) v[r] = (p0 + r < end) ? indices[p0 + r] : (IT)-1;
+#pragma unroll
+    for (int r = 0; r < 4; ++r) fresh[r] = v[r] >= 0 && !vis[v[r]];
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      if (fresh[r] && bfs_claim(vis, (long long)v[r])) {
+        enqueue(v[r]);
+        if (par != nullptr) par[v[r]] = (VT)u;
+        if (lev != nullptr) lev[v[r]] = (VT)levnum;
+        if (levp != nullptr) levp[v[r]] = true;
+        my_edges += (unsigned long long)(indptr[v[r] + 1] - indptr[v[r]]);
+      }
+    }
+  }
+}
+
+// Expand frontier in[0, nf) into the global queue out (slots from *cnt); thread
+// `tid` of `nthreads`, a group of gs lanes per frontier vertex.  COHERENT: `in` was
+// written by other blocks of this launch, read around L1 (__ldcg).
+template <bool COHERENT, typename IT, typename VT>
 __device__ __forceinline__ void bfs_expand(const IT* __restrict__ indptr, const IT* __restrict__ indices,
                                            const IT* in, long long nf, IT* out, unsigned long long* cnt,
                                            bool* vis, VT* par, VT* lev, bool* levp, long long levnum,
@@ -54,30 +84,14 @@ __device__ __forceinline__ void bfs_expand(const IT* __restrict__ indptr, const 
                                            unsigned long long& my_edges, unsigned long long& my_found) {
   const long long sub = tid & (gs - 1);
   const long long ngroups = nthreads / gs;
-  const long long step = 4LL * gs;
   for (long long f = tid / gs; f < nf; f += ngroups) {
-    const IT u = in[f];
+    const IT u = COHERENT ? __ldcg(&in[f]) : in[f];
     const long long end = (long long)indptr[u + 1];
-    for (long long p0 = (long long)indptr[u] + 4 * sub; p0 < end; p0 += step) {
-      IT v[4];
-      bool fresh[4];
-#pragma unroll
-      for (int r = 0; r < 4; ++r) v[r] = (p0 + r < end) ? indices[p0 + r] : (IT)-1;
-#pragma unroll
-      for (int r = 0; r < 4; ++r) fresh[r] = v[r] >= 0 && !vis[v[r]];
-#pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        if (fresh[r] && bfs_claim(vis, (long long)v[r])) {
-          const unsigned long long slot = la_agg_inc(cnt);
-          out[slot] = v[r];
-          if (par != nullptr) par[v[r]] = (VT)u;
-          if (lev != nullptr) lev[v[r]] = (VT)levnum;
-          if (levp != nullptr) levp[v[r]] = true;
-          my_edges += (unsigned long long)(indptr[v[r] + 1] - indptr[v[r]]);
-          my_found += 1;
-        }
-      }
-    }
+    bfs_scan<IT, VT>(indptr, indices, u, (long long)indptr[u], end, sub, gs, vis, par, lev, levp, levnum,
+                     my_edges, [&](IT v) {
+                       out[la_agg_inc(cnt)] = v;
+                       my_found += 1;
+                     });
   }
 }
 
@@ -113,7 +127,6 @@ __global__ void __launch_bounds__(1024) bfs_push_small(const IT* __restrict__ in
   __syncthreads();
   const long long sub = threadIdx.x & (gs - 1);
   const long long ngroups = blockDim.x / gs;
-  const long long step = 4LL * gs;
   int reason = 0;
   for (;;) {
     if (nf == 0 || (on_edges ? edges : nf) > limit) { reason = 1; break; }
@@ -142,31 +155,16 @@ __global__ void __launch_bounds__(1024) bfs_push_small(const IT* __restrict__ in
         beg = (long long)indptr[u];
         end = (long long)indptr[u + 1];
       }
-      for (long long p0 = beg + 4 * sub; p0 < end; p0 += step) {
-        IT v[4];
-        bool fresh[4];
-#pragma unroll
-        for (int r = 0; r < 4; ++r) v[r] = (p0 + r < end) ? indices[p0 + r] : (IT)-1;
-#pragma unroll
-        for (int r = 0; r < 4; ++r) fresh[r] = v[r] >= 0 && !vis[v[r]];
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          if (fresh[r] && bfs_claim(vis, (long long)v[r])) {
-            const unsigned long long q = la_agg_inc(&s_cnt[slot]);
-            const IT vb = indptr[v[r]], ve = indptr[v[r] + 1];
-            out[q] = v[r];
-            if (q < (unsigned long long)SQ) {
-              s_v[b ^ 1][q] = v[r];
-              s_b[b ^ 1][q] = vb;
-              s_e[b ^ 1][q] = ve;
-            }
-            if (par != nullptr) par[v[r]] = (VT)u;
-            if (lev != nullptr) lev[v[r]] = (VT)levnum;
-            if (levp != nullptr) levp[v[r]] = true;
-            my_edges += (unsigned long long)(ve - vb);
-          }
+      bfs_scan<IT, VT>(indptr, indices, u, beg, end, sub, gs, vis, par, lev, levp, levnum, my_edges, [&](IT v) {
+        const unsigned long long q = la_agg_inc(&s_cnt[slot]);
+        const IT vb = indptr[v], ve = indptr[v + 1];
+        out[q] = v;
+        if (q < (unsigned long long)SQ) {
+          s_v[b ^ 1][q] = v;
+          s_b[b ^ 1][q] = vb;
+          s_e[b ^ 1][q] = ve;
         }
-      }
+      });
     }
     __syncwarp();
     my_edges = la_warp_sum(my_edges);
@@ -212,8 +210,8 @@ __global__ void bfs_push_level(const IT* __restrict__ indptr, const IT* __restri
   unsigned long long my_edges = 0, my_found = 0;
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nthreads = (long long)gridDim.x * blockDim.x;
-  bfs_expand<IT, VT>(indptr, indices, in, nf, out, (unsigned long long*)&st[ST_CNT + (P + 1) % 3], vis, par,
-                     lev, levp, levnum, tid, nthreads, gs, my_edges, my_found);
+  bfs_expand<false, IT, VT>(indptr, indices, in, nf, out, (unsigned long long*)&st[ST_CNT + (P + 1) % 3], vis,
+                            par, lev, levp, levnum, tid, nthreads, gs, my_edges, my_found);
   __syncwarp();
   my_edges = la_warp_sum(my_edges);
   my_found = la_warp_sum(my_found);
@@ -268,34 +266,9 @@ __global__ void __launch_bounds__(512) bfs_push_grid(const IT* __restrict__ indp
     const IT* in = (P & 1) ? qb : qa;
     IT* out = (P & 1) ? qa : qb;
     const long long levnum = k0 + P + 1;
-    unsigned long long* cnt = (unsigned long long*)&st[ST_CNT + (P + 1) % 3];
-    const long long sub = tid & (gs - 1);
-    const long long ngroups = nthreads / gs;
-    const long long step = 4LL * gs;
-    unsigned long long my_edges = 0;
-    for (long long f = tid / gs; f < nf; f += ngroups) {
-      const IT u = __ldcg(&in[f]);
-      const long long end = (long long)indptr[u + 1];
-      for (long long p0 = (long long)indptr[u] + 4 * sub; p0 < end; p0 += step) {
-        IT v[4];
-        bool fresh[4];
-#pragma unroll
-        for (int r = 0; r < 4; ++r) v[r] = (p0 + r < end) ? indices[p0 + r] : (IT)-1;
-#pragma unroll
-        for (int r = 0; r < 4; ++r) fresh[r] = v[r] >= 0 && !vis[v[r]];
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          if (fresh[r] && bfs_claim(vis, (long long)v[r])) {
-            const unsigned long long q = la_agg_inc(cnt);
-            out[q] = v[r];
-            if (par != nullptr) par[v[r]] = (VT)u;
-            if (lev != nullptr) lev[v[r]] = (VT)levnum;
-            if (levp != nullptr) levp[v[r]] = true;
-            my_edges += (unsigned long long)(indptr[v[r] + 1] - indptr[v[r]]);
-          }
-        }
-      }
-    }
+    unsigned long long my_edges = 0, my_found = 0;       // found: counted from the queue, after the barrier
+    bfs_expand<true, IT, VT>(indptr, indices, in, nf, out, (unsigned long long*)&st[ST_CNT + (P + 1) % 3], vis,
+                             par, lev, levp, levnum, tid, nthreads, gs, my_edges, my_found);
     __syncwarp();
     my_edges = la_warp_sum(my_edges);
     if ((threadIdx.x & 31) == 0 && my_edges != 0)

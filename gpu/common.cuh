@@ -12,8 +12,8 @@
 #define LA_LLONG_MAX 9223372036854775807LL
 #define LA_LLONG_MIN (-LA_LLONG_MAX - 1LL)
 
-// Binary (multiply) ops; the numbers are the engine's _OPCODES.  OP_TO_BOOL or-ed
-// into the code turns the product into 0/1 before the monoid sees it.
+// Binary (multiply) ops; the numbers are the engine's _OPCODES (la_graph/engines/gpu/ops.py).
+// OP_TO_BOOL or-ed into the code turns the product into 0/1 before the monoid sees it.
 enum {
   OP_FIRST = 0, OP_SECOND = 1, OP_PAIR = 2, OP_MIN = 3, OP_MAX = 4, OP_PLUS = 5,
   OP_MINUS = 6, OP_TIMES = 7, OP_DIV = 8, OP_EQ = 9, OP_NE = 10, OP_LT = 11,
@@ -22,7 +22,7 @@ enum {
 };
 #define OP_TO_BOOL 0x100
 
-// Add monoids (template parameter M); the numbers are the engine's _MONOIDS.
+// Add monoids (template parameter M); the numbers are the engine's _MONOID_CODES (ops.py).
 enum { M_MIN = 0, M_MAX = 1, M_PLUS = 2, M_TIMES = 3, M_ANY = 4 };
 
 template <typename T> struct LaArith;

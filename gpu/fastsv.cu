@@ -1,5 +1,5 @@
 // One FastSV round (Zhang, Azad & Buluc 2020) on the device (the engine's fused
-// step fastsv_iteration), on full int vectors f, gp, mngp of n entries:
+// step fastsv_round), on full int vectors f, gp, mngp of n entries:
 //
 //   fastsv_mngp: mngp_new[i] = min(mngp[i], min over neighbours j of gp[j])
 //                (A min.second gp, accumulated; a group of gs lanes per row);

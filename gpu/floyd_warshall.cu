@@ -49,25 +49,35 @@ __device__ __forceinline__ void fw_store(const double (*s)[TS], double* D, long 
   }
 }
 
+// The TS pivot steps of phases 1 and 2 on tile s, in place: step k sets
+// s[r][c] = min(s[r][c], left[r][k] + top[k][c]), where left and top are s itself or
+// the primary tile.  A step reads the tile it updates: it computes into registers,
+// synchronizes, then writes.
 template <int TS>
-__global__ void __launch_bounds__(TS * FW_ROWS) fw_phase1(double* D, long long n, int K, long long* neg) {
-  __shared__ double s[TS][TS];
+__device__ __forceinline__ void fw_pivots(double (*s)[TS], const double (*left)[TS], const double (*top)[TS]) {
   constexpr int R = TS / FW_ROWS;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  fw_load<TS>(s, D, n, K, K);
-  __syncthreads();
   for (int k = 0; k < TS; ++k) {
     double v[R];
 #pragma unroll
     for (int m = 0; m < R; ++m) {
       const int r = ty + m * FW_ROWS;
-      v[m] = fw_min(s[r][tx], s[r][k] + s[k][tx]);
+      v[m] = fw_min(s[r][tx], left[r][k] + top[k][tx]);
     }
     __syncthreads();
 #pragma unroll
     for (int m = 0; m < R; ++m) s[ty + m * FW_ROWS][tx] = v[m];
     __syncthreads();
   }
+}
+
+template <int TS>
+__global__ void __launch_bounds__(TS * FW_ROWS) fw_phase1(double* D, long long n, int K, long long* neg) {
+  __shared__ double s[TS][TS];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  fw_load<TS>(s, D, n, K, K);
+  __syncthreads();
+  fw_pivots<TS>(s, s, s);
   fw_store<TS>(s, D, n, K, K);
   for (int r = ty; r < TS; r += FW_ROWS) {
     const long long i = (long long)K * TS + r;
@@ -81,26 +91,15 @@ __global__ void __launch_bounds__(TS * FW_ROWS) fw_phase2(double* D, long long n
   if (B == K) return;
   __shared__ double p[TS][TS];   // the primary tile
   __shared__ double s[TS][TS];   // this block's tile
-  constexpr int R = TS / FW_ROWS;
-  const int tx = threadIdx.x, ty = threadIdx.y;
   const bool row_tile = blockIdx.y == 0;
   const long long ti = row_tile ? K : B, tj = row_tile ? B : K;
   fw_load<TS>(p, D, n, K, K);
   fw_load<TS>(s, D, n, ti, tj);
   __syncthreads();
-  for (int k = 0; k < TS; ++k) {
-    double v[R];
-#pragma unroll
-    for (int m = 0; m < R; ++m) {
-      const int r = ty + m * FW_ROWS;
-      const double via = row_tile ? p[r][k] + s[k][tx] : s[r][k] + p[k][tx];
-      v[m] = fw_min(s[r][tx], via);
-    }
-    __syncthreads();
-#pragma unroll
-    for (int m = 0; m < R; ++m) s[ty + m * FW_ROWS][tx] = v[m];
-    __syncthreads();
-  }
+  if (row_tile)
+    fw_pivots<TS>(s, p, s);      // D[K, B] via the pivots' rows: p[r][k] + s[k][c]
+  else
+    fw_pivots<TS>(s, s, p);      // D[B, K] via the pivots' columns: s[r][k] + p[k][c]
   fw_store<TS>(s, D, n, ti, tj);
 }
 

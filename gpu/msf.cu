@@ -1,5 +1,5 @@
 // One Boruvka round of the minimum spanning forest on the device (the engine's
-// fused step msf_round; see Engine.msf_round in la_graph/engines/base.py).
+// fused step msf_round; la_graph/algorithms/msf.py defines it in primitives).
 //
 // Edges: eu, ev (IT: int or long long vertex ids, relabelled to tree roots in
 // place) and key (distinct long long keys: weight rank * nnz + CSR position).

@@ -1,5 +1,5 @@
 // Strongly connected components on the device: the GPU engine's scc_trim and
-// scc_color steps (engines/base.py documents their semantics).  State: done[v]
+// scc_color steps (la_graph/algorithms/scc.py defines them in primitives).  State: done[v]
 // (bool: v is labelled) and lab[v] (its label), both fresh copies the engine
 // owns for the call.  Row v of (indptr, indices) lists v's out-neighbours, row v
 // of (tptr, tind) its in-neighbours.
