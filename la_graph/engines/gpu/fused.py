@@ -31,8 +31,8 @@ FUSED = MappingProxyType(_FUSED)
 
 def fuses(fn):
     """Declare ``fn`` the GPU implementation of the step of its name (CUDA errors become la_graph errors)."""
-    fn = _FUSED[fn.__name__] = _device_errors(fn)
-    return fn
+    _FUSED[fn.__name__] = wrapped = _device_errors(fn)
+    return wrapped
 
 
 def _row_lengths(E, A):
