@@ -159,6 +159,11 @@ def _search_state(E, d, parent):
     return dd, pp
 
 
+def _search_result(dd, pp, parent):
+    """``(d, parent)`` as vectors again (``None`` for parents not kept)."""
+    return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None)
+
+
 def _max_weight(G):
     """The largest edge weight of ``G`` (0 without edges), computed once per graph."""
     key = ("cpu", "max_weight")
@@ -176,7 +181,7 @@ def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     maxw = _max_weight(G)
     kernels_sssp.delta_stepping(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta,
                                 kernels_sssp.effective_delta(delta, maxw), maxw)
-    return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), None
+    return (*_search_result(dd, pp, parent), None)
 
 
 @fuses
@@ -189,7 +194,7 @@ def sssp_bellman_ford(E, G, d, parent, q, max_rounds):
                                                      nf, max_rounds)
     last = np.sort(frontier[:nf])
     q = Vector.from_coo(last, dd[last], size=G.n, dtype=np.float64)
-    return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None), q, rounds
+    return (*_search_result(dd, pp, parent), q, rounds)
 
 
 @fuses
@@ -210,7 +215,8 @@ def sssp_batch(E, G, sources, delta, max_rounds, parent):
 def floyd_warshall(E, G):
     """Blocked (tiled) Floyd-Warshall on a numpy matrix that then becomes the result without a copy."""
     n = G.n
-    D = kernels_apsp.dense_from_csr(G.indptr, G.indices, G.weights if G.weights is not None else np.empty(0), n)
+    w = G.weights if G.weights is not None else np.empty(0)
+    D = kernels_apsp.dense_from_csr(G.indptr, _unsigned(G.indices), w, n)
     v = kernels_apsp.floyd_warshall(D, kernels_apsp.TILE) if n else -1
     M = Matrix(np.float64, n, n)
     M.ss.pack_fullr(D, take_ownership=True)  # the numpy array becomes the matrix: no copy

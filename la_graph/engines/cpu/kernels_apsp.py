@@ -35,18 +35,23 @@ TILE = 64
 _INF = np.inf
 
 
+@numba.njit(inline="always")
+def _row_min_plus(D, i, a, R, k, j0, j1):
+    """``D[i, j] = min(D[i, j], a + R[k, j])`` for ``j`` in ``j0..j1-1``."""
+    for j in range(j0, j1):
+        t = a + R[k, j]
+        d = D[i, j]
+        D[i, j] = t if t < d else d
+
+
 @numba.njit(cache=True, nogil=True)
 def _fw_tile(D, i0, i1, j0, j1, k0, k1):
     """Pivots ``k0..k1-1`` in order over rows ``i0..i1-1`` and columns ``j0..j1-1`` (phases 1 and 2)."""
     for k in range(k0, k1):
         for i in range(i0, i1):
             a = D[i, k]
-            if a == _INF:
-                continue
-            for j in range(j0, j1):
-                t = a + D[k, j]
-                d = D[i, j]
-                D[i, j] = t if t < d else d
+            if a != _INF:
+                _row_min_plus(D, i, a, D, k, j0, j1)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -82,12 +87,8 @@ def _minplus_tile(D, C, R, i0, i1, j0, j1, kn):
     while i < i1:
         for k in range(kn):
             a = C[i, k]
-            if a == _INF:
-                continue
-            for j in range(j0, j1):
-                t = a + R[k, j]
-                d = D[i, j]
-                D[i, j] = t if t < d else d
+            if a != _INF:
+                _row_min_plus(D, i, a, R, k, j0, j1)
         i += 1
 
 

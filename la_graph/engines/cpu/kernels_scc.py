@@ -28,6 +28,8 @@ def scc_trim(indptr, indices, tptr, tind, done, lab):
             fresh = False
             break
     for v in range(n):
+        if done[v]:
+            continue
         if fresh:
             lo, hi = indptr[v], indptr[v + 1]
             c = hi - lo - _has(indices, lo, hi, v)
@@ -36,25 +38,12 @@ def scc_trim(indptr, indices, tptr, tind, done, lab):
                 lo, hi = tptr[v], tptr[v + 1]
                 c = hi - lo - _has(tind, lo, hi, v)
                 din[v] = c
-            if c == 0:
-                queue[tail] = v
-                tail += 1
-            continue
-        if done[v]:
-            continue
-        c = 0
-        for e in range(indptr[v], indptr[v + 1]):
-            w = indices[e]
-            if w != v and not done[w]:
-                c += 1
-        dout[v] = c
-        if c > 0:
-            c = 0
-            for e in range(tptr[v], tptr[v + 1]):
-                u = tind[e]
-                if u != v and not done[u]:
-                    c += 1
-            din[v] = c
+        else:
+            c = _live_degree(indptr, indices, v, done)
+            dout[v] = c
+            if c > 0:
+                c = _live_degree(tptr, tind, v, done)
+                din[v] = c
         if c == 0:
             queue[tail] = v
             tail += 1
@@ -66,24 +55,35 @@ def scc_trim(indptr, indices, tptr, tind, done, lab):
     while head < tail:
         v = queue[head]
         head += 1
-        for e in range(indptr[v], indptr[v + 1]):
-            w = indices[e]
-            if not done[w]:
-                din[w] -= 1
-                if din[w] == 0:
-                    done[w] = True
-                    lab[w] = w
-                    queue[tail] = w
-                    tail += 1
-        for e in range(tptr[v], tptr[v + 1]):
-            u = tind[e]
-            if not done[u]:
-                dout[u] -= 1
-                if dout[u] == 0:
-                    done[u] = True
-                    lab[u] = u
-                    queue[tail] = u
-                    tail += 1
+        tail = _release(indptr, indices, v, din, done, lab, queue, tail)
+        tail = _release(tptr, tind, v, dout, done, lab, queue, tail)
+    return tail
+
+
+@numba.njit(inline="always")
+def _live_degree(ptr, ind, v, done):
+    """How many unlabelled neighbours but itself ``v`` has along ``ptr``/``ind``."""
+    c = 0
+    for e in range(ptr[v], ptr[v + 1]):
+        w = ind[e]
+        if w != v and not done[w]:
+            c += 1
+    return c
+
+
+@numba.njit(inline="always")
+def _release(ptr, ind, v, count, done, lab, queue, tail):
+    """``v`` is labelled: its unlabelled neighbours along ``ptr``/``ind`` count one fewer, those left at 0 are labelled
+    and queued at ``tail``; returns the new tail."""
+    for e in range(ptr[v], ptr[v + 1]):
+        w = ind[e]
+        if not done[w]:
+            count[w] -= 1
+            if count[w] == 0:
+                done[w] = True
+                lab[w] = w
+                queue[tail] = w
+                tail += 1
     return tail
 
 
@@ -100,43 +100,48 @@ def _has(indices, lo, hi, v):
     return 1 if lo < end and indices[lo] == v else 0
 
 
+@numba.njit(inline="always")
+def _search(ptr, ind, root, state, free, value, done, queue):
+    """From ``root``, along ``ptr``/``ind``, every unlabelled vertex whose ``state`` is ``free`` gets ``value``.
+
+    ``root`` gets it too; the vertices reached, ``root`` first, are left in
+    ``queue``; returns their number.
+    """
+    state[root] = value
+    queue[0] = root
+    head, tail = 0, 1
+    while head < tail:
+        v = queue[head]
+        head += 1
+        for e in range(ptr[v], ptr[v + 1]):
+            w = ind[e]
+            if state[w] == free and not done[w]:
+                state[w] = value
+                queue[tail] = w
+                tail += 1
+    return tail
+
+
+@numba.njit(inline="always")
+def _label(queue, m, done, lab):
+    """Label the ``m`` vertices in ``queue`` (an SCC) with their smallest id; returns ``m``."""
+    smallest = queue[0]
+    for i in range(1, m):
+        if queue[i] < smallest:
+            smallest = queue[i]
+    for i in range(m):
+        done[queue[i]] = True
+        lab[queue[i]] = smallest
+    return m
+
+
 @numba.njit(cache=True, nogil=True)
 def scc_fwbw(indptr, indices, tptr, tind, done, lab, pivot):
     """Label the SCC of ``pivot``: forward reach among the unlabelled, backward reach within it."""
-    n = done.size
-    mark = np.zeros(n, np.uint8)  # 1: reached forward, 2: and backward
-    queue = np.empty(n, np.int64)
-    mark[pivot] = 1
-    queue[0] = pivot
-    head, tail = 0, 1
-    while head < tail:
-        v = queue[head]
-        head += 1
-        for e in range(indptr[v], indptr[v + 1]):
-            w = indices[e]
-            if mark[w] == 0 and not done[w]:
-                mark[w] = 1
-                queue[tail] = w
-                tail += 1
-    mark[pivot] = 2
-    queue[0] = pivot
-    head, tail = 0, 1
-    smallest = pivot
-    while head < tail:
-        v = queue[head]
-        head += 1
-        for e in range(tptr[v], tptr[v + 1]):
-            u = tind[e]
-            if mark[u] == 1:
-                mark[u] = 2
-                queue[tail] = u
-                tail += 1
-                if u < smallest:
-                    smallest = u
-    for i in range(tail):
-        done[queue[i]] = True
-        lab[queue[i]] = smallest
-    return tail
+    mark = np.zeros(done.size, np.uint8)  # 1: reached forward, 2: and backward
+    queue = np.empty(done.size, np.int64)
+    _search(indptr, indices, pivot, mark, 0, 1, done, queue)
+    return _label(queue, _search(tptr, tind, pivot, mark, 1, 2, done, queue), done, lab)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -165,44 +170,15 @@ def scc_color(indptr, indices, tptr, tind, done, lab, prio):
     color = np.empty(n, np.int64)
     queue = np.empty(n, np.int64)
     while total < left:
-        color[:] = -1
+        color[:] = -1  # -1: uncolored; p: reached forward from priority p first; -2: in a root's SCC
         for p in range(n):
             r = order[p]
             if done[r] or color[r] >= 0:
                 continue
-            color[r] = p
-            queue[0] = r
-            head, tail = 0, 1
-            while head < tail:
-                v = queue[head]
-                head += 1
-                for e in range(indptr[v], indptr[v + 1]):
-                    w = indices[e]
-                    if color[w] < 0 and not done[w]:
-                        color[w] = p
-                        queue[tail] = w
-                        tail += 1
+            _search(indptr, indices, r, color, -1, p, done, queue)
         for p in range(n):
             r = order[p]
             if done[r] or color[r] != p:
                 continue
-            color[r] = -2  # reached backward: in r's SCC
-            queue[0] = r
-            head, tail = 0, 1
-            smallest = r
-            while head < tail:
-                v = queue[head]
-                head += 1
-                for e in range(tptr[v], tptr[v + 1]):
-                    u = tind[e]
-                    if color[u] == p:
-                        color[u] = -2
-                        queue[tail] = u
-                        tail += 1
-                        if u < smallest:
-                            smallest = u
-            for i in range(tail):
-                done[queue[i]] = True
-                lab[queue[i]] = smallest
-            total += tail
+            total += _label(queue, _search(tptr, tind, r, color, p, -2, done, queue), done, lab)
     return total
