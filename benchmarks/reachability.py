@@ -19,7 +19,7 @@ searches, and one 16-source reachability sweep) before and after, the time the
 shortcutting itself takes, and the number of 16-source query batches after
 which it has paid for itself ("never" where the queries got no faster).
 
-Timings interleave the tools round by round (``benchmarks.run.interleaved``):
+Timings interleave the tools round by round (:func:`interleaved`):
 median of ``--repeat`` runs after a warm-up.  The JSON goes to
 ``benchmarks/results/reachability/reachability-cpu.json`` (a folder of its own: its records are not
 the harness's, which ``la-graph bench --report benchmarks/results/*.json`` reads).  (The general harness,

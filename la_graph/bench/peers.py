@@ -6,7 +6,7 @@
   edges per algorithm (beyond, it takes minutes; the run says where it was skipped);
 * ``graphblas-algorithms``: its ``Graph`` over a GraphBLAS matrix, for the
   algorithms it has;
-* ``native``: our own CUDA baselines in ``benchmarks/native/`` (GPU runs only).
+* ``native``: our own CUDA baselines, :mod:`la_graph.bench.native` (GPU runs only).
 
 A peer's input is prepared once per graph, outside the timed region.  Each
 peer function returns ``(call, to_output)``: ``call()`` is what is timed,
@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -42,18 +40,9 @@ NX_DEFAULT_MAX_EDGES = 2_000_000
 GA_APSP_MAX_N = 1_500
 
 
-def _repo_root():
-    return Path(__file__).resolve().parents[2]
-
-
 def _native():
-    """The ``benchmarks.native`` package of the repository (the native GPU baselines)."""
-    root = _repo_root()
-    if not (root / "benchmarks" / "native" / "__init__.py").is_file():
-        raise ImportError(f"benchmarks/native not found beside {root / 'la_graph'}")
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    import benchmarks.native as native
+    """The native GPU baselines, :mod:`la_graph.bench.native` (imported on first use)."""
+    from . import native
 
     return native
 
@@ -69,14 +58,14 @@ def available(tool):
             from ..engines import get_engine
 
             get_engine("gpu")
-        except Exception as exc:  # no repository checkout, no device
+        except Exception as exc:  # no device
             return False, f"native GPU baselines unavailable: {exc}"
     return True, ""
 
 
 def version(tool):
     if tool == "native":
-        return "benchmarks/native"
+        return "la_graph.bench.native"
     try:
         return importlib.metadata.version(_DISTS[tool])
     except importlib.metadata.PackageNotFoundError:
@@ -113,11 +102,13 @@ def prepare(tool, G):
     if tool == "networkx":
         return G.to_networkx()
     if tool == "graphblas-algorithms":
-        # graphblas-algorithms users hold their graph as a GraphBLAS matrix
-        import graphblas as gb
+        # graphblas-algorithms users hold their graph as a GraphBLAS matrix (made by the CPU
+        # engine: backends are imported there only); FP64 ones when unweighted, as to_scipy's
         import graphblas_algorithms as ga
 
-        A = gb.io.from_scipy_sparse(G.to_scipy())
+        A = G.to_graphblas()
+        if A.dtype.name != "FP64":
+            A = A.dup(dtype="FP64")
         return ga.DiGraph(A) if G.directed else ga.Graph(A)
     if tool == "native":
         return _native().prepare(G)

@@ -1,6 +1,6 @@
 """ECL-CC connected components as a native CUDA baseline (see ``ecl_cc.cu``).
 
-    from benchmarks.native.ecl_cc import ecl_cc
+    from la_graph.bench.native.ecl_cc import ecl_cc
     labels = ecl_cc(indptr_gpu, indices_gpu)   # cupy int32 in, cupy int32 out
 
 ``indptr``/``indices`` are the CSR of an undirected graph stored both ways

@@ -1,6 +1,6 @@
 """Queue BFS (``queue_bfs.cu``) as a native CUDA baseline.
 
-    from benchmarks.native.queue_bfs import queue_bfs
+    from la_graph.bench.native.queue_bfs import queue_bfs
     level, parent = queue_bfs(indptr_gpu, indices_gpu, source)   # cupy int32 in and out
 
 Edges ``u -> v`` are ``indices[indptr[u]:indptr[u+1]]``; ``-1`` marks unreached vertices;

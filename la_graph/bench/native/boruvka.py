@@ -1,6 +1,6 @@
 """Borůvka minimum spanning forest (``boruvka.cu``) as a native CUDA baseline.
 
-    from benchmarks.native.boruvka import boruvka
+    from la_graph.bench.native.boruvka import boruvka
     in_msf = boruvka(eu, ev, ew, n)   # edge list: int32, int32, float32 cupy; uint8 mask out
 
 The edge list holds each undirected edge once (``u < v``); the result marks the edges of a

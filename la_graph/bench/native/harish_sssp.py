@@ -1,6 +1,6 @@
 """Harish & Narayanan SSSP, corrected (``harish_sssp.cu``), as a native CUDA baseline.
 
-    from benchmarks.native.harish_sssp import harish_sssp
+    from la_graph.bench.native.harish_sssp import harish_sssp
     dist = harish_sssp(indptr_gpu, indices_gpu, weights_gpu, source)   # float64 cupy, inf unreached
 
 Weights float64, non-negative.  One host read of the change flag per round.

@@ -1,6 +1,6 @@
 """Blocked Floyd–Warshall (``blocked_fw.cu``) as a native CUDA baseline for all-pairs shortest paths.
 
-    from benchmarks.native.blocked_fw import blocked_fw
+    from la_graph.bench.native.blocked_fw import blocked_fw
     D = blocked_fw(indptr_gpu, indices_gpu, weights_gpu_or_None, n)   # float32 cupy (N, N), N >= n
 
 The distance matrix is float32 and padded to a multiple of 32 (``D[:n, :n]`` is the

@@ -15,7 +15,7 @@ algorithm      module / kernel file   after
 ``la_graph.bench`` uses :func:`prepare` (device copies of a graph, outside the timed
 region) and :data:`ALGORITHMS` (``algo -> case(prepared, G, sources)`` returning
 ``(call, to_output)``, or ``None`` where the baseline does not apply).  Each module has a
-``selftest()`` against scipy: ``python -m benchmarks.native.selftest`` on a GPU machine.
+``selftest()`` against scipy: ``python -m la_graph.bench.native.selftest`` on a GPU machine.
 """
 
 from __future__ import annotations

@@ -1,7 +1,0 @@
-"""Run every native baseline's selftest against scipy: ``python -m benchmarks.native.selftest`` (needs a GPU)."""
-
-from importlib import import_module
-
-if __name__ == "__main__":
-    for name in ("ecl_cc", "queue_bfs", "harish_sssp", "blocked_fw", "boruvka"):
-        print(f"{name}: {import_module(f'benchmarks.native.{name}').selftest()} graphs agree with scipy", flush=True)
