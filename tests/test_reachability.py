@@ -139,10 +139,15 @@ def test_bad_graph():
 
 
 @pytest.mark.parametrize("name", ["rmat_directed", "uniform_directed", "grid", "directed_cycle", "self_loop"])
-def test_fused_step_matches_primitives(engine, name):
-    """The engine's reach_sweep equals its plain default written in primitives (base.Engine)."""
-    from la_graph.engines.base import Engine
+def test_reach_sweep_step_and_its_algebra_match_scipy(engine, name):
+    """The reach_sweep step (the engine's fused kernel where it has one) and its algebra on the engine's
+    primitives each give scipy's reach from every source (where the engine has no kernel, both are the
+    algebra: scipy still checks it)."""
+    from la_graph.algorithms.reachability import reach_sweep
 
     G = SMALL[name]()
     srcs = np.random.default_rng(0).integers(0, G.n, 70)  # more than one 64-bit word of sources
-    np.testing.assert_array_equal(engine.reach_sweep(G, srcs), Engine.reach_sweep(engine, G, srcs))
+    want = np.isfinite(np.atleast_2d(csgraph.shortest_path(G.to_scipy(), directed=True, unweighted=True,
+                                                            indices=srcs)))
+    np.testing.assert_array_equal(reach_sweep(engine, G, srcs), want)
+    np.testing.assert_array_equal(reach_sweep.algebraic(engine, G, srcs), want)
