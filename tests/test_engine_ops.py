@@ -73,6 +73,15 @@ def examples(n):
     return n * int(os.environ.get("LA_GRAPH_TEST_SCALE", "1"))
 
 
+@pytest.fixture(scope="module", params=["cpu", pytest.param("gpu", marks=pytest.mark.gpu), "reference"])
+def engine(request):
+    """Every engine in turn (the conftest fixture's engines and the reference engine); gpu skips where it cannot run."""
+    try:
+        return la_graph.get_engine(request.param)
+    except la_graph.EngineUnavailable as exc:
+        pytest.skip(f"{request.param} engine unavailable: {exc}")
+
+
 SETTINGS = dict(deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                        HealthCheck.data_too_large])
@@ -1114,9 +1123,9 @@ def test_hint_changes_nothing(engine):
         E.hint(v, "bogus")
 
 
-# ============================================================================ fused FastSV step
+# ============================================================================ the FastSV step
 def fastsv_ref(A, f, gp, mngp):
-    """One FastSV round from the formulas of Engine.fastsv_iteration (dense bool A)."""
+    """One FastSV round from the formulas of la_graph.algorithms.connected_components (dense bool A)."""
     f, gp, mngp = f.copy(), gp.copy(), mngp.copy()
     for i in range(len(f)):
         nb = gp[A[i]]
@@ -1131,9 +1140,14 @@ def fastsv_ref(A, f, gp, mngp):
     return f, gp_new, mngp, not np.array_equal(gp_new, gp)
 
 
-@settings(max_examples=examples(40), **SETTINGS)
+@pytest.mark.parametrize("how", ["algebra", "engine"])
+@settings(max_examples=examples(20), **SETTINGS)
 @given(G=small_graphs(), data=st.data())
-def test_fastsv_iteration(engine, G, data):
+def test_fastsv_round(engine, how, G, data):
+    """The ``fastsv_round`` step, as its algebra of primitives and as the engine runs it (fused where it is)."""
+    from la_graph.algorithms.connected_components import fastsv_round
+
+    run = fastsv_round.algebraic if how == "algebra" else fastsv_round
     E = engine
     G = G.to_undirected()
     A = E.matrix(G)
@@ -1147,12 +1161,11 @@ def test_fastsv_iteration(engine, G, data):
     fe, gpe, me = E.vector_from_numpy(f), E.vector_from_numpy(gp), E.vector_from_numpy(mngp)
     for _ in range(2 * n + 2):
         f, gp, mngp, changed = fastsv_ref(dense, f, gp, mngp)
-        fe2, gpe2, changed_e = E.fastsv_iteration(A, fe, gpe, me)
-        np.testing.assert_array_equal(E.to_numpy(fe2), f)
-        np.testing.assert_array_equal(E.to_numpy(gpe2), gp)
+        fe, gpe, changed_e = run(E, A, fe, gpe, me)
+        np.testing.assert_array_equal(E.to_numpy(fe), f)
+        np.testing.assert_array_equal(E.to_numpy(gpe), gp)
         np.testing.assert_array_equal(E.to_numpy(me), mngp)
         assert bool(changed_e) == changed
-        fe, gpe = fe2, gpe2
         if not changed:
             break
     assert not changed, "FastSV did not converge"
