@@ -353,8 +353,8 @@ def _mxm(A, B, semiring):
     add, mult, dtype, out_dtype = _semiring(semiring, A.dtype, B.dtype)
     ai, ak = np.divmod(A.keys, A.ncols)
     bk, bj = np.divmod(B.keys, B.ncols)
-    start = np.searchsorted(bk, ak)                       # B's row k begins here
-    count = np.searchsorted(bk, ak, side="right") - start
+    rowptr = np.searchsorted(bk, np.arange(B.shape[0] + 1))
+    start, count = rowptr[ak], rowptr[ak + 1] - rowptr[ak]    # where B's row k lies
     ea = np.repeat(np.arange(A.keys.size), count)         # the pairs: A entry ea with B entry eb
     eb = np.arange(ea.size) - np.repeat(np.cumsum(count) - count, count) + np.repeat(start, count)
     positions = {"firsti": ai, "firstj": ak, "secondi": bk, "secondj": bj}
@@ -509,7 +509,8 @@ class ReferenceEngine(Engine):
         if right is None:
             values = _unary(_check_name(op, UNARY_OPS, "unary op"), x.values)
         else:
-            dtype = np.result_type(x.dtype, np.asarray(right).dtype)
+            # typed as python-graphblas types it: the scalar's type joins x's; pair gives int64 ones
+            dtype = I64 if op == "pair" else np.result_type(x.dtype, np.asarray(right).dtype)
             values = _binop(_check_name(op, BINARY_OPS, "binary op"), x.values, np.full(x.values.shape, right), dtype)
         return _output(Sparse(x.shape, x.keys, values), out, mask, accum, structural, complement, replace)
 
