@@ -242,6 +242,9 @@ def _groups(keys):
 
 
 def _sort(keys, values):
+    """``keys`` sorted (stably) and ``values`` in the same order."""
+    if np.all(keys[1:] >= keys[:-1]):                     # products are often in order already
+        return keys, values
     order = np.argsort(keys, kind="stable")
     return keys[order], values[order]
 
@@ -291,7 +294,9 @@ def _build(shape, keys, values, dup):
 
 def _union(x, y, op, dtype, out_dtype):
     """Entries of ``x`` or ``y``: ``op`` (typed ``dtype``) where both are, the one present elsewhere."""
-    keys = np.union1d(x.keys, y.keys)
+    keys = np.concatenate([x.keys, y.keys])
+    keys.sort(kind="stable")                              # a merge of two sorted runs
+    keys = keys[_groups(keys)]
     px, hx = _find(x.keys, keys)
     py, hy = _find(y.keys, keys)
     values = np.empty(keys.size, out_dtype)
