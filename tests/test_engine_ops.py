@@ -1275,3 +1275,9 @@ def test_to_numpy_of_a_full_vector_held_as_a_bitmap_needs_no_fill():
     v.ss.config["sparsity_control"] = "bitmap"
     assert v.ss.format == "bitmap"
     np.testing.assert_array_equal(E.to_numpy(v), np.full(7, 3))
+
+
+def test_reference_engine_is_primitives_only():
+    """The reference engine fuses no step: every algorithm runs on it as algebra."""
+    E = la_graph.get_engine("reference")
+    assert E.name == "reference" and dict(E.fused_steps) == {} and E.id_dtype(10) == I64

@@ -44,9 +44,9 @@ _POSITIONAL = ("firsti", "firstj", "secondi", "secondj")
 _MONOID_UFUNC = {"min": np.fmin, "max": np.fmax, "plus": np.add, "times": np.multiply,
                  "lor": np.logical_or, "land": np.logical_and}
 # the semirings GraphBLAS defines on bool (add -> multiplies); other arithmetic on bool counts in int64
-_BOOL_SEMIRINGS = {"min": {"first", "second", "lor", "land"}, "max": {"first", "second", "lor", "land"},
-                   "times": {"first", "second", "lor", "land"}, "plus": set(),
-                   "any": {"first", "second", "pair", "lor", "land"}}
+_BOOL_MULTS = {"first", "second", "lor", "land"}
+_BOOL_SEMIRINGS = {"min": _BOOL_MULTS, "max": _BOOL_MULTS, "times": _BOOL_MULTS, "plus": set(),
+                   "any": _BOOL_MULTS | {"pair"}}
 
 
 class Sparse:
@@ -105,10 +105,11 @@ def _check_shape(x, shape, what):
     return x
 
 
-def _check_vector(u, what):
-    if len(_check_shape(u, None, what).shape) != 1:
-        raise InvalidArgumentError(f"{what} must be a vector, got shape {u.shape}")
-    return u
+def _check_ndim(x, ndim, what):
+    """``x``, checked to be a vector (``ndim`` 1) or a matrix (2) of this engine."""
+    if len(_check_shape(x, None, what).shape) != ndim:
+        raise InvalidArgumentError(f"{what} must be a {('vector', 'matrix')[ndim - 1]}, got shape {x.shape}")
+    return x
 
 
 def _check_range(index, size, what):
@@ -196,14 +197,11 @@ def _monoid_type(monoid, dtype):
 
 
 def _identity(monoid, dtype):
-    if monoid in ("min", "max"):
-        if dtype == BOOL:
-            return monoid == "min"
-        info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
-        big = np.inf if dtype.kind == "f" else info.max
-        small = -np.inf if dtype.kind == "f" else info.min
+    """The monoid's identity on ``dtype`` (``any``: 0, what the cpu engine gives for nothing)."""
+    if monoid in ("min", "max") and dtype != BOOL:
+        big, small = (np.inf, -np.inf) if dtype.kind == "f" else (np.iinfo(dtype).max, np.iinfo(dtype).min)
         return big if monoid == "min" else small
-    return {"plus": 0, "times": 1, "lor": False, "land": True, "any": 0}[monoid]
+    return {"min": True, "max": False, "plus": 0, "times": 1, "lor": False, "land": True, "any": 0}[monoid]
 
 
 def _semiring(name, left, right):
@@ -322,7 +320,6 @@ def _allowed(mask, keys, structural, complement):
 
 def _write(C, T, mask=None, accum=None, structural=False, complement=False, replace=False):
     """``C<mask, replace> accum= T`` in place; returns ``C`` (GraphBLAS's output rule)."""
-    _check_shape(T, C.shape, "the result")
     if accum is not None:
         Z = _union(C, T, accum, C.dtype, C.dtype)
     else:
@@ -481,17 +478,18 @@ class ReferenceEngine(Engine):
     # ---------------------------------------------------------------- operations
     def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
-        T = _mxm(A, _as_matrix(_check_vector(u, "u"), (u.shape[0], 1)), semiring)
+        T = _mxm(_check_ndim(A, 2, "A"), _as_matrix(_check_ndim(u, 1, "u"), (u.shape[0], 1)), semiring)
         return _output(_as_matrix(T, (A.shape[0],)), out, mask, accum, structural, complement, replace)
 
     def vxm(self, u, A, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
-        T = _mxm(_as_matrix(_check_vector(u, "u"), (1, u.shape[0])), A, semiring)
+        T = _mxm(_as_matrix(_check_ndim(u, 1, "u"), (1, u.shape[0])), _check_ndim(A, 2, "A"), semiring)
         return _output(_as_matrix(T, (A.shape[1],)), out, mask, accum, structural, complement, replace)
 
     def mxm(self, A, B, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
-        return _output(_mxm(A, B, semiring), out, mask, accum, structural, complement, replace)
+        T = _mxm(_check_ndim(A, 2, "A"), _check_ndim(B, 2, "B"), semiring)
+        return _output(T, out, mask, accum, structural, complement, replace)
 
     def _ewise_types(self, x, y, op):
         _check_name(op, BINARY_OPS, "binary op")
@@ -547,8 +545,7 @@ class ReferenceEngine(Engine):
     def reduce_rows(self, A, monoid, *, out=None, mask=None, accum=None,
                     structural=False, complement=False, replace=False):
         _check_name(monoid, MONOIDS, "monoid")
-        if len(_check_shape(A, None, "A").shape) != 2:
-            raise InvalidArgumentError("reduce_rows needs a matrix")
+        _check_ndim(A, 2, "A")
         keys, values = _reduce_by_key(A.keys // A.ncols, _cast(A.values, _monoid_type(monoid, A.dtype)), monoid)
         return _output(Sparse(A.shape[:1], keys, values), out, mask, accum, structural, complement, replace)
 
@@ -561,21 +558,21 @@ class ReferenceEngine(Engine):
 
     def extract(self, u, index, *, out=None, mask=None, accum=None,
                 structural=False, complement=False, replace=False):
-        idx = self._index(index, u.shape[0])
+        idx = self._index(index, _check_ndim(u, 1, "u").shape[0])
         pos, hit = _find(u.keys, idx)
         T = Sparse(idx.shape, np.flatnonzero(hit), u.values[pos[hit]])
         return _output(T, out, mask, accum, structural, complement, replace)
 
     def assign(self, w, u, *, mask=None, accum=None, structural=False, complement=False, replace=False):
         if isinstance(u, Sparse):
-            T = u
+            T = _check_shape(u, _check_shape(w, None, "w").shape, "u")
         else:
             total = int(np.prod(w.shape))
             T = Sparse(w.shape, np.arange(total, dtype=np.int64), np.full(total, _cast([u], w.dtype)[0]))
         return _output(T, w, mask, accum, structural, complement, replace)
 
     def scatter(self, w, index, values, *, dup="min", accum="min"):
-        idx = self._index(index, w.shape[0])
+        idx = self._index(index, _check_ndim(w, 1, "w").shape[0])
         vals = self.to_numpy(values) if isinstance(values, Sparse) else np.asarray(values)
         if vals.shape != idx.shape:
             raise InvalidArgumentError(f"index and values lengths differ: {idx.size} != {vals.size}")
