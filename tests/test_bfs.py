@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import la_graph as lg
-from la_graph.engines.base import Engine
-from la_graph.engines.cpu import CPUEngine
+from la_graph.algorithms import steps
+from la_graph.algorithms.bfs import bfs_pull, bfs_push
 from la_graph.verify import check_bfs
 
 from .graphs import REAL, SMALL, real
@@ -45,31 +45,23 @@ def test_multi_source(engine, name):
         np.testing.assert_array_equal(r.level[i], lg.bfs(G, s, engine=engine).level)
 
 
-class DefaultBFS(CPUEngine):
-    """The CPU engine running base.py's plain BFS steps (primitives only), as an engine without overrides would."""
-
-    bfs_push = Engine.bfs_push
-    bfs_pull = Engine.bfs_pull
-
-
 @pytest.mark.parametrize("name", ["rmat", "rmat_directed", "grid", "uniform_directed", "two_stars"])
 @pytest.mark.parametrize("direction", ["auto", "push", "pull"])
-def test_plain_steps_give_the_same_levels(name, direction):
+def test_algebraic_steps_give_the_same_levels(engine, name, direction):
     G = SMALL[name]()
     for s in (0, G.n // 2):
-        r = lg.bfs(G, s, direction=direction, engine=DefaultBFS())
+        with steps.algebraic("bfs_push", "bfs_pull"):
+            r = lg.bfs(G, s, direction=direction, engine=engine)
         check_bfs(G, s, r)
-        np.testing.assert_array_equal(r.level, lg.bfs(G, s, engine="cpu").level)
+        np.testing.assert_array_equal(r.level, lg.bfs(G, s, direction=direction, engine=engine).level)
 
 
-@pytest.mark.parametrize("eng", [DefaultBFS(), "cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "algebraic"])
 @pytest.mark.parametrize("name", ["rmat_directed", "uniform_directed", "grid"])
-def test_fused_steps_count_the_found_in_edges(eng, name):
+def test_steps_count_the_found_in_edges(engine, fused, name):
     """bfs_push / bfs_pull return the in-degree sum of what they found (the direction choice counts on it)."""
-    try:
-        E = lg.get_engine(eng)
-    except lg.EngineUnavailable as exc:
-        pytest.skip(f"{eng} engine unavailable: {exc}")
+    E = engine
+    push, pull = (bfs_push, bfs_pull) if fused else (bfs_push.algebraic, bfs_pull.algebraic)
     G = SMALL[name]()
     n, indeg = G.n, G.in_degree
     ids = E.id_dtype(n)
@@ -77,26 +69,27 @@ def test_fused_steps_count_the_found_in_edges(eng, name):
         pi = E.hint(E.vector_from_coo([0], 0, n, dtype=ids), "dense")
         q = E.vector_from_coo([0], 0, n, dtype=ids)
         before = E.to_numpy(pi, fill=-1) >= 0
-        q, k, nq, found, scanned, found_in = E.bfs_push(G, q, pi, None, 0, limit)
+        q, k, nq, found, scanned, found_in = push(E, G, q, pi, None, 0, limit)
         after = E.to_numpy(pi, fill=-1) >= 0
         assert found == (after & ~before).sum() and found_in == indeg[after & ~before].sum()
         if nq:
-            q, k2, nq, found, found_in = E.bfs_pull(G, q, pi, None, k + 1)   # to the end
+            q, k2, nq, found, found_in = pull(E, G, q, pi, None, k + 1)   # to the end
             new = (E.to_numpy(pi, fill=-1) >= 0) & ~after
             assert nq == 0 and found == new.sum() and found_in == indeg[new].sum()
 
 
 @pytest.mark.parametrize("name", ["rmat_directed", "uniform_directed", "grid", "caveman"])
 @pytest.mark.parametrize("min_frontier", [-1, 0, 3, 30, 10**9])
-def test_pull_stretch_stops_where_beamer_turns_back(name, min_frontier):
-    """The CPU engine's fused pull levels stop where base.py's level-by-level loop stops, with the same counts."""
+def test_pull_stretch_stops_where_beamer_turns_back(engine, name, min_frontier):
+    """An engine's fused pull levels stop where the algebra's level-by-level loop stops, with the same counts."""
     G = SMALL[name]()
     n = G.n
     got = []
-    for E in (DefaultBFS(), lg.get_engine("cpu")):
+    E = engine
+    for pull in (bfs_pull.algebraic, bfs_pull):
         lev = E.hint(E.vector_from_coo([0], 0, n, dtype=np.int64), "dense")
         q = E.vector_from_coo([0], 0, n, dtype=np.int64)
-        q, k, nq, found, found_in = E.bfs_pull(G, q, None, lev, 1, min_frontier)
+        q, k, nq, found, found_in = pull(E, G, q, None, lev, 1, min_frontier)
         got.append((k, nq, found, found_in, sorted(E.to_coo(q)[0].tolist()), E.to_numpy(lev, fill=-1).tolist()))
     assert got[0] == got[1]
     k, nq, found, found_in, frontier, level = got[0]

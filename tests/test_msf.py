@@ -5,21 +5,13 @@ from hypothesis import strategies as st
 
 import la_graph as lg
 from la_graph import generators
-from la_graph.engines.base import Engine
-from la_graph.engines.cpu import CPUEngine
 from la_graph.verify import check_msf
 
+from .engines import algebra_only
 from .graphs import SMALL, real
 
 
-class DefaultMSF(CPUEngine):
-    """The CPU engine running base.py's plain msf steps (primitives only), as an engine without overrides would."""
-
-    msf_edges = Engine.msf_edges
-    msf_round = Engine.msf_round
-
-
-DEFAULT = DefaultMSF()
+DEFAULT = algebra_only("cpu")  # the CPU primitives, every step as algebra
 
 
 def kruskal(G):

@@ -5,7 +5,8 @@ from hypothesis import strategies as st
 
 import la_graph as lg
 from la_graph.algorithms._random import vertex_ranks
-from la_graph.engines.base import Engine
+from la_graph.algorithms import steps
+from la_graph.algorithms.scc import scc_color
 from la_graph.verify import check_scc
 
 from .graphs import REAL, SMALL, real
@@ -17,15 +18,10 @@ def _directed(G):
     return lg.Graph.from_edges(u, v, n=G.n, directed=True)
 
 
-class _PlainSteps(type(lg.get_engine("cpu"))):
-    """The CPU engine with the SCC steps' plain defaults of base.py (what an engine without fused steps runs)."""
-
-    scc_trim = Engine.scc_trim
-    scc_fwbw = Engine.scc_fwbw
-    scc_color = Engine.scc_color
-
-
-PLAIN = _PlainSteps()
+def _algebraic_scc(G, engine="cpu"):
+    """The SCC labels with every step run as its algebra (what an engine without fused steps runs)."""
+    with steps.algebraic("scc_trim", "scc_fwbw", "scc_color"):
+        return lg.strongly_connected_components(G, engine=engine)
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
@@ -38,10 +34,10 @@ def test_small_graphs(engine, name):
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
-def test_plain_steps_match(name):
+def test_algebraic_steps_match(engine, name):
     G = _directed(SMALL[name]())
-    np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=PLAIN),
-                                  lg.strongly_connected_components(G, engine="cpu"))
+    np.testing.assert_array_equal(_algebraic_scc(G, engine),
+                                  lg.strongly_connected_components(G, engine=engine))
 
 
 def test_example_with_fringe_and_cycles(engine):
@@ -67,7 +63,7 @@ def test_self_loops_and_multi_edges_change_nothing(engine):
     assert H.self_loops >= loops.size
     a = lg.strongly_connected_components(G, engine=engine)
     np.testing.assert_array_equal(lg.strongly_connected_components(H, engine=engine), a)
-    np.testing.assert_array_equal(lg.strongly_connected_components(H, engine=PLAIN), a)
+    np.testing.assert_array_equal(_algebraic_scc(H), a)
     check_scc(H, a)
 
 
@@ -104,10 +100,11 @@ def test_coloring_alone_on_random_digraphs():
         n = int(rng.integers(1, 50))
         m = int(rng.integers(0, 150))
         G = lg.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), n=n, directed=True)
-        for E in (lg.get_engine("cpu"), PLAIN):
+        E = lg.get_engine("cpu")
+        for color in (scc_color, scc_color.algebraic):
             labels = E.hint(E.vector(n, np.int64), "dense")
             prio = E.vector_from_numpy(vertex_ranks(n, 3))
-            assert E.scc_color(G, prio, labels) == n
+            assert color(E, G, prio, labels) == n
             check_scc(G, E.to_numpy(labels, fill=-1))
 
 
@@ -121,10 +118,11 @@ def test_coloring_after_partial_labels():
         expected = lg.strongly_connected_components(G)
         comps = np.unique(expected)
         pre = np.flatnonzero(np.isin(expected, comps[rng.random(comps.size) < 0.3]))  # whole SCCs labelled
-        for E in (lg.get_engine("cpu"), PLAIN):
+        E = lg.get_engine("cpu")
+        for color in (scc_color, scc_color.algebraic):
             labels = E.hint(E.vector_from_coo(pre, expected[pre], n, dtype=np.int64), "dense")
             prio = E.vector_from_numpy(vertex_ranks(n, 5))
-            assert E.scc_color(G, prio, labels) == n - pre.size
+            assert color(E, G, prio, labels) == n - pre.size
             np.testing.assert_array_equal(E.to_numpy(labels, fill=-1), expected)
 
 
@@ -148,7 +146,7 @@ def test_property_random_digraphs(n, edges, perm_seed):
     G = lg.Graph.from_edges(u, v, n=n, directed=True)
     labels = lg.strongly_connected_components(G)
     check_scc(G, labels)
-    np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=PLAIN), labels)
+    np.testing.assert_array_equal(_algebraic_scc(G), labels)
 
 
 @pytest.mark.data

@@ -9,22 +9,13 @@ from hypothesis import strategies as st
 
 import la_graph as lg
 from la_graph import generators
-from la_graph.engines.base import Engine
-from la_graph.engines.cpu import CPUEngine
 from la_graph.verify import check_sssp
 
+from .engines import algebra_only
 from .graphs import SMALL, real
 
 
-class DefaultSSSP(CPUEngine):
-    """The CPU engine running base.py's plain sssp steps (primitives only), as an engine without overrides would."""
-
-    sssp_delta_stepping = Engine.sssp_delta_stepping
-    sssp_bellman_ford = Engine.sssp_bellman_ford
-    sssp_batch = Engine.sssp_batch
-
-
-DEFAULT = DefaultSSSP()
+DEFAULT = algebra_only("cpu")  # the CPU primitives, every step as algebra
 METHODS = ["auto", "bellman_ford", "delta_stepping"]
 
 

@@ -7,11 +7,10 @@ unweighted graphs count hops).  Two methods:
   where there is no edge, then for every pivot ``k``
   ``D = min(D, D[:, k] min.+ D[k, :])`` -- a rank-1 min-plus product
   accumulated with ``min``.  ``n^3`` work whatever the number of edges, all of
-  it dense and regular.  An engine method (:meth:`Engine.floyd_warshall
-  <la_graph.engines.base.Engine.floyd_warshall>`): the CPU engine runs a
-  blocked, tiled, parallel numba kernel, the GPU engine the blocked three-phase
-  CUDA kernel (``gpu/floyd_warshall.cu``).  A negative cycle shows as
-  ``D[v, v] < 0``.
+  it dense and regular.  A step an engine may fuse (:func:`floyd_warshall`,
+  written below as those rank-1 updates): the CPU engine runs a blocked, tiled,
+  parallel numba kernel, the GPU engine the blocked three-phase CUDA kernel
+  (``gpu/floyd_warshall.cu``).  A negative cycle shows as ``D[v, v] < 0``.
 * **Batched SSSP**: rows of ``D`` are shortest-path searches from a batch of
   sources at a time (:func:`la_graph.sssp` with ``sources=``), ``n (m + n)``-ish
   work, which wins on sparse graphs.  Negative weights are first removed by
@@ -34,8 +33,9 @@ from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NegativeCycleError, OutOfMemory
 from ..graph import Graph
+from .steps import step
 
-__all__ = ["apsp", "apsp_blocks", "METHODS"]
+__all__ = ["apsp", "apsp_blocks", "METHODS", "floyd_warshall"]
 
 METHODS = ("auto", "floyd_warshall", "sssp")
 
@@ -129,7 +129,7 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None):
     if n == 0:
         return np.zeros((0, 0))
     if method == "floyd_warshall":
-        D, v = E.floyd_warshall(G)
+        D, v = floyd_warshall(E, G)
         if v >= 0:
             del D
             _raise_negative_cycle(G, int(v), E)
@@ -328,3 +328,32 @@ def _check_host_memory(need, what):
     if avail is not None and need > avail:
         raise OutOfMemory(f"{what} needs {need:,} bytes of memory, but only {avail:,} bytes are available; "
                           "stream the rows with apsp_blocks(G, block_rows)")
+
+
+@step("floyd_warshall")
+def floyd_warshall(E, G):
+    """All-pairs shortest path lengths of ``G`` by Floyd-Warshall in the min-plus semiring.
+
+    ``D`` starts as ``G``'s adjacency matrix (weights; 1 per edge when
+    unweighted) with ``min(0, self-loop)`` on the diagonal and ``inf`` where
+    there is no edge; then for each pivot ``k = 0 .. n-1``
+    ``D = min(D, D[:, k] min.+ D[k, :])``, the rank-1 min-plus product of
+    column and row ``k`` (here ``D min.+ R_k`` accumulated with ``min``,
+    ``R_k`` holding row ``k`` of ``D`` only).  Engines may run the pivots in
+    tiles (blocked Floyd-Warshall); the distances are the same.
+
+    Returns ``(D, v)``: ``D`` a full ``n x n`` float64 matrix of this engine;
+    ``v = -1``, or a vertex with ``D[v, v] < 0`` (a negative cycle: a closed
+    walk through ``v`` of negative weight), and then ``D`` is left part way.
+    An engine checks the memory it needs first (OutOfDeviceMemory on a device).
+    """
+    n = G.n
+    I0 = E.matrix_from_coo(np.arange(n), np.arange(n), 0.0, n, n, dtype=np.float64)
+    D = E.ewise_add(I0, E.matrix(G), "min")
+    E.assign(D, np.inf, mask=D, structural=True, complement=True)
+    for k in range(n):
+        R = E.select(E.select(D, "rowle", k), "rowgt", k - 1)
+        E.mxm(D, R, "min_plus", out=D, accum="min")
+        if E.reduce(E.select(R, "diag"), "min") < 0:
+            return D, k
+    return D, -1

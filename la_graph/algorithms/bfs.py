@@ -11,12 +11,12 @@ graphs, where unreachable vertices make pull dearer), go back to push once a
 shrinking frontier holds at most ``n / BETA2`` vertices.
 Several sources run at once as a frontier matrix (one row a source) and ``mxm``.
 
-Two steps are engine methods, so an engine can fuse them (``engines/base.py``
-holds their plain versions in primitives): ``bfs_push`` runs a stretch of push
-levels over few edges in one call -- on a road network or a grid, with
-thousands of levels, per-call overhead is what decides speed -- and
+Two steps an engine may fuse (:mod:`la_graph.algorithms.steps`): ``bfs_push``
+runs a stretch of push levels over few edges -- on a road network or a grid,
+with thousands of levels, per-call overhead is what decides speed -- and
 ``bfs_pull`` runs pull levels with their parent/level updates until Beamer's
-rule turns back to push.
+rule turns back to push.  Both are written below in primitives; the CPU
+engine runs each as one numba loop, the GPU engine as CUDA kernels.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from .reachability import sweep
+from .steps import step
 
-__all__ = ["bfs", "BFSResult"]
+__all__ = ["bfs", "BFSResult", "bfs_push", "bfs_pull"]
 
 ALPHA = 8.0
 # on a directed graph many unvisited vertices may be unreachable; pull pays their whole
@@ -124,16 +125,92 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
     return BFSResult(lev, par, s, None)
 
 
+def _degree_sum(E, v, degree):
+    """The sum of ``degree`` over ``v``'s entries."""
+    return E.reduce(E.ewise_mult(v, degree, "second"), "plus")
+
+
+def _found(E, q, parent, level, k):
+    """``parent<q> = q`` and ``level<q> = k`` for whichever of them is kept."""
+    if parent is not None:
+        E.assign(parent, q, mask=q, structural=True)
+    if level is not None:
+        E.assign(level, k, mask=q, structural=True)
+
+
+def _push_level(E, A, q, parent, level, k):
+    """One push level to level ``k``: ``q<!visited, replace> = q any.secondi A``, then :func:`_found`; returns ``(q, nq)``."""
+    visited = parent if parent is not None else level
+    semiring = "any_secondi" if parent is not None else "any_pair"
+    q = E.vxm(E.hint(q, "sparse"), A, semiring, out=q, mask=visited, structural=True, complement=True, replace=True)
+    _found(E, q, parent, level, k)
+    return q, E.nvals(q)
+
+
+@step("bfs_push")
+def bfs_push(E, G, q, parent, level, k, max_edges):
+    """Push levels from frontier ``q`` (found at level ``k``) while the frontier has at most ``max_edges`` out-edges.
+
+    One level: ``q<!visited, replace> = q any.secondi A`` (``any.pair``
+    without parents), ``parent<q> = q``, ``level<q> = k + 1``; the visited set
+    is ``parent``'s structure if kept, else ``level``'s.  Stops when the
+    frontier is empty or has more than ``max_edges`` out-edges (it is then
+    left as it is).  Returns ``(q, k, nq, found, scanned, found_in)``: the last
+    frontier, its level, its size, the number of vertices found, of edges
+    scanned, and the found vertices' in-degree sum (the caller's direction
+    choice keeps count of the in-edges left to pull with it).
+    """
+    A, deg, indeg = E.matrix(G), E.degree(G), E.degree(G, transpose=True)
+    nq, found, scanned, found_in = E.nvals(q), 0, 0, 0
+    while nq:
+        edges = _degree_sum(E, q, deg)
+        if edges > max_edges:
+            break
+        k += 1
+        q, nq = _push_level(E, A, q, parent, level, k)
+        scanned += edges
+        found += nq
+        found_in += _degree_sum(E, q, indeg)
+    return q, k, nq, found, scanned, found_in
+
+
+@step("bfs_pull")
+def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
+    """Pull levels from frontier ``q``, in place, until the frontier shrinks below ``min_frontier``.
+
+    One level: ``q<!visited, replace> = A' any.secondi q`` (``any.pair``
+    without parents), then ``parent<q> = q`` and ``level<q> = k``.  Levels
+    ``k, k + 1, ...`` follow each other until the new frontier is empty, or
+    smaller than the one before and at most ``min_frontier`` vertices (where
+    Beamer's rule turns back to push; ``-1``: pull to the end).  Returns
+    ``(q, k, nq, found, found_in)``: the last frontier, its level, its size,
+    the number of vertices found and their in-degree sum.
+    """
+    AT, indeg = E.matrix(G, transpose=True), E.degree(G, transpose=True)
+    visited = parent if parent is not None else level
+    semiring = "any_secondi" if parent is not None else "any_pair"
+    found = found_in = 0
+    last = E.nvals(q)
+    while True:
+        q = E.mxv(AT, E.hint(q, "dense"), semiring, out=q, mask=visited, structural=True, complement=True,
+                  replace=True)
+        nq = E.nvals(q)
+        _found(E, q, parent, level, k)
+        found += nq
+        found_in += _degree_sum(E, q, indeg)
+        if nq == 0 or (nq < last and nq <= min_frontier):
+            return q, k, nq, found, found_in
+        last, k = nq, k + 1
+
+
 def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     n = G.n
     A = E.matrix(G)
     ids = E.id_dtype(n)
-    semiring = "any_secondi" if want_parent else "any_pair"
     # q: the frontier; pi: parents; lev: levels; the visited set is pi's (else lev's) structure
     q = E.vector_from_coo([s], s, n, dtype=ids if want_parent else bool)
     pi = E.hint(E.vector_from_coo([s], s, n, dtype=ids), "dense") if want_parent else None
     lev = E.hint(E.vector_from_coo([s], 0, n, dtype=ids), "dense") if want_level else None
-    visited = pi if want_parent else lev
     push = direction != "pull"
     auto = direction == "auto"
     deg = E.degree(G) if auto else None
@@ -144,17 +221,13 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     small = max(G.nnz / SMALL_SHARE, E.bfs_fuse_edges) if auto else (G.nnz if push else -1)
     any_pull = False
     nq, last_nq, nvisited, k = 1, 0, 1, 0
-
-    def degree_sum(v, d):  # the sum of d over v's entries
-        return E.reduce(E.ewise_mult(v, d, "second"), "plus")
-
     # the unvisited vertices' in-edges: the most a pull level can scan (the fused
     # steps return the in-degree sum of what they find)
     edges_to_pull = G.nnz - int(G.in_degree[s])
     while nvisited < n:
         if push:
             limit = min(small, edges_to_pull / alpha) if auto else small
-            q, k, nq, found, _, found_in = E.bfs_push(G, q, pi, lev, k, limit)
+            q, k, nq, found, _, found_in = bfs_push(E, G, q, pi, lev, k, limit)
             nvisited += found
             edges_to_pull -= found_in
             if nq == 0 or nvisited >= n:
@@ -167,24 +240,19 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
                 if any_pull:
                     push = not (growing and nq > n / BETA1)
                 elif growing:
-                    push = not (degree_sum(q, deg) > edges_to_pull / alpha)
+                    push = not (_degree_sum(E, q, deg) > edges_to_pull / alpha)
             else:  # a pull stretch ends where Beamer's rule turns back: the frontier shrank to <= n / BETA2
                 push = True
             any_pull = any_pull or not push
         k += 1
         last_nq = nq
         if push:
-            E.vxm(E.hint(q, "sparse"), A, semiring, out=q, mask=visited, structural=True, complement=True,
-                  replace=True)
-            nq = found = E.nvals(q)
-            if want_parent:
-                E.assign(pi, q, mask=q, structural=True)
-            if want_level:
-                E.assign(lev, k, mask=q, structural=True)
+            q, nq = _push_level(E, A, q, pi, lev, k)
+            found = nq
             if auto and nq:
-                edges_to_pull -= degree_sum(q, indeg)
+                edges_to_pull -= _degree_sum(E, q, indeg)
         else:  # q<!visited> = A' any.secondi q with the parent/level updates, level after level (a fused step)
-            q, k, nq, found, found_in = E.bfs_pull(G, q, pi, lev, k, n / BETA2 if auto else -1)
+            q, k, nq, found, found_in = bfs_pull(E, G, q, pi, lev, k, n / BETA2 if auto else -1)
             edges_to_pull -= found_in
         nvisited += found
         if nq == 0:

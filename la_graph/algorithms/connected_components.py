@@ -11,14 +11,32 @@ Every vertex keeps a parent ``f`` (initially itself) and a grandparent
 until ``gp`` stops changing.  Parents only ever decrease and every root is the
 smallest id of its tree, so at convergence ``f`` labels each component by its
 smallest vertex id.  A directed graph gives its weakly connected components.
+
+The round is the step ``fastsv_round`` (:mod:`la_graph.algorithms.steps`): the
+CPU and GPU engines run it as one kernel each.
 """
 
 from __future__ import annotations
 
 from .. import _validation as V
 from ..engines import get_engine
+from .steps import step
 
-__all__ = ["connected_components"]
+__all__ = ["connected_components", "fastsv_round"]
+
+
+@step("fastsv_round")
+def fastsv_round(E, A, f, gp, mngp):
+    """One FastSV round, in place on the full int vectors ``f``, ``gp``, ``mngp``; returns ``(f, gp, changed)``.
+
+    ``changed`` tells whether the grandparents moved (the loop's end test).
+    """
+    E.mxv(A, gp, "min_second", out=mngp, accum="min")      # mngp = min(mngp, A min.second gp)
+    E.scatter(f, f, mngp, dup="min", accum="min")          # stochastic hooking: f[f[i]] min= mngp[i]
+    E.ewise_add(f, mngp, "min", out=f)                     # aggressive hooking
+    E.ewise_add(f, gp, "min", out=f)                       # shortcutting
+    gp_new = E.extract(f, f)                               # grandparents f[f]
+    return f, gp_new, not E.isequal(gp_new, gp)
 
 
 def connected_components(G, *, engine=None, output="numpy"):
@@ -55,5 +73,5 @@ def connected_components(G, *, engine=None, output="numpy"):
     mngp = E.copy(f)
     changed = G.n > 0
     while changed:
-        f, gp, changed = E.fastsv_iteration(A, f, gp, mngp)
+        f, gp, changed = fastsv_round(E, A, f, gp, mngp)
     return (E.to_device if output == "device" else E.to_numpy)(f)

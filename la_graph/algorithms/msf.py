@@ -27,11 +27,12 @@ halves each round: at most ``log2(n) + 1`` rounds; the loop ends in the first
 round where no root hooks.  Finally each vertex is labelled by the smallest
 vertex id of its tree (as :func:`~la_graph.connected_components`).
 
-Both steps are engine methods (``engines/base.py`` holds their plain versions
-in primitives): ``msf_edges`` packs the keys; ``msf_round`` runs one round --
-the CPU engine as one compiled pass that also compacts the surviving edges,
-relabelled to their roots (contraction), light edges first and the heavy ones
-once those are used up (Kruskal's filter); the GPU engine as CUDA kernels.
+Two steps an engine may fuse, together (:mod:`la_graph.algorithms.steps`; the
+family ``msf``: the edge set is the engine's own): ``msf_edges`` packs the
+keys; ``msf_round`` runs one round -- the CPU engine as one compiled pass that
+also compacts the surviving edges, relabelled to their roots (contraction),
+light edges first and the heavy ones once those are used up (Kruskal's
+filter); the GPU engine as CUDA kernels.  Both are written below in primitives.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
+from ..exceptions import InvalidGraphError
+from .steps import step
 
-__all__ = ["minimum_spanning_forest", "MSFResult"]
+__all__ = ["minimum_spanning_forest", "MSFResult", "weight_ranks", "msf_edges", "msf_round"]
 
 
 @dataclass(frozen=True)
@@ -117,10 +120,10 @@ def minimum_spanning_forest(G, *, engine=None):
     n = G.n
     f = E.iota(n)
     forest = E.full(n, -1, dtype=np.int64)
-    edges = E.msf_edges(G)
+    edges = msf_edges(E, G, *weight_ranks(G))
     hooked = 1
     while hooked:
-        edges, hooked = E.msf_round(f, edges, forest)
+        edges, hooked = msf_round(E, f, edges, forest)
     # labels: the smallest id of each tree, scattered to its root and gathered back
     smallest = E.full(n, n, dtype=np.int64)
     E.scatter(smallest, f, E.iota(n), dup="min", accum="min")
@@ -131,3 +134,110 @@ def minimum_spanning_forest(G, *, engine=None):
     v = G.indices[p].astype(np.int64)
     w = G.weights[p] if G.weighted else np.ones(p.size)
     return MSFResult(u, v, w, float(w.sum()), labels.astype(np.int64, copy=False))
+
+
+def weight_ranks(G):
+    """How :func:`msf_edges` maps ``G``'s weights onto integers in their order.
+
+    Returns ``(table, offset)``: ``table`` None means ``rank = w - offset``
+    (integer-valued weights whose span times ``G.nnz`` fits int64: no sort);
+    otherwise ``rank = table[p]`` for CSR entry ``p`` (dense ranks of the
+    distinct weights).  Unweighted graphs give ``(None, 0)`` (every rank 0).
+    Either way ``rank * G.nnz + p`` fits int64.
+    """
+    w = G.weights
+    if w is None or w.size == 0:
+        return None, 0
+    lo, hi = float(w.min()), float(w.max())
+    limit = np.iinfo(np.int64).max // max(G.nnz, 1)
+    chunk = 1 << 20  # the integer test in cache-sized chunks (one temporary of the graph's size costs more)
+    if max(-lo, hi) < 2.0**53 and hi - lo < limit and all(
+            np.array_equal(c, np.trunc(c)) for c in (w[i:i + chunk] for i in range(0, w.size, chunk))):
+        return None, int(lo)
+    distinct, table = np.unique(w, return_inverse=True)
+    if distinct.size > limit:  # pragma: no cover - needs ~3e9 edges
+        raise InvalidGraphError(f"{G.nnz} stored edges are too many to key every edge in int64")
+    return table.astype(np.int64, copy=False).reshape(-1), 0
+
+
+@step("msf_edges", family="msf")
+def msf_edges(E, G, table, offset):
+    """The edges of undirected ``G`` for :func:`msf_round`, each once, with a packed key.
+
+    Every stored entry ``p`` of ``G``'s CSR with row ``i`` < column ``j`` is
+    the edge ``{i, j}`` (self-loops are left out), keyed
+    ``key = rank(w[p]) * G.nnz + p`` with ``rank`` from ``(table, offset)``,
+    what :func:`weight_ranks` returns (0 when unweighted).  Keys are distinct
+    and order the edges by weight, then by ``(i, j)``: a strict total order,
+    so the minimum spanning forest is unique and no round can close a cycle
+    of equal weights.
+    ``p = key % G.nnz`` recovers the entry.
+
+    Returns an engine-native edge set that only :func:`msf_round` reads
+    (here ``(eu, ev, key)``, full int64 vectors).
+    """
+    rows, cols = G.edges()
+    p = np.flatnonzero(rows < cols)
+    if table is not None:
+        rank = table[p]
+    elif G.weights is not None:
+        rank = G.weights[p].astype(np.int64) - offset
+    else:
+        rank = np.zeros(p.size, np.int64)
+    key = rank * np.int64(G.nnz) + p
+    return (E.vector_from_numpy(rows[p].astype(np.int64)), E.vector_from_numpy(cols[p].astype(np.int64)),
+            E.vector_from_numpy(key))
+
+
+@step("msf_round", family="msf")
+def msf_round(E, f, edges, forest):
+    """One Boruvka round, in place on ``f`` and ``forest``; returns ``(edges, hooked)``.
+
+    With ``a = f[eu]``, ``b = f[ev]`` the trees at the two ends of every edge:
+
+    * edges with ``a == b`` lie inside a tree and are dropped (an engine
+      may remove them from the returned edge set, the default keys them out);
+    * ``c[a] min= key``, ``c[b] min= key``: per tree root the cheapest edge
+      leaving it (a min-monoid scatter, i.e. ``c = B min.second key`` for
+      the root-by-edge incidence matrix ``B``), and ``p[r]`` the tree at
+      that edge's other end;
+    * every root with an edge hooks ``f[r] = p[r]`` and records
+      ``forest[r] = c[r]``, except where ``c[p[r]] == c[r]`` (both trees
+      chose the same edge: the only cycle distinct keys allow) and
+      ``r < p[r]``: the smaller root stays a root;
+    * shortcut ``f = f[f]`` until ``f`` is a star forest again.
+
+    ``hooked`` is the number of roots that hooked; 0 means no edge joins two trees.
+    An engine may hold heavier edges back while lighter ones still join
+    trees (Kruskal's filter: every round then runs on a prefix of the key
+    order); the forest is the same, rounds may hook differently.
+    """
+    inf = np.iinfo(np.int64).max
+    eu, ev, key = edges
+    n = E.size(f)
+    m = E.size(key)
+    a = E.extract(f, eu)
+    b = E.extract(f, ev)
+    k = E.full(m, inf, dtype=np.int64)
+    E.assign(k, key, mask=E.ewise_mult(a, b, "ne"))
+    c = E.full(n, inf, dtype=np.int64)
+    E.scatter(c, a, k, dup="min", accum="min")
+    E.scatter(c, b, k, dup="min", accum="min")
+    p = E.full(n, inf, dtype=np.int64)
+    for x, y in ((a, b), (b, a)):  # the other end of each root's cheapest edge
+        other = E.full(m, inf, dtype=np.int64)
+        E.assign(other, y, mask=E.ewise_mult(k, E.extract(c, x), "eq"))
+        E.scatter(p, x, other, dup="min", accum="min")
+    ids = E.iota(n)
+    has = E.apply(c, "lt", right=inf)
+    E.assign(p, ids, mask=has, complement=True)
+    stay = E.ewise_mult(E.ewise_mult(E.extract(c, p), c, "eq"), E.ewise_mult(ids, p, "lt"), "land")
+    hook = E.select(E.ewise_mult(has, E.apply(stay, "lnot"), "land"), "valueeq", True)
+    E.assign(f, p, mask=hook, structural=True)
+    E.assign(forest, c, mask=hook, structural=True)
+    while True:
+        g = E.extract(f, f)
+        if E.isequal(g, f):
+            break
+        E.assign(f, g)
+    return edges, E.nvals(hook)

@@ -16,8 +16,8 @@ per-vertex tag list, with no fixed bound on the number of tags per vertex.
 :func:`sweep` is the level loop shared by :func:`reachability`, multi-source
 :func:`~la_graph.bfs` (which also records levels and parents) and the
 distance-limited searches of :func:`~la_graph.shortcut`.  A batch of
-:func:`reachability` is the engine step ``reach_sweep`` (``engines/base.py``: this
-sweep in primitives); the CPU engine runs it as one compiled loop over
+:func:`reachability` is the step ``reach_sweep`` (:mod:`la_graph.algorithms.steps`:
+this sweep in primitives); the CPU engine runs it as one compiled loop over
 bit-sliced rows, 64 sources per machine word (MS-BFS, Then et al. 2015), pushing
 small frontiers and pulling large ones.
 """
@@ -28,8 +28,9 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
+from .steps import step
 
-__all__ = ["reachability", "sweep", "default_batch"]
+__all__ = ["reachability", "sweep", "default_batch", "reach_sweep"]
 
 #: a batch of ``b`` sources keeps ``b * n`` at most this (``R`` and ``Q`` are ``b x n``)
 BATCH_ENTRIES = 1 << 25
@@ -111,5 +112,19 @@ def reachability(G, sources, *, batch=None, engine=None):
     out = np.empty((srcs.size, G.n), dtype=bool)
     for lo in range(0, srcs.size, int(batch)):
         part = srcs[lo:lo + int(batch)]
-        out[lo:lo + part.size] = E.reach_sweep(G, part)  # Q<!R> = Q any.pair A until Q is empty
+        out[lo:lo + part.size] = reach_sweep(E, G, part)  # Q<!R> = Q any.pair A until Q is empty
     return out
+
+
+@step("reach_sweep")
+def reach_sweep(E, G, sources):
+    """What each of ``sources`` (int64 ids) reaches in ``G``: a numpy bool array ``len(sources) x n``.
+
+    ``Q = R = I(sources, :)``, then ``Q<!R, replace> = Q any.pair A`` and
+    ``R<Q> = true`` until ``Q`` is empty (:func:`sweep`).
+    """
+    rows = np.arange(sources.size, dtype=np.int64)
+    Q = E.matrix_from_coo(rows, sources, True, sources.size, G.n, dtype=bool)
+    R = E.copy(Q)
+    sweep(E, E.matrix(G), Q, R)
+    return np.asarray(E.to_numpy(R, fill=False), dtype=bool)

@@ -1,8 +1,9 @@
 """Strongly connected components: trimming, forward-backward reachability, min-label coloring.
 
-Three steps, each an engine method (``engines/base.py`` holds their plain
-versions in primitives; the CPU engine runs each as one compiled loop), working
-on ``labels``, a vector with an entry for every vertex already assigned:
+Three steps (:mod:`la_graph.algorithms.steps`: each written below in
+primitives; the CPU engine runs each as one compiled loop, the GPU engine the
+trim and the coloring as CUDA kernels), working on ``labels``, a vector with an
+entry for every vertex already assigned:
 
 1. **Trim** (``scc_trim``): a vertex with no unassigned in-neighbour or none
    out (``A any.pair 1`` and ``1 any.pair A`` over the unassigned vertices,
@@ -35,8 +36,9 @@ from .. import _validation as V
 from ..engines import get_engine
 from ._random import vertex_ranks
 from .connected_components import connected_components
+from .steps import step
 
-__all__ = ["strongly_connected_components"]
+__all__ = ["strongly_connected_components", "scc_trim", "scc_fwbw", "scc_color"]
 
 
 def strongly_connected_components(G, *, engine=None, output="numpy"):
@@ -74,12 +76,12 @@ def strongly_connected_components(G, *, engine=None, output="numpy"):
     E = get_engine(engine)
     n = G.n
     labels = E.hint(E.vector(n, np.int64), "dense")
-    done = E.scc_trim(G, labels)
+    done = scc_trim(E, G, labels)
     if done < n:
         pivot = _pivot(E, G, labels)
-        done += E.scc_fwbw(G, pivot, labels)
+        done += scc_fwbw(E, G, pivot, labels)
     if done < n:
-        E.scc_color(G, E.vector_from_numpy(vertex_ranks(n, 0)), labels)  # rounds until all are labelled
+        scc_color(E, G, E.vector_from_numpy(vertex_ranks(n, 0)), labels)  # rounds until all are labelled
     return (E.to_device if output == "device" else E.to_numpy)(labels, fill=-1)  # full by now
 
 
@@ -89,3 +91,105 @@ def _pivot(E, G, labels):
                          complement=True)
     best = E.select(score, "valueeq", E.reduce(score, "max"))
     return int(E.to_coo(best)[0].min())
+
+
+@step("scc_trim")
+def scc_trim(E, G, labels):
+    """Trim, in place: label every unlabelled vertex with no unlabelled in- or out-neighbour by its own id.
+
+    Repeats until no such vertex is left (self-loops do not count as
+    neighbours); such a vertex is an SCC of its own.  Returns the number of
+    vertices labelled.
+    """
+    A = E.select(E.matrix(G), "offdiag") if G.self_loops else E.matrix(G)
+    ids = E.iota(G.n)
+    total = 0
+    while True:
+        active = E.apply(ids, "one", mask=labels, structural=True, complement=True)
+        has_out = E.mxv(A, active, "any_pair", mask=active, structural=True)
+        has_both = E.vxm(active, A, "any_pair", mask=has_out, structural=True)
+        trimmed = E.apply(active, "one", mask=has_both, structural=True, complement=True)
+        k = E.nvals(trimmed)
+        if k == 0:
+            return total
+        E.assign(labels, ids, mask=trimmed, structural=True)
+        total += k
+
+
+@step("scc_fwbw")
+def scc_fwbw(E, G, pivot, labels):
+    """Label the SCC of unlabelled vertex ``pivot``, in place; returns its size.
+
+    Forward reachability from ``pivot`` among the unlabelled vertices
+    (``q<!seen> = q any.pair A``), then backward reachability
+    (``q<!seen> = A any.pair q``) within the forward set; the vertices
+    found both ways get their smallest id.
+    """
+    n = G.n
+    A = E.matrix(G)
+    ids = E.iota(n)
+    q = E.vector_from_coo([pivot], True, n, dtype=bool)
+    seen = E.apply(labels, "one")
+    E.assign(seen, 1, mask=q, structural=True)
+    while E.nvals(q):
+        q = E.vxm(q, A, "any_pair", mask=seen, structural=True, complement=True)
+        E.assign(seen, 1, mask=q, structural=True)
+    forward = E.apply(seen, "one", mask=labels, structural=True, complement=True)
+    seen = E.apply(E.full(n, 1, dtype=np.int64), "one", mask=forward, structural=True, complement=True)
+    q = E.vector_from_coo([pivot], True, n, dtype=bool)
+    scc = E.copy(q)
+    E.assign(seen, 1, mask=q, structural=True)
+    while E.nvals(q):
+        q = E.mxv(A, q, "any_pair", mask=seen, structural=True, complement=True)
+        E.assign(seen, 1, mask=q, structural=True)
+        E.assign(scc, q, mask=q, structural=True)
+    smallest = E.reduce(E.ewise_mult(scc, ids, "second"), "min")
+    E.assign(labels, smallest, mask=scc, structural=True)
+    return E.nvals(scc)
+
+
+@step("scc_color")
+def scc_color(E, G, prio, labels):
+    """Min-label (coloring) rounds until every vertex is labelled, in place; returns the number labelled.
+
+    ``prio`` is a full int64 vector holding a permutation of ``0..n-1``.
+    One round: every unlabelled vertex takes the smallest priority among
+    the unlabelled vertices that reach it (``c = min(c, c min.first A)`` to
+    a fixed point); a vertex whose color is its own priority is the root of
+    its color class, and the vertices of that class that reach it backward
+    (``q = A max.second q``, kept where the color matches) form the root's
+    SCC.  Each such SCC gets its smallest id.  The unlabelled vertex of least
+    priority is always a root, so every round labels at least one SCC.
+    """
+    total = 0
+    while E.nvals(labels) < G.n:
+        total += _scc_color_round(E, G, prio, labels)
+    return total
+
+
+def _scc_color_round(E, G, prio, labels):
+    """One round of :func:`scc_color`; returns the number of vertices labelled."""
+    n = G.n
+    A = E.matrix(G)
+    ids = E.iota(n)
+    c = E.apply(prio, "identity", mask=labels, structural=True, complement=True)
+    while True:
+        before = E.copy(c)
+        E.vxm(c, A, "min_first", out=c, mask=c, structural=True, accum="min")
+        if E.isequal(before, c):
+            break
+    q = E.apply(c, "identity", mask=E.ewise_mult(c, prio, "eq"))  # the roots, holding their colors
+    scc = E.copy(q)
+    while E.nvals(q):
+        t = E.mxv(A, q, "max_second", mask=scc, structural=True, complement=True)
+        q = E.apply(c, "identity", mask=E.ewise_mult(t, c, "eq"))
+        E.assign(scc, q, mask=q, structural=True)
+    # smallest id of each root's SCC, scattered by color, gathered back
+    color = E.full(n, 0, dtype=np.int64)
+    E.assign(color, scc, mask=scc, structural=True)
+    member = E.full(n, n, dtype=np.int64)
+    E.assign(member, ids, mask=scc, structural=True)
+    smallest = E.full(n, n, dtype=np.int64)
+    E.scatter(smallest, color, member, dup="min", accum="min")
+    E.assign(labels, E.extract(smallest, color, mask=scc, structural=True), mask=scc, structural=True)
+    return E.nvals(scc)

@@ -25,11 +25,13 @@ where the parent of an improved vertex ``v`` is the smallest frontier vertex
   source and a relaxation is ``T = Q min.plus A``, Bellman-Ford rounds until
   ``Q`` is empty.
 
-Three steps are engine methods (plain versions in ``engines/base.py``):
-``sssp_delta_stepping`` settles a bucket (the CPU engine settles all of them
-in one compiled call: on a road network there are thousands of small light
+Four steps an engine may fuse (:mod:`la_graph.algorithms.steps`), each written
+below in primitives: ``sssp_relax`` is one relaxation (the GPU engine's CUDA
+kernel), ``sssp_delta_stepping`` settles a bucket (the CPU engine settles all of
+them in one compiled call: on a road network there are thousands of small light
 rounds, each a handful of calls), ``sssp_bellman_ford`` runs rounds and
-``sssp_batch`` runs a multi-source search.
+``sssp_batch`` runs a multi-source search; the algebra of the last three is
+loops of ``sssp_relax``.
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NegativeCycleError
 from .bfs import bfs
+from .steps import step
 
-__all__ = ["sssp", "SSSPResult"]
+__all__ = ["sssp", "SSSPResult", "sssp_relax", "sssp_delta_stepping", "sssp_bellman_ford", "sssp_batch"]
 
 METHODS = ("auto", "bellman_ford", "delta_stepping")
 
@@ -164,7 +167,7 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         delta = None
 
     if sources is not None:
-        D, P, active = E.sssp_batch(G, srcs, delta, G.n, parent)
+        D, P, active = sssp_batch(E, G, srcs, delta, G.n, parent)
         if active.any():  # a negative cycle: find it from the first such source
             _bellman_ford(E, G, int(srcs[np.argmax(active)]))
         dist = E.to_numpy(D, fill=np.inf)
@@ -196,7 +199,7 @@ def _delta_stepping(E, G, s, delta, want_parent):
     d, p = _start(E, G.n, s, want_parent)
     bucket = 0
     while bucket is not None:  # settle bucket after bucket (the engine may settle several per call)
-        d, p, bucket = E.sssp_delta_stepping(G, d, p, bucket, delta)
+        d, p, bucket = sssp_delta_stepping(E, G, d, p, bucket, delta)
     return d, p
 
 
@@ -205,7 +208,7 @@ def _bellman_ford(E, G, s):
     n = G.n
     d, p = _start(E, n, s, True)
     q = E.vector_from_coo([s], [0.0], n, dtype=np.float64)
-    d, p, q, _ = E.sssp_bellman_ford(G, d, p, q, n)
+    d, p, q, _ = sssp_bellman_ford(E, G, d, p, q, n)
     if E.nvals(q):
         x, _ = E.to_coo(q)
         _raise_negative_cycle(G, s, E.to_numpy(p, fill=-1), int(x[0]))
@@ -255,3 +258,187 @@ def _default_delta(G, wmax, wpos):
         return 1.0
     avg_degree = max(G.nnz / max(G.n, 1), 1.0)
     return max(wmax / avg_degree, wpos)
+
+
+# ---------------------------------------------------------------- the steps
+@step("sssp_delta_stepping")
+def sssp_delta_stepping(E, G, d, parent, bucket, delta):
+    """Settle delta-stepping bucket ``bucket``; returns ``(d, parent, next_bucket)``.
+
+    ``G`` has non-negative weights; ``d`` is a full float64 vector of tentative
+    distances (``inf``: not reached), ``parent`` a full int64 vector (``-1``:
+    none) or ``None``.  Bucket ``b`` holds the vertices with ``b*delta <= d[v]
+    < (b+1)*delta``; those of buckets before ``bucket`` are settled.  Relax the
+    light edges (``w <= delta``) from the bucket's vertices whose distance
+    changed until the bucket stops changing, then the heavy edges of every
+    vertex it held.  ``next_bucket`` is the smallest non-empty bucket left,
+    ``None`` when there is none.  Engines may settle more buckets per call
+    (the CPU engine settles all); the distances are the same.
+    """
+    AL, AH = _split(E, G, delta)
+    lo, hi = bucket * delta, (bucket + 1) * delta
+    q = E.select(E.select(d, "valuege", lo), "valuelt", hi)
+    held = None
+    while E.nvals(q):
+        held = q if held is None else E.ewise_add(held, q, "first")
+        q = E.select(sssp_relax(E, AL, q, d, parent), "valuelt", hi)
+    if held is not None and E.nvals(AH):
+        sssp_relax(E, AH, E.ewise_mult(d, held, "first"), d, parent)
+    m = E.reduce(E.select(d, "valuege", hi), "min")
+    if not m < float("inf"):
+        return d, parent, None
+    nxt = max(int(m // delta), bucket + 1)  # the bucket holding m, with the bounds computed as above
+    while nxt * delta > m:
+        nxt -= 1
+    while (nxt + 1) * delta <= m:
+        nxt += 1
+    return d, parent, max(nxt, bucket + 1)
+
+
+@step("sssp_bellman_ford")
+def sssp_bellman_ford(E, G, d, parent, q, max_rounds):
+    """Bellman-Ford rounds from frontier ``q``; returns ``(d, parent, q, rounds)``.
+
+    ``d`` a full float64 vector (``inf``: not reached), ``parent`` a full int64
+    vector or ``None``, ``q`` a sparse float64 vector: the vertices whose
+    distance just dropped, holding it.  A round relaxes every out-edge of ``q``
+    (see :func:`sssp_relax`); the improved vertices are the next ``q``.  Stops
+    when ``q`` is empty or after ``max_rounds`` rounds.  Engines may relax with
+    distances that dropped within the round (the fixpoint is the same, and a
+    vertex still improving after ``n`` rounds still means a negative cycle).
+    With parents, they may also stop as soon as the parents form a cycle (a
+    parent changes only on a strict drop, so the cycle is negative); ``q`` is
+    then one vertex on it.  By default the parents are searched after rounds
+    1, 2, 4, 8, ... (:func:`_parent_cycle`).
+    """
+    A = E.matrix(G)
+    roots = None
+    if parent is not None:  # the sources: their own parents (a source whose distance dropped is not a root)
+        roots = E.select(E.ewise_mult(parent, E.iota(G.n), "eq"), "valueeq", True)
+    for rounds in range(max_rounds):
+        if E.nvals(q) == 0:
+            return d, parent, q, rounds
+        q = sssp_relax(E, A, q, d, parent)
+        if roots is not None and E.nvals(q) and (rounds + 1) & rounds == 0:
+            c = _parent_cycle(E, parent, d, roots)
+            if c >= 0:
+                return d, parent, E.vector_from_coo([c], [0.0], G.n, dtype=np.float64), rounds + 1
+    return d, parent, q, max_rounds
+
+
+def _parent_cycle(E, parent, d, roots):
+    """A vertex on a cycle of the parent pointers, or -1 (pointer jumping: ``log2 n`` gathers).
+
+    ``P`` (a full int64 vector, -1: none) with -1 read as "points to itself";
+    after ``ceil(log2 n) + 1`` squarings ``P^(2^k)[v]`` is where ``v``'s chain
+    ends: a vertex on a cycle of 2 or more, or a vertex pointing to itE.  A
+    vertex pointing to itself is a cycle unless it is a root (a source) whose
+    distance has not dropped below 0.
+    """
+    n = E.size(parent)
+    me = E.iota(n)
+    P = E.copy(parent)
+    E.assign(P, me, mask=E.select(parent, "valuelt", 0))
+    Pk = E.copy(P)
+    for _ in range(max(n - 1, 1).bit_length() + 1):
+        Pk = E.extract(Pk, Pk)
+    ends = E.ewise_mult(E.extract(P, Pk), Pk, "ne")       # ends[v]: v's chain ends on a longer cycle
+    on_cycle = E.apply(Pk, "identity", mask=ends)
+    if E.nvals(on_cycle):
+        return int(E.reduce(on_cycle, "min"))
+    selfp = E.select(E.ewise_mult(parent, me, "eq"), "valueeq", True)  # v -> v
+    fake = E.ewise_mult(roots, E.select(d, "valuege", 0), "first")   # roots still at >= 0
+    loops = E.apply(selfp, "identity", mask=fake, structural=True, complement=True)
+    if E.nvals(loops):
+        return int(E.reduce(E.apply(me, "identity", mask=loops, structural=True), "min"))
+    return -1
+
+
+@step("sssp_batch")
+def sssp_batch(E, G, sources, delta, max_rounds, parent):
+    """Shortest paths from each of ``sources`` (a numpy int64 array), one row each.
+
+    Returns ``(D, P, active)``: ``D`` a k x n float64 matrix (missing or ``inf``:
+    unreachable), ``P`` a k x n int64 matrix of parents (missing or -1: none;
+    ``None`` without ``parent``) and ``active`` a numpy bool per row: still
+    improving after ``max_rounds`` Bellman-Ford rounds (a negative cycle).
+    ``delta`` is ``None`` with negative weights, else a bucket width engines may
+    use for delta-stepping.  By default: Bellman-Ford rounds ``Q = Q min.plus A``
+    on a frontier matrix (one row per source).
+    """
+    k, n = sources.size, G.n
+    rows = np.arange(k, dtype=np.int64)
+    A = E.matrix(G)
+    D = E.matrix_from_coo(rows, sources, np.zeros(k), k, n, dtype=np.float64)
+    P = E.matrix_from_coo(rows, sources, sources.copy(), k, n, dtype=np.int64) if parent else None
+    Q = E.copy(D)
+    for _ in range(max_rounds):
+        Q = sssp_relax(E, A, Q, D, P)
+        if E.nvals(Q) == 0:
+            return D, P, np.zeros(k, bool)
+    active = np.zeros(k, bool)
+    active[E.to_coo(Q)[0]] = True
+    return D, P, active
+
+
+def _split(E, G, delta):
+    """Light (``w <= delta``) and heavy edges of ``G``; the last split is kept on ``G``."""
+    key = (E.name, "sssp_split")
+    hit = G._engine_cache.get(key)
+    if hit is None or hit[0] != delta:
+        A = E.matrix(G)
+        hit = G._engine_cache[key] = (delta, E.select(A, "valuele", delta), E.select(A, "valuegt", delta))
+    return hit[1], hit[2]
+
+
+@step("sssp_relax")
+def sssp_relax(E, A, q, d, parent):
+    """One relaxation of frontier ``q`` over the edges of matrix ``A``; returns the next frontier.
+
+    ``t = q min.plus A``; keep ``t`` where ``d`` has no entry or ``t < d``;
+    ``d<t> = t``; ``parent<t> = argmin``, the smallest frontier vertex ``u``
+    with ``q[u] + A[u, v] == t[v]`` (``parent`` may be ``None``).  ``q`` holds
+    the distances its vertices had when they entered the frontier.  ``q``,
+    ``d``, ``parent`` are vectors, or k x n matrices (one row per source, then
+    ``mxm``).  ``d`` and ``parent`` are updated in place; the kept ``t`` is
+    returned.  The other sssp steps' plain versions are loops of this one.
+    """
+    vec = isinstance(E.size(q), int)
+    t = (E.vxm if vec else E.mxm)(q, A, "min_plus")
+    better = E.ewise_mult(t, d, "lt")
+    t = E.ewise_add(E.apply(t, "identity", mask=better),
+                       E.apply(t, "identity", mask=d, structural=True, complement=True), "first")
+    if parent is not None and E.nvals(t):
+        P = _argmin(E, A, q, t, vec)
+        E.assign(parent, P, mask=P, structural=True)
+    E.assign(d, t, mask=t, structural=True)
+    return t
+
+
+def _argmin(E, A, q, t, vec):
+    """For each entry ``(i, v)`` of ``t``: the smallest ``u`` with ``q[i, u] + A[u, v] == t[i, v]``.
+
+    With one row ``r`` per frontier entry ``(i_r, u_r)``: ``X[r, v] = q_r + A[u_r, v]``,
+    ``Y[r, v] = t[i_r, v]``; the tight ``(r, v)`` have ``X == Y``, and
+    ``P[i, v] = min u_r`` over the tight ``r`` of row ``i`` (a ``min.first`` product).
+    """
+    n = E.size(A)[1]
+    if vec:
+        qu, qv = E.to_coo(q)
+        qi = np.zeros(qu.size, np.int64)
+        tv_i, tv_v = E.to_coo(t)
+        k, T = 1, E.matrix_from_coo(np.zeros(tv_i.size, np.int64), tv_i, tv_v, 1, n, dtype=np.float64)
+    else:
+        qi, qu, qv = E.to_coo(q)
+        k, T = E.size(q)[0], t
+    m = qu.size
+    r = np.arange(m, dtype=np.int64)
+    X = E.mxm(E.matrix_from_coo(r, qu, qv, m, n, dtype=np.float64), A, "min_plus")
+    Y = E.mxm(E.matrix_from_coo(r, qi, np.ones(m, bool), m, k, dtype=bool), T, "any_second")
+    tight = E.select(E.ewise_mult(X, Y, "eq"), "valueeq", True)
+    P = E.mxm(E.matrix_from_coo(qi, r, np.asarray(qu, np.int64), k, m, dtype=np.int64), tight,
+                 "min_first")
+    if not vec:
+        return P
+    _, cols, vals = E.to_coo(P)
+    return E.vector_from_coo(cols, vals, n, dtype=np.int64)

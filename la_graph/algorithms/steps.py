@@ -54,9 +54,10 @@ _local = threading.local()
 class Step:
     """A named algebraic step: ``step(E, *args)`` runs the engine's fused kernel for it, or its algebra."""
 
-    def __init__(self, name, algebraic):
+    def __init__(self, name, algebraic, family=None):
         self.name = name
         self.algebraic = algebraic
+        self.family = family or name
         self.__doc__ = algebraic.__doc__
         self.__module__ = algebraic.__module__
         self.__name__ = self.__qualname__ = algebraic.__name__
@@ -67,7 +68,7 @@ class Step:
     def kernel(self, E):
         """The engine's implementation of this step, or None (none declared, or turned off by :func:`algebraic`)."""
         off = getattr(_local, "off", None)
-        if off is not None and (not off or self.name in off):
+        if off is not None and (not off or self.family in off):
             return None
         return E.fused_steps.get(self.name)
 
@@ -91,14 +92,27 @@ class Step:
             return self.algebraic(E, *args, **kwargs)
 
 
-def step(name):
-    """Decorator: register ``fn(E, ...)`` as the algebra of the step called ``name``; returns the :class:`Step`."""
+def step(name, *, family=None):
+    """Decorator: register ``fn(E, ...)`` as the algebra of the step called ``name``; returns the :class:`Step`.
+
+    Steps of one ``family`` hand each other engine-native objects (MSF's edge
+    set): an engine fuses all of them or none, and :func:`algebraic` turns
+    them off together.
+    """
     def register(fn):
         if name in STEPS:
             raise ValueError(f"step {name!r} is defined twice ({STEPS[name].__module__} and {fn.__module__})")
-        s = STEPS[name] = Step(name, fn)
+        s = STEPS[name] = Step(name, fn, family)
         return s
     return register
+
+
+def families():
+    """Family name -> the names of its steps."""
+    out = {}
+    for s in STEPS.values():
+        out.setdefault(s.family, []).append(s.name)
+    return out
 
 
 @contextlib.contextmanager
@@ -107,8 +121,9 @@ def algebraic(*names):
     unknown = [n for n in names if n not in STEPS]
     if unknown:
         raise ValueError(f"unknown step {unknown[0]!r}; the steps are {sorted(STEPS)}")
+    names = frozenset(STEPS[n].family for n in names)
     before = getattr(_local, "off", None)
-    _local.off = frozenset(names) | (before or frozenset()) if names and before != frozenset() else frozenset()
+    _local.off = names | (before or frozenset()) if names and before != frozenset() else frozenset()
     try:
         yield
     finally:

@@ -90,7 +90,7 @@ def get_engine(engine=None):
 
 
 def set_engine(name):
-    """Make ``name`` ("cpu" or "gpu") the default engine for this process; returns the engine."""
+    """Make ``name`` ("cpu", "gpu" or "reference") the default engine for this process; returns the engine."""
     global _default
     eng = get_engine(_check_name(name))
     _default = eng.name
@@ -111,10 +111,16 @@ def use_engine(name):
         stack.pop()
 
 
-def available_engines():
-    """Names of the engines that can run here."""
+def available_engines(reference=False):
+    """Names of the engines that can run here.
+
+    The ``"reference"`` engine (numpy primitives, no fused step: a test oracle,
+    slow by design) is listed only with ``reference=True``.
+    """
     out = []
     for name in ENGINES:
+        if name == "reference" and not reference:
+            continue
         try:
             get_engine(name)
         except EngineUnavailable:
