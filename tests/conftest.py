@@ -10,9 +10,13 @@ import pytest
 import la_graph
 
 
-@pytest.fixture(scope="session", params=["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+@pytest.fixture(scope="session", params=["cpu", pytest.param("gpu", marks=pytest.mark.gpu), "reference"])
 def engine(request):
-    """Each engine in turn (the Engine object; ``engine=`` keywords accept it); gpu skips where it cannot run."""
+    """Each engine in turn (the Engine object; ``engine=`` keywords accept it); gpu skips where it cannot run.
+
+    The reference engine (numpy primitives, no fused step) runs every algorithm
+    test too: it shows the primitives suffice and is the oracle the others agree with.
+    """
     try:
         return la_graph.get_engine(request.param)
     except la_graph.EngineUnavailable as exc:

@@ -18,3 +18,17 @@ def algebra_only(name="cpu"):
         cls = type(lg.get_engine(name))
         _made[name] = type(f"{cls.__name__}AlgebraOnly", (cls,), {"fused_steps": MappingProxyType({})})()
     return _made[name]
+
+
+
+#: APSP on the reference engine (numpy over sorted keys, slow by design): Floyd-Warshall's
+#: n pivots take about n^3 * 150 ns, n batched searches about n * m * 2 us; the tests
+#: give it graphs of at most these many vertices
+REFERENCE_FW_MAX_N = 128
+REFERENCE_APSP_MAX_N = 1100
+
+
+def too_slow_on_reference(engine, method, G):
+    """Whether a test leaves APSP by ``method`` on ``G`` out on ``engine`` (the reference engine, big n)."""
+    limit = REFERENCE_FW_MAX_N if method == "floyd_warshall" else REFERENCE_APSP_MAX_N
+    return engine.name == "reference" and G.n > limit

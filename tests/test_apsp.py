@@ -10,6 +10,7 @@ import la_graph as lg
 from la_graph.algorithms.apsp import floyd_warshall
 from la_graph.verify import check_apsp
 
+from .engines import REFERENCE_APSP_MAX_N, REFERENCE_FW_MAX_N, too_slow_on_reference
 from .graphs import SMALL, real
 
 apsp_module = importlib.import_module("la_graph.algorithms.apsp")  # the module, not the function
@@ -47,6 +48,8 @@ def assert_valid_cycle(G, exc):
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_small_graphs(engine, name, method):
     G = SMALL[name]()
+    if too_slow_on_reference(engine, method, G):
+        pytest.skip(f"reference Floyd-Warshall limited to n <= {REFERENCE_FW_MAX_N}")
     D = lg.apsp(G, method, engine=engine)
     assert D.dtype == np.float64 and D.shape == (G.n, G.n)
     np.testing.assert_array_equal(D, reference(G))
@@ -62,12 +65,14 @@ def test_small_weighted(engine, name, weights):
     H = lg.Graph.from_edges(u, v, w=wt, n=G.n, directed=True)
     ref = reference(H)
     for method in METHODS:
+        if too_slow_on_reference(engine, method, H):
+            continue
         D = lg.apsp(H, method, engine=engine)
         if weights == (1, 9):
             np.testing.assert_array_equal(D, ref)
         else:
             np.testing.assert_allclose(D, ref, rtol=1e-12)
-    check_apsp(H, lg.apsp(H, engine=engine))
+        check_apsp(H, D)
 
 
 def test_tile_edges(engine):
@@ -231,8 +236,8 @@ def test_device_memory_check(engine, monkeypatch):
     """The GPU engine reserves Floyd-Warshall's n^2 doubles before allocating them."""
     if engine.name != "gpu":
         pytest.skip("device memory: gpu engine only")
-    gpu = importlib.import_module("la_graph.engines.gpu")
-    monkeypatch.setattr(gpu, "_free_device_bytes", lambda: 10_000)
+    memory = importlib.import_module("la_graph.engines.gpu.memory")
+    monkeypatch.setattr(memory, "_free_device_bytes", lambda: 10_000)
     with pytest.raises(lg.OutOfDeviceMemory, match="50 x 50 float64 distance matrix needs about 2"):
         lg.apsp(lg.generators.path(50), "floyd_warshall", engine=engine)
 
@@ -279,6 +284,8 @@ def test_checker_catches_errors():
 @pytest.mark.data
 def test_rome99(shared_data, engine):
     G = real(shared_data, "dimacs/rome99.gr")
+    if too_slow_on_reference(engine, "sssp", G):
+        pytest.skip(f"reference APSP limited to n <= {REFERENCE_APSP_MAX_N}")
     D = lg.apsp(G, engine=engine)   # sparse: batched SSSP
     ref = csgraph.dijkstra(G.to_scipy(), directed=True, indices=np.arange(0, G.n, 97))
     np.testing.assert_array_equal(D[::97], ref)
@@ -289,6 +296,8 @@ def test_rome99(shared_data, engine):
 @pytest.mark.slow
 def test_rome99_floyd_warshall(shared_data, engine):
     G = real(shared_data, "dimacs/rome99.gr")
+    if too_slow_on_reference(engine, "floyd_warshall", G):
+        pytest.skip(f"reference Floyd-Warshall limited to n <= {REFERENCE_FW_MAX_N}")
     D = lg.apsp(G, "floyd_warshall", engine=engine)
     np.testing.assert_array_equal(D[::97], csgraph.dijkstra(G.to_scipy(), directed=True,
                                                            indices=np.arange(0, G.n, 97)))
@@ -297,6 +306,8 @@ def test_rome99_floyd_warshall(shared_data, engine):
 @pytest.mark.data
 def test_bitcoinotc(shared_data, engine):
     G = real(shared_data, "snap/soc-sign-bitcoinotc.csv.gz")
+    if too_slow_on_reference(engine, "sssp", G):
+        pytest.skip(f"reference APSP limited to n <= {REFERENCE_APSP_MAX_N}")
     assert G.weights.min() < 0
     with pytest.raises(lg.NegativeCycleError) as info:
         lg.apsp(G, engine=engine)
@@ -317,6 +328,8 @@ def test_bitcoinotc(shared_data, engine):
 @pytest.mark.slow
 def test_bitcoinotc_floyd_warshall_negative_cycle(shared_data, engine):
     G = real(shared_data, "snap/soc-sign-bitcoinotc.csv.gz")
+    if too_slow_on_reference(engine, "floyd_warshall", G):
+        pytest.skip(f"reference Floyd-Warshall limited to n <= {REFERENCE_FW_MAX_N}")
     with pytest.raises(lg.NegativeCycleError) as info:
         lg.apsp(G, "floyd_warshall", engine=engine)
     assert_valid_cycle(G, info.value)
@@ -326,6 +339,8 @@ def test_bitcoinotc_floyd_warshall_negative_cycle(shared_data, engine):
 @pytest.mark.slow
 def test_facebook(shared_data, engine):
     G = real(shared_data, "snap/facebook_combined.txt.gz").to_undirected()
+    if too_slow_on_reference(engine, "sssp", G):
+        pytest.skip(f"reference APSP limited to n <= {REFERENCE_APSP_MAX_N}")
     ref = csgraph.shortest_path(G.to_scipy(), unweighted=True, indices=np.arange(0, G.n, 101))
     for method in METHODS:
         D = lg.apsp(G, method, engine=engine)
