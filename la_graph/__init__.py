@@ -14,7 +14,7 @@ Examples
 4
 """
 
-from . import data, exceptions, generators, verify
+from . import data, exceptions, generators, profile, verify
 from .algorithms import BFSResult, bfs, connected_components
 from .algorithms import apsp, apsp_blocks
 from .algorithms import maximal_independent_set, strongly_connected_components
@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Graph", "bfs", "BFSResult", "connected_components", "strongly_connected_components", "maximal_independent_set",
     "get_engine", "set_engine", "use_engine", "available_engines",
-    "data", "exceptions", "generators", "verify", *_exc_all,
+    "data", "exceptions", "generators", "profile", "verify", *_exc_all,
     "reachability", "shortcut",
     "minimum_spanning_forest", "MSFResult",
     "sssp", "SSSPResult",

@@ -30,7 +30,8 @@ from scipy.sparse import csgraph
 from . import _validation as V
 from .exceptions import InvalidSourceError, VerificationError
 
-__all__ = ["check_bfs", "check_sssp", "check_apsp", "check_cc", "check_scc", "check_mis", "check_msf"]
+__all__ = ["check_bfs", "check_sssp", "check_apsp", "check_cc", "check_scc", "check_mis", "check_msf",
+           "check_reachability"]
 __all__ += ["check_reachability"]
 
 

@@ -61,6 +61,8 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..exceptions import InvalidArgumentError
+
 SEMIRINGS = (
     "min_second", "min_first", "min_plus", "max_second", "max_first",
     "any_pair", "any_first", "any_second", "any_secondi", "any_firsti",
@@ -73,6 +75,19 @@ MONOIDS = ("min", "max", "plus", "times", "any", "lor", "land")
 UNARY_OPS = ("identity", "ainv", "abs", "minv", "one", "lnot")
 SELECT_OPS = ("valueeq", "valuene", "valuelt", "valuele", "valuegt", "valuege",
               "rowle", "rowgt", "tril", "triu", "diag", "offdiag")
+
+# GraphBLAS's semirings on bool, add -> its multiplies; other arithmetic on booleans
+# (plus_*, *_plus, *_times) counts in int64, and so does the plus monoid
+_BOOL_MULTS = frozenset({"first", "second", "lor", "land"})
+BOOL_SEMIRINGS = {"min": _BOOL_MULTS, "max": _BOOL_MULTS, "times": _BOOL_MULTS, "plus": frozenset(),
+                  "any": _BOOL_MULTS | {"pair"}}
+
+
+def monoid_type(monoid, dtype):
+    """The type ``monoid`` reduces ``dtype`` values in: lor/land bool, plus on bool int64, else ``dtype``."""
+    if monoid in ("lor", "land"):
+        return np.dtype(bool)
+    return np.dtype(np.int64) if monoid == "plus" and np.dtype(dtype) == np.bool_ else np.dtype(dtype)
 
 
 class Declined(Exception):
@@ -189,8 +204,10 @@ class Engine(ABC):
         Results never depend on it.  ``"dense"`` suits vectors that fill up or are
         read at random (visited sets, a pulled frontier); ``"sparse"`` suits short
         frontiers that are scanned.  The CPU engine sets SuiteSparse's sparsity
-        control (bitmap or sparse); the default does nothing.
+        control (bitmap or sparse); the default checks ``storage`` and does nothing.
         """
+        if storage not in ("sparse", "dense"):
+            raise InvalidArgumentError(f"storage hint must be 'sparse' or 'dense', got {storage!r}")
         return x
 
     # ---------------------------------------------------------------- operations

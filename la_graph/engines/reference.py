@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import InvalidArgumentError
-from .base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
+from .base import BINARY_OPS, BOOL_SEMIRINGS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, monoid_type
 
 BOOL, I64 = np.dtype(bool), np.dtype(np.int64)
 _COMPARE = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
@@ -43,10 +43,6 @@ _COMPARE = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equ
 _POSITIONAL = ("firsti", "firstj", "secondi", "secondj")
 _MONOID_UFUNC = {"min": np.fmin, "max": np.fmax, "plus": np.add, "times": np.multiply,
                  "lor": np.logical_or, "land": np.logical_and}
-# the semirings GraphBLAS defines on bool (add -> multiplies); other arithmetic on bool counts in int64
-_BOOL_MULTS = {"first", "second", "lor", "land"}
-_BOOL_SEMIRINGS = {"min": _BOOL_MULTS, "max": _BOOL_MULTS, "times": _BOOL_MULTS, "plus": set(),
-                   "any": _BOOL_MULTS | {"pair"}}
 
 
 class Sparse:
@@ -189,13 +185,6 @@ def _unary(op, a):
     return _cast(a == 0, a.dtype)                         # lnot
 
 
-def _monoid_type(monoid, dtype):
-    """The type a monoid reduces ``dtype`` values in (lor/land: bool; plus on bool counts in int64)."""
-    if monoid in ("lor", "land"):
-        return BOOL
-    return I64 if monoid == "plus" and dtype == BOOL else np.dtype(dtype)
-
-
 def _identity(monoid, dtype):
     """The monoid's identity on ``dtype`` (``any``: 0, what the cpu engine gives for nothing)."""
     if monoid in ("min", "max") and dtype != BOOL:
@@ -228,7 +217,7 @@ def _semiring(name, left, right):
     dtype = {"first": np.dtype(left), "second": np.dtype(right),
              "pair": I64 if add == "plus" else np.dtype(left)}.get(mult)
     dtype = np.result_type(left, right) if dtype is None else dtype
-    if dtype == BOOL and mult not in _BOOL_SEMIRINGS[add]:
+    if dtype == BOOL and mult not in BOOL_SEMIRINGS[add]:
         dtype = I64
     return add, mult, dtype, dtype
 
@@ -470,11 +459,6 @@ class ReferenceEngine(Engine):
         return (x.shape == y.shape and np.array_equal(x.keys, y.keys)
                 and bool(np.all(x.values == y.values)))
 
-    def hint(self, x, storage):
-        if storage not in ("sparse", "dense"):
-            raise InvalidArgumentError(f"storage hint must be 'sparse' or 'dense', got {storage!r}")
-        return x
-
     # ---------------------------------------------------------------- operations
     def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
@@ -534,7 +518,7 @@ class ReferenceEngine(Engine):
 
     def reduce(self, x, monoid):
         _check_name(monoid, MONOIDS, "monoid")
-        dtype = _monoid_type(monoid, x.dtype)
+        dtype = monoid_type(monoid, x.dtype)
         values = _cast(x.values, dtype)
         if values.size == 0:
             return dtype.type(_identity(monoid, dtype)).item()
@@ -546,7 +530,7 @@ class ReferenceEngine(Engine):
                     structural=False, complement=False, replace=False):
         _check_name(monoid, MONOIDS, "monoid")
         _check_ndim(A, 2, "A")
-        keys, values = _reduce_by_key(A.keys // A.ncols, _cast(A.values, _monoid_type(monoid, A.dtype)), monoid)
+        keys, values = _reduce_by_key(A.keys // A.ncols, _cast(A.values, monoid_type(monoid, A.dtype)), monoid)
         return _output(Sparse(A.shape[:1], keys, values), out, mask, accum, structural, complement, replace)
 
     def _index(self, index, size):

@@ -209,8 +209,7 @@ class CPUEngine(Engine):
         return x.isequal(y)
 
     def hint(self, x, storage):
-        if storage not in _SPARSITY:
-            raise InvalidArgumentError(f"storage hint must be 'sparse' or 'dense', got {storage!r}")
+        Engine.hint(self, x, storage)
         _ok(lib.GxB_Vector_Option_set(x._carg, lib.GxB_SPARSITY_CONTROL, ffi.cast("int", _SPARSITY[storage]))
             if isinstance(x, Vector) else
             lib.GxB_Matrix_Option_set(x._carg, lib.GxB_SPARSITY_CONTROL, ffi.cast("int", _SPARSITY[storage])),

@@ -11,7 +11,7 @@ import cupy as cp
 import numpy as np
 
 from ...exceptions import InvalidArgumentError
-from ..base import BINARY_OPS, MONOIDS
+from ..base import BINARY_OPS, BOOL_SEMIRINGS, MONOIDS
 from .objects import _BOOL, _F64, _I64
 
 # codes shared with gpu/common.cuh
@@ -196,6 +196,8 @@ class _Plan:
             D = _I64 if add == "plus" else left
         else:
             D = np.result_type(left, right)
+        if D == _BOOL and add not in ("lor", "land") and mult not in BOOL_SEMIRINGS.get(add, ()):
+            D = _I64                             # arithmetic on booleans counts, as GraphBLAS has no bool op
         self.name, self.D = name, np.dtype(D)
         self.Z = _BOOL if add in ("lor", "land") else self.D
         self.C = _compute_type(self.D)

@@ -14,7 +14,7 @@ import cupy as cp
 import numpy as np
 
 from ...exceptions import InvalidArgumentError
-from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
+from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, monoid_type
 from . import interop
 from .fused import FUSED
 from .kernels import _NULL, FW_TILE, _kernel, _next_pow2
@@ -445,11 +445,6 @@ class GPUEngine(Engine):
         ky, vy, _ = _sparsify(fy)
         return kx.size == ky.size and bool(cp.array_equal(kx, ky)) and bool(cp.all(vx == vy))
 
-    def hint(self, x, storage):
-        if storage not in ("sparse", "dense"):
-            raise InvalidArgumentError(f"storage hint must be 'sparse' or 'dense', got {storage!r}")
-        return x
-
     # ---------------------------------------------------------------- products
     def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
@@ -730,7 +725,7 @@ class GPUEngine(Engine):
         _check_op(monoid, MONOIDS, "monoid")
         pos, val, pres = _flat(x)
         vals = val if (pos is not None or pres is None) else val[pres]
-        mdt = _BOOL if monoid in ("lor", "land") else x.dtype
+        mdt = monoid_type(monoid, x.dtype)
         v = _cast(vals, mdt)
         if v.size == 0:
             return _identity_python(monoid, mdt)
@@ -757,7 +752,7 @@ class GPUEngine(Engine):
         _check_op(monoid, MONOIDS, "monoid")
         m = A.nrows
         self._check_output_args(out, mask, accum, complement, (m,), GVec)
-        mdt = _BOOL if monoid in ("lor", "land") else A.dtype
+        mdt = monoid_type(monoid, A.dtype)
         keys, vals, _ = _sparsify(_flat(A))
         val = cp.zeros(m, mdt)
         pres = cp.zeros(m, _BOOL)
