@@ -85,15 +85,16 @@ def check_choice(value, choices, *, what):
     return value
 
 
-def check_edge_arrays(u, v, w=None, n=None):
+def check_edge_arrays(u, v, w=None, n=None, *, xp=np):
     """Validate edge-list arrays; return ``(u, v, w, n)`` as int64/int64/float64 arrays and int.
 
     Rules: ``u`` and ``v`` are 1-D integer arrays of one length, ids are ``>= 0``
     and ``< n`` when ``n`` is given (else ``n = max id + 1``), weights are finite
-    real numbers, one per edge.
+    real numbers, one per edge.  ``xp`` is the array module the arrays live in
+    (NumPy; the GPU engine passes CuPy and validates on the device).
     """
-    u = _as_index_array(u, "u")
-    v = _as_index_array(v, "v")
+    u = _as_index_array(u, "u", xp)
+    v = _as_index_array(v, "v", xp)
     if u.shape != v.shape:
         raise InvalidGraphError(f"u and v must have the same length, got {u.size} and {v.size}")
     if n is not None:
@@ -107,45 +108,46 @@ def check_edge_arrays(u, v, w=None, n=None):
             continue
         lo = int(arr.min())
         if lo < 0:
-            i = int(np.argmax(arr < 0))
+            i = int(xp.argmax(arr < 0))
             raise InvalidGraphError(f"vertex ids must be >= 0, got {name}[{i}] = {lo}")
         if n is not None:
             hi = int(arr.max())
             if hi >= n:
-                i = int(np.argmax(arr >= n))
+                i = int(xp.argmax(arr >= n))
                 raise InvalidGraphError(
                     f"vertex ids must be < n = {n}, got {name}[{i}] = {int(arr[i])}"
                 )
     if n is None:
-        n = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
+        n = max(int(u.max()), int(v.max())) + 1 if u.size else 0
     if n > INT64_MAX // max(n, 1):
         raise InvalidGraphError(f"n = {n} is too large: n*n must fit in int64")
     if w is not None:
-        w = np.asarray(w)
+        w = xp.asarray(w)
         if w.dtype.kind not in "iufb":
             raise InvalidGraphError(f"weights must be real numbers, got dtype {w.dtype}")
-        w = w.astype(np.float64, copy=False).reshape(-1) if w.ndim else np.full(u.size, float(w))
+        w = w.astype(np.float64, copy=False).reshape(-1) if w.ndim else xp.full(u.size, float(w), np.float64)
         if w.shape != u.shape:
             raise InvalidGraphError(f"w must have one weight per edge: {w.size} weights for {u.size} edges")
-        bad = ~np.isfinite(w)
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise InvalidGraphError(f"weights must be finite, got w[{i}] = {w[i]}")
+        bad = ~xp.isfinite(w)
+        if bool(bad.any()):
+            i = int(xp.argmax(bad))
+            raise InvalidGraphError(f"weights must be finite, got w[{i}] = {float(w[i])}")
     return u, v, w, n
 
 
-def _as_index_array(a, name):
-    arr = np.asarray(a)
+def _as_index_array(a, name, xp=np):
+    arr = xp.asarray(a)
     if arr.ndim != 1:
         arr = arr.reshape(-1) if arr.ndim == 0 else arr
         if arr.ndim != 1:
             raise InvalidGraphError(f"{name} must be 1-D, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+        if arr.dtype.kind == "f" and bool(xp.all(xp.isfinite(arr) & (arr == xp.round(arr)))):
             return arr.astype(np.int64)
         if arr.dtype.kind == "b":
             raise InvalidGraphError(f"{name} must hold integer vertex ids, got booleans")
-        bad = next((x for x in arr.tolist() if not float(x).is_integer()), arr.flat[0])
+        values = arr.tolist()
+        bad = next((x for x in values if not float(x).is_integer()), values[0])
         raise InvalidGraphError(f"{name} must hold integer vertex ids, got {bad!r}")
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) > INT64_MAX:
         raise InvalidGraphError(f"vertex id {int(arr.max())} does not fit in int64")

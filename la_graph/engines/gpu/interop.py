@@ -10,7 +10,7 @@ from __future__ import annotations
 import cupy as cp
 import numpy as np
 
-from ..._validation import INT64_MAX
+from ..._validation import check_edge_arrays
 from ...exceptions import InvalidGraphError
 from .objects import _BOOL, _F64, _I64, _INT32_MAX, GMat
 
@@ -29,46 +29,9 @@ def graph_from_device(E, u, v, w=None, n=None, directed=False, weighted=None):
     """
     from ...graph import Graph
 
-    def ids(a, name):
-        a = cp.asarray(a).reshape(-1)
-        if a.size and a.dtype.kind not in "iu":
-            if a.dtype.kind == "f" and bool(cp.all(cp.isfinite(a) & (a == cp.round(a)))):
-                return a.astype(_I64)
-            raise InvalidGraphError(f"{name} must hold integer vertex ids, got dtype {a.dtype}")
-        if a.dtype.kind == "u" and a.size and int(a.max()) > INT64_MAX:
-            raise InvalidGraphError(f"vertex id {int(a.max())} does not fit in int64")
-        return a.astype(_I64)
-
-    u, v = ids(u, "u"), ids(v, "v")
-    if u.shape != v.shape:
-        raise InvalidGraphError(f"u and v must have the same length, got {u.size} and {v.size}")
-    for name, a in (("u", u), ("v", v)):
-        if a.size and int(a.min()) < 0:
-            i = int(cp.argmax(a < 0))
-            raise InvalidGraphError(f"vertex ids must be >= 0, got {name}[{i}] = {int(a[i])}")
-        if a.size and n is not None and int(a.max()) >= n:
-            i = int(cp.argmax(a >= n))
-            raise InvalidGraphError(f"vertex ids must be < n = {n}, got {name}[{i}] = {int(a[i])}")
-    if n is None:
-        n = max(int(u.max()), int(v.max())) + 1 if u.size else 0
-    n = int(n)
-    if n < 0:
-        raise InvalidGraphError(f"n must be a non-negative integer, got {n}")
-    if n > INT64_MAX // max(n, 1):
-        raise InvalidGraphError(f"n = {n} is too large: n*n must fit in int64")
-    if w is not None:
-        w = cp.asarray(w)
-        if w.dtype.kind not in "iufb":
-            raise InvalidGraphError(f"weights must be real numbers, got dtype {w.dtype}")
-        w = w.astype(_F64).reshape(-1) if w.ndim else cp.full(u.size, float(w), _F64)
-        if w.shape != u.shape:
-            raise InvalidGraphError(f"w must have one weight per edge: {w.size} weights for {u.size} edges")
-        bad = ~cp.isfinite(w)
-        if bool(bad.any()):
-            i = int(cp.argmax(bad))
-            raise InvalidGraphError(f"weights must be finite, got w[{i}] = {float(w[i])}")
-        if weighted is False or (weighted == "auto" and bool(cp.all(w == 1))):
-            w = None
+    u, v, w, n = check_edge_arrays(u, v, w, n, xp=cp)
+    if w is not None and (weighted is False or (weighted == "auto" and bool(cp.all(w == 1)))):
+        w = None
     if directed is False:
         off = u != v
         u, v = cp.concatenate([u, v[off]]), cp.concatenate([v, u[off]])
