@@ -178,6 +178,21 @@ __global__ void semiring_dot(const long long* __restrict__ pi, const long long* 
   }
 }
 
+// Scatter whose duplicates reduce the same in any order (min, max; plus and times
+// on integers): w[idx[k]] (+)= vals[k] by atomics and wpres[idx[k]] = true, w
+// starting at the monoid's identity.  No sort, and no serial fold of a long run
+// of one index (a scatter onto the roots of a few large trees).
+template <int M, typename T>
+__global__ void semiring_scatter(const long long* __restrict__ idx, const T* __restrict__ vals, long long k,
+                                 T* __restrict__ w, bool* __restrict__ wpres) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride) {
+    const long long o = idx[i];
+    LaMonoid<M, T>::atomic(&w[o], vals[i]);
+    wpres[o] = true;
+  }
+}
+
 // Left fold of each segment [off[s], off[s+1]) (never empty) with the binary op
 // `op`, in order: duplicate reduction of a build (dup=first keeps the first, ...),
 // and the monoid reductions of reduce_rows and of the sparse mxm.

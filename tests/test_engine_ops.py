@@ -962,6 +962,30 @@ def test_scatter(engine, dup, accum, data):
     assert_matches(E, we, ref_write(w, ref_build(idx, vals, n, dup, dt), accum=accum))
 
 
+@pytest.mark.parametrize("dtype", [BOOL, np.dtype(np.int32), I64, F64])
+@pytest.mark.parametrize("dup", ["min", "max", "plus", "times", "lor", "first", "second"])
+def test_scatter_long_runs(engine, dup, dtype):
+    """Thousands of values onto a few indices (one run per tree root): each run reduced as in order."""
+    E = engine
+    rng = np.random.default_rng(7)
+    k, n = 20_000, 5
+    idx = np.where(rng.random(k) < 0.9, 2, rng.integers(0, n - 1, k)).astype(np.int64)  # index 4 never hit
+    vals = (rng.random(k) < 0.5) if dtype == BOOL else rng.integers(-3, 4, k).astype(dtype)
+    if dup == "times" and dtype != BOOL:
+        vals = np.where(rng.random(k) < 0.99, 1, vals).astype(dtype)   # products that stay small
+    w = Ref((n,), dtype)
+    w.set((0,), cast(1, dtype))
+    w.set((4,), cast(2, dtype))
+    we = to_engine(E, w)
+    E.scatter(we, E.vector_from_numpy(idx), E.vector_from_numpy(vals), dup=dup, accum="second")
+    expected = ref_write(w, ref_build(idx, vals, n, dup, dtype), accum="second")
+    if dtype.kind == "f" and dup in ("plus", "times"):
+        got = E.to_numpy(we)
+        np.testing.assert_allclose(got, expected.val.astype(float), rtol=1e-9)
+    else:
+        assert_matches(E, we, expected)
+
+
 @pytest.mark.parametrize("dup", ["min", "max", "plus", "times"])
 @settings(max_examples=examples(15), **SETTINGS)
 @given(data=st.data())

@@ -51,6 +51,12 @@ def _msf(G, E):
     return {"u": r.u, "v": r.v, "weight": r.weight, "labels": r.labels}
 
 
+def _mis(G, E):
+    mask = lg.maximal_independent_set(G, seed=3, engine=E)
+    verify.check_mis(G, mask)
+    return {"mask": mask}
+
+
 def _apsp(G, E):
     D = lg.apsp(G, "floyd_warshall", engine=E)
     verify.check_apsp(G, D)
@@ -80,6 +86,8 @@ RUNS = {
     "sssp_batch": ("weighted_directed", _sssp_batch),
     "floyd_warshall": ("apsp", _apsp),
     "reach_sweep": ("directed", _reach),
+    "vertex_priorities": ("undirected", _mis),
+    "luby_round": ("undirected", _mis),
 }
 
 # graph kind -> generated graphs (integer weights: sums are exact, so distances must be identical)

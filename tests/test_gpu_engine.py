@@ -110,7 +110,7 @@ def test_kernels_compiled_once_and_cached(E, monkeypatch):
     lg.connected_components(G, engine=E)
     E.mxv(E.matrix(G), E.iota(G.n), "min_second")
     files = gpu_mod.kernel_files()
-    assert {"semiring.cu", "bfs.cu", "fastsv.cu", "floyd_warshall.cu", "msf.cu", "sssp.cu", "scc.cu"} <= set(files)
+    assert {"semiring.cu", "bfs.cu", "fastsv.cu", "floyd_warshall.cu", "msf.cu", "mis.cu", "sssp.cu", "scc.cu"} <= set(files)
     mods = {f: gpu_mod.kernel_module(f) for f in files}                # every source compiles
     for f in files:
         assert gpu_mod.kernel_module(f) is mods[f]

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import la_graph as lg
-from la_graph.algorithms._random import vertex_ranks
+from la_graph._random import vertex_ranks
 from la_graph.algorithms import steps
 from la_graph.algorithms.scc import scc_color
 from la_graph.verify import check_scc

@@ -1,9 +1,10 @@
 """Maximal independent set by Luby's algorithm (1986) with counter-based random priorities.
 
-Every vertex gets a priority: its rank under a splitmix64 hash of
-``(seed, vertex id)`` (ties broken by id), computed on the host, so one seed
-gives one set on every engine and in every run.  Isolated vertices join at
-once; the other vertices are candidates.  One round:
+Every vertex gets a priority: a 63-bit splitmix hash of ``(seed, vertex id)``
+(:func:`la_graph._random.vertex_priorities`; one-to-one, so no two vertices
+tie), the same bits on every engine, so one seed gives one set everywhere and
+in every run.  Isolated vertices join at once; the other vertices are
+candidates.  One round (the step ``luby_round``):
 
 * ``best = A max.second prio`` over the candidates -- the largest priority
   among each candidate's candidate neighbours;
@@ -15,6 +16,11 @@ until no candidate is left.  The candidate of largest priority always joins,
 so every round makes progress; Luby's analysis gives O(log n) rounds expected.
 Self-loops are ignored: a loop does not make a vertex its own neighbour, so a
 vertex whose only edge is a loop is isolated and joins.
+
+Two steps an engine may fuse (:mod:`la_graph.algorithms.steps`):
+``vertex_priorities`` (the GPU engine hashes on the device) and ``luby_round``
+(the GPU engine: one kernel that stops scanning a candidate's neighbours at the
+first higher priority, one that removes the new members' neighbours).
 """
 
 from __future__ import annotations
@@ -23,9 +29,11 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ._random import check_seed, vertex_ranks
+from .. import _random
+from .._random import check_seed
+from .steps import step
 
-__all__ = ["maximal_independent_set"]
+__all__ = ["maximal_independent_set", "vertex_priorities", "luby_round"]
 
 
 def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
@@ -66,16 +74,36 @@ def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
     E = get_engine(engine)
     n = G.n
     A = E.select(E.matrix(G), "offdiag") if G.self_loops else E.matrix(G)
-    prio = E.vector_from_numpy(vertex_ranks(n, seed))
+    prio = vertex_priorities(E, n, seed)
     linked = E.mxv(A, E.full(n, True), "any_pair")  # vertices with a neighbour
     members = E.apply(E.full(n, True), "identity", mask=linked, structural=True, complement=True)
     cand = E.apply(prio, "identity", mask=linked, structural=True)
     while E.nvals(cand):
-        best = E.full(n, -1, dtype=np.int64)
-        E.mxv(A, cand, "max_second", out=best, mask=cand, structural=True, accum="max")
-        new = E.select(E.ewise_mult(cand, best, "gt"), "valueeq", True)
-        E.assign(members, True, mask=new, structural=True)
-        gone = E.mxv(A, new, "any_pair", mask=cand, structural=True)
-        E.assign(gone, True, mask=new, structural=True)
-        cand = E.apply(cand, "identity", mask=gone, structural=True, complement=True)
+        cand = luby_round(E, A, cand, members)
     return (E.to_device if output == "device" else E.to_numpy)(members, fill=False)
+
+
+@step("vertex_priorities")
+def vertex_priorities(E, n, seed):
+    """Luby's priorities: a full int64 vector of ``n`` distinct non-negative hashes of ``(seed, id)``."""
+    return E.vector_from_numpy(_random.vertex_priorities(n, seed))
+
+
+@step("luby_round")
+def luby_round(E, A, cand, members):
+    """One round of Luby's algorithm; returns the candidates left, and adds the joiners to ``members``.
+
+    ``cand`` holds each candidate's priority (distinct, non-negative);
+    ``A`` is symmetric without self-loops.  A candidate joins when its
+    priority beats every candidate neighbour's (``best = A max.second
+    cand`` over the candidates; -1 where none); the joiners and their
+    neighbours (``A any.pair new``) stop being candidates.
+    """
+    n = E.size(cand)
+    best = E.full(n, -1, dtype=np.int64)
+    E.mxv(A, cand, "max_second", out=best, mask=cand, structural=True, accum="max")
+    new = E.select(E.ewise_mult(cand, best, "gt"), "valueeq", True)
+    E.assign(members, True, mask=new, structural=True)
+    gone = E.mxv(A, new, "any_pair", mask=cand, structural=True)
+    E.assign(gone, True, mask=new, structural=True)
+    return E.apply(cand, "identity", mask=gone, structural=True, complement=True)

@@ -34,7 +34,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ._random import vertex_ranks
+from .._random import vertex_ranks
 from .connected_components import connected_components
 from .steps import step
 

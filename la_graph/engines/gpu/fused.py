@@ -17,6 +17,7 @@ from types import MappingProxyType
 import cupy as cp
 import numpy as np
 
+from ..._random import vertex_priorities as _priorities
 from ...exceptions import InvalidArgumentError
 from ..base import Declined
 from .kernels import _NULL, _kernel, _next_pow2
@@ -287,6 +288,35 @@ def msf_round(E, f, edges, forest):
     forest.val, forest.pres = fo.astype(forest.dtype, copy=False), None
     live = cp.flatnonzero(keep)
     return (eu[live], ev[live], key[live]), int(hooked[0])
+
+
+# ---------------------------------------------------------------- mis (gpu/mis.cu)
+@fuses
+def vertex_priorities(E, n, seed):
+    # the algebra's hash, computed on the device (CuPy's uint64 arithmetic wraps as NumPy's does)
+    return GVec(n, _I64, _priorities(n, seed, cp))
+
+
+@fuses
+def luby_round(E, A, cand, members):
+    if not (isinstance(A, GMat) and isinstance(cand, GVec) and isinstance(members, GVec)
+            and cand.dtype == _I64 and members.dtype == _BOOL and A.nrows == A.ncols == cand.size == members.size):
+        raise Declined("luby_round's kernels take a square matrix, int64 candidate priorities and bool members "
+                       "of its size")
+    n = cand.size
+    indptr, indices, _ = E._csr(A)
+    c = cp.ones(n, _BOOL) if cand.pres is None else cand.pres.copy()
+    join = cp.zeros(n, _BOOL)
+    mval = members.val.copy()
+    mpres = None if members.pres is None else members.pres.copy()
+    gs = _next_pow2(indices.size / max(n, 1))
+    grid, block = (E._blocks(n * gs),), (256,)
+    IT = indices.dtype
+    _kernel("mis.cu", "mis_join", IT)(grid, block, (indptr, indices, cand.val, c, join, np.int64(n), np.int32(gs)))
+    _kernel("mis.cu", "mis_remove", IT)(
+        grid, block, (indptr, indices, join, c, mval, _NULL if mpres is None else mpres, np.int64(n), np.int32(gs)))
+    members.val, members.pres = mval, mpres
+    return GVec(n, _I64, cand.val, c)
 
 
 # ---------------------------------------------------------------- sssp (gpu/sssp.cu)

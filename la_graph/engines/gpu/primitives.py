@@ -21,8 +21,8 @@ from .kernels import _NULL, FW_TILE, _kernel, _next_pow2
 from .memory import _reserve, wrap_public
 from .objects import (_BOOL, _F64, _I32, _I64, _INT32_MAX, GMat, GVec, _allowed, _densify, _flat, _gather,
                       _nitems, _ones_if_none, _segments, _sparsify, _union)
-from .ops import (_COMPARE, _FOLD, _MONOID_CODES, _OPCODES, _binop, _cast, _check_op, _compute_type, _fold_code,
-                  _identity_c, _identity_python, _Plan, _scalar, _unary)
+from .ops import (_BOOL_MONOID, _COMPARE, _FOLD, _MONOID_CODES, _OPCODES, _binop, _cast, _check_op,
+                  _compute_type, _fold_code, _identity_c, _identity_python, _Plan, _scalar, _unary)
 
 
 def _combine(cval, cpres, tval, tpres, allowed, accum, replace, dtype):
@@ -838,8 +838,20 @@ class GPUEngine(Engine):
             raise InvalidArgumentError(f"scatter: {idx.size} indices but {vals.size} values")
         if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= w.size):
             raise InvalidArgumentError(f"scatter: an index is out of range 0..{w.size - 1}")
-        keys, v = self._build(idx, _cast(vals, w.dtype), dup, w.dtype)
-        self._finish((w.size,), (keys, v, None), w, None, accum, False, False, False)
+        mon = _orderless_monoid(dup, w.dtype)
+        if mon is None:                                   # sorted, duplicates folded in order
+            keys, v = self._build(idx, _cast(vals, w.dtype), dup, w.dtype)
+            T = (keys, v, None)
+        else:                                             # atomics: no sort
+            C = _compute_type(w.dtype)
+            acc = cp.full(w.size, _identity_c(mon, C), C)
+            pres = cp.zeros(w.size, _BOOL)
+            if idx.size:
+                _kernel("semiring.cu", "semiring_scatter", _MONOID_CODES[mon], C)(
+                    (self._blocks(idx.size),), (256,),
+                    (idx, _cast(_cast(vals, w.dtype), C), np.int64(idx.size), acc, pres))
+            T = (None, _cast(acc, w.dtype), pres)
+        self._finish((w.size,), T, w, None, accum, False, False, False)
         return w
 
     # ---------------------------------------------------------------- timing, interop
@@ -848,6 +860,20 @@ class GPUEngine(Engine):
 
     graph_from_device = interop.graph_from_device
     graph_from_device_matrix = interop.graph_from_device_matrix
+
+
+def _orderless_monoid(dup, dtype):
+    """The kernel monoid whose atomics reduce duplicates as ``dup`` does in any order, or None.
+
+    Exact whatever the order: min and max, and plus and times on integers (modular)
+    and booleans (lor, land); floats keep the in-order fold (rounding, NaN).
+    """
+    dtype = np.dtype(dtype)
+    if dtype == _BOOL:
+        return _BOOL_MONOID.get(dup) if dup != "any" else None
+    if dtype.kind == "i" or (dtype.kind == "u" and dtype.itemsize < 8):
+        return dup if dup in ("min", "max", "plus", "times") else None
+    return None
 
 
 # every public method re-raises CUDA errors as la_graph errors
