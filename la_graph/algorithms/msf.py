@@ -43,7 +43,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ..exceptions import InvalidGraphError
+from .._keys import weight_ranks
 from .steps import step
 
 __all__ = ["minimum_spanning_forest", "MSFResult", "weight_ranks", "msf_edges", "msf_round"]
@@ -120,7 +120,7 @@ def minimum_spanning_forest(G, *, engine=None):
     n = G.n
     f = E.iota(n)
     forest = E.full(n, -1, dtype=np.int64)
-    edges = msf_edges(E, G, *weight_ranks(G))
+    edges = msf_edges(E, G)
     hooked = 1
     while hooked:
         edges, hooked = msf_round(E, f, edges, forest)
@@ -136,38 +136,14 @@ def minimum_spanning_forest(G, *, engine=None):
     return MSFResult(u, v, w, float(w.sum()), labels.astype(np.int64, copy=False))
 
 
-def weight_ranks(G):
-    """How :func:`msf_edges` maps ``G``'s weights onto integers in their order.
-
-    Returns ``(table, offset)``: ``table`` None means ``rank = w - offset``
-    (integer-valued weights whose span times ``G.nnz`` fits int64: no sort);
-    otherwise ``rank = table[p]`` for CSR entry ``p`` (dense ranks of the
-    distinct weights).  Unweighted graphs give ``(None, 0)`` (every rank 0).
-    Either way ``rank * G.nnz + p`` fits int64.
-    """
-    w = G.weights
-    if w is None or w.size == 0:
-        return None, 0
-    lo, hi = float(w.min()), float(w.max())
-    limit = np.iinfo(np.int64).max // max(G.nnz, 1)
-    chunk = 1 << 20  # the integer test in cache-sized chunks (one temporary of the graph's size costs more)
-    if max(-lo, hi) < 2.0**53 and hi - lo < limit and all(
-            np.array_equal(c, np.trunc(c)) for c in (w[i:i + chunk] for i in range(0, w.size, chunk))):
-        return None, int(lo)
-    distinct, table = np.unique(w, return_inverse=True)
-    if distinct.size > limit:  # pragma: no cover - needs ~3e9 edges
-        raise InvalidGraphError(f"{G.nnz} stored edges are too many to key every edge in int64")
-    return table.astype(np.int64, copy=False).reshape(-1), 0
-
-
 @step("msf_edges", family="msf")
-def msf_edges(E, G, table, offset):
+def msf_edges(E, G):
     """The edges of undirected ``G`` for :func:`msf_round`, each once, with a packed key.
 
     Every stored entry ``p`` of ``G``'s CSR with row ``i`` < column ``j`` is
     the edge ``{i, j}`` (self-loops are left out), keyed
-    ``key = rank(w[p]) * G.nnz + p`` with ``rank`` from ``(table, offset)``,
-    what :func:`weight_ranks` returns (0 when unweighted).  Keys are distinct
+    ``key = rank(w[p]) * G.nnz + p`` with ``rank`` the weights' integer
+    ranks (:func:`la_graph._keys.weight_ranks`; 0 when unweighted).  Keys are distinct
     and order the edges by weight, then by ``(i, j)``: a strict total order,
     so the minimum spanning forest is unique and no round can close a cycle
     of equal weights.
@@ -176,6 +152,7 @@ def msf_edges(E, G, table, offset):
     Returns an engine-native edge set that only :func:`msf_round` reads
     (here ``(eu, ev, key)``, full int64 vectors).
     """
+    table, offset = weight_ranks(G.weights, G.nnz)
     rows, cols = G.edges()
     p = np.flatnonzero(rows < cols)
     if table is not None:

@@ -15,6 +15,7 @@ from types import MappingProxyType
 import numpy as np
 from graphblas import Matrix, Vector
 
+from ..._keys import weight_ranks
 from ..base import Declined
 from . import kernels_apsp, kernels_bfs, kernels_cc, kernels_reach, kernels_scc, kernels_sssp
 from .kernels_msf import MSFEdges
@@ -130,9 +131,9 @@ def scc_color(E, G, prio, labels):
 
 # ---- msf: both steps or neither (the edge set is this engine's own) ----
 @fuses
-def msf_edges(E, G, table, offset):
+def msf_edges(E, G):
     """A :class:`~.kernels_msf.MSFEdges`: the light edges packed, the heavy ones left in the CSR for later."""
-    return MSFEdges(G, table, offset)
+    return MSFEdges(G, *weight_ranks(G.weights, G.nnz))
 
 
 @fuses

@@ -17,6 +17,7 @@ from types import MappingProxyType
 import cupy as cp
 import numpy as np
 
+from ..._keys import weight_ranks
 from ..._random import vertex_priorities as _priorities
 from ...exceptions import InvalidArgumentError
 from ..base import Declined
@@ -243,16 +244,17 @@ def _own_edges(edges):
 
 
 @fuses
-def msf_edges(E, G, table, offset):
-    # the keys of the algebraic msf_edges, computed on the device from the uploaded CSR
+def msf_edges(E, G):
+    # the keys of the algebraic msf_edges, the weights ranked and keyed on the device from the uploaded CSR
     A = E.matrix(G)
     nnz = G.nnz
     _reserve(32 * nnz + 64, f"the keys of {nnz // 2:,} spanning-forest edges")
+    table, offset = weight_ranks(A.val if G.weights is not None else None, nnz, cp)
     rows = (cp.searchsorted(A.indptr, cp.arange(nnz, dtype=A.indptr.dtype), side="right") - 1).astype(
         A.indices.dtype)
     p = cp.flatnonzero(rows < A.indices)
     if table is not None:
-        rank = cp.asarray(table)[p]
+        rank = table[p]
     elif G.weights is not None:
         rank = A.val[p].astype(_I64) - offset
     else:
