@@ -80,6 +80,7 @@ RUNS = {
     "scc_color": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
     "msf_edges": ("weighted", _msf),
     "msf_round": ("weighted", _msf),
+    "msf_forest": ("weighted", _msf),
     "sssp_delta_stepping": ("weighted_directed", lambda G, E: _sssp(G, E, "delta_stepping")),
     "sssp_bellman_ford": ("weighted_directed", lambda G, E: _sssp(G, E, "bellman_ford")),
     "sssp_relax": ("weighted_directed", lambda G, E: _sssp(G, E, "delta_stepping")),

@@ -33,6 +33,8 @@ keys; ``msf_round`` runs one round -- the CPU engine as one compiled pass that
 also compacts the surviving edges, relabelled to their roots (contraction),
 light edges first and the heavy ones once those are used up (Kruskal's
 filter); the GPU engine as CUDA kernels.  Both are written below in primitives.
+A third, ``msf_forest``, turns the keys of the forest into its edges (the GPU
+engine sorts and gathers them on the device).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from ..engines import get_engine
 from .._keys import weight_ranks
 from .steps import step
 
-__all__ = ["minimum_spanning_forest", "MSFResult", "weight_ranks", "msf_edges", "msf_round"]
+__all__ = ["minimum_spanning_forest", "MSFResult", "weight_ranks", "msf_edges", "msf_round", "msf_forest"]
 
 
 @dataclass(frozen=True)
@@ -128,11 +130,7 @@ def minimum_spanning_forest(G, *, engine=None):
     smallest = E.full(n, n, dtype=np.int64)
     E.scatter(smallest, f, E.iota(n), dup="min", accum="min")
     labels = E.to_numpy(E.extract(smallest, f))
-    _, keys = E.to_coo(E.select(forest, "valuege", 0))
-    p = np.sort(np.asarray(keys, dtype=np.int64) % max(G.nnz, 1))  # CSR positions: sorted by (u, v)
-    u = np.searchsorted(G.indptr, p, side="right").astype(np.int64) - 1
-    v = G.indices[p].astype(np.int64)
-    w = G.weights[p] if G.weighted else np.ones(p.size)
+    u, v, w = msf_forest(E, G, forest)
     return MSFResult(u, v, w, float(w.sum()), labels.astype(np.int64, copy=False))
 
 
@@ -218,3 +216,19 @@ def msf_round(E, f, edges, forest):
             break
         E.assign(f, g)
     return edges, E.nvals(hook)
+
+
+@step("msf_forest")
+def msf_forest(E, G, forest):
+    """The forest's edges as host arrays ``(u, v, w)``, sorted by ``(u, v)``.
+
+    ``forest`` holds, per hooked root, the key of the edge it hooked by (-1
+    elsewhere); ``p = key % G.nnz`` is the edge's CSR entry, so sorting the
+    entries sorts the edges, ``u`` is the row of ``p``, ``v = indices[p]``.
+    """
+    _, keys = E.to_coo(E.select(forest, "valuege", 0))
+    p = np.sort(np.asarray(keys, dtype=np.int64) % max(G.nnz, 1))
+    u = np.searchsorted(G.indptr, p, side="right").astype(np.int64) - 1
+    v = G.indices[p].astype(np.int64)
+    w = G.weights[p] if G.weighted else np.ones(p.size)
+    return u, v, w

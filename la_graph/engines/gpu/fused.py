@@ -292,6 +292,19 @@ def msf_round(E, f, edges, forest):
     return (eu[live], ev[live], key[live]), int(hooked[0])
 
 
+@fuses
+def msf_forest(E, G, forest):
+    # the algebra's positions, sort and gathers on the device; three host copies of the forest's size
+    if not (isinstance(forest, GVec) and forest.dtype.kind == "i"):
+        raise Declined("msf_forest takes the forest's keys as an int gpu-engine vector")
+    A = E.matrix(G)
+    keys = forest.val if forest.pres is None else forest.val[forest.pres]
+    p = cp.sort(keys[keys >= 0].astype(_I64) % max(G.nnz, 1))
+    u = cp.searchsorted(A.indptr.astype(_I64, copy=False), p, side="right") - 1
+    w = A.val[p] if G.weighted else cp.ones(p.size, _F64)
+    return cp.asnumpy(u), cp.asnumpy(A.indices[p]).astype(np.int64, copy=False), cp.asnumpy(w)
+
+
 # ---------------------------------------------------------------- mis (gpu/mis.cu)
 @fuses
 def vertex_priorities(E, n, seed):
