@@ -52,6 +52,7 @@ def _msf(G, E):
 
 
 def _mis(G, E):
+    G = G.to_undirected() if G.directed else G        # the real graphs are read as edge lists
     mask = lg.maximal_independent_set(G, seed=3, engine=E)
     verify.check_mis(G, mask)
     return {"mask": mask}
