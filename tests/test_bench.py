@@ -272,3 +272,71 @@ def test_cli_bench_errors(tmp_path, capsys):
     assert main(["bench", "cc", "--repeat", "0", "--no-progress"]) == 2
     assert main(["bench", "--report", str(tmp_path / "none.json")]) == 2
     assert "no such benchmark record" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the ECL suite (external peers)
+def test_egr_files_hold_the_csr_and_int32_weights(tmp_path):
+    from la_graph.bench import external
+
+    G = lg.Graph.from_edges([0, 0, 1], [1, 2, 2], w=[3.0, 1.0, 7.0], n=4)
+    raw = np.fromfile(external.write_egr(G, tmp_path / "g.egr", weights=True), np.int32)
+    n, nnz = raw[:2]
+    assert (n, nnz) == (4, 6)
+    np.testing.assert_array_equal(raw[2:7], G.indptr)
+    np.testing.assert_array_equal(raw[7:13], G.indices)
+    np.testing.assert_array_equal(raw[13:], G.weights.astype(np.int32))
+    plain = np.fromfile(external.write_egr(G, tmp_path / "p.egr"), np.int32)
+    assert plain.size == 2 + 5 + 6                                  # no weights
+    ones = np.fromfile(external.write_egr(lg.generators.path(3), tmp_path / "o.egr", weights=True), np.int32)
+    np.testing.assert_array_equal(ones[-4:], 1)                     # unweighted: weight 1 (as la_graph's MSF)
+    H = lg.Graph.from_edges([0], [1], w=[0.5])
+    with pytest.raises(ValueError, match="int32 edge weights"):
+        external.write_egr(H, tmp_path / "h.egr", weights=True)
+
+
+def test_ecl_build_patch_and_output_parsing():
+    from la_graph.bench import external
+
+    line = 'printf("%.1f MHz and %.1f MHz", deviceProp.clockRate * 0.001, deviceProp.memoryClockRate * 0.001);'
+    assert external.patch(line) == 'printf("%.1f MHz and %.1f MHz", 0 * 0.001, 0 * 0.001);'
+    assert external.patch("deviceProp.multiProcessorCount") == "deviceProp.multiProcessorCount"
+    cc = "compute time: 0.000250000 s\nnumber of connected components: 3\nverification passed\n"
+    assert external.parse("cc", cc) == (0.00025, {"components": 3}, True)
+    assert external.parse("cc", cc.replace("verification passed", ""))[2] is False
+    assert external.parse("mis", "compute time: 0.001 s\nelements in set: 7 (1.0%)\n") == (0.001, {"size": 7}, True)
+    assert external.parse("mis", "compute time: 0.001 s\n", returncode=255)[2] is False   # it exits -1 on a bad set
+    assert external.parse("msf", "Dev+:  0.023500000 s\nHost:  1.5 s\nall good\n") == (0.0235, {}, True)
+    assert external.parse("msf", "Dev-:  0.0235 s\nERROR: results differ!\n")[2] is False
+    assert external.parse("scc", "compute time: 0.5 s\n\nnumber of SCCs: 12\n")[1] == {"components": 12}
+    assert external.parse("apsp", "FW_64 gpu comp time:   0.004000 s\nresults match\n")[0] == 0.004
+    assert external.parse("cc", "no time here")[0] is None
+    assert set(external.PROGRAMS) == set(external.WEIGHTED) == {"cc", "mis", "msf", "scc", "apsp"}
+
+
+def test_ecl_peer_says_why_it_is_unavailable(tmp_path, monkeypatch):
+    monkeypatch.setenv("LA_GRAPH_ECL", str(tmp_path))
+    ok, why = peers.available("ecl")
+    assert not ok and ("GPU" in why or "not built" in why)
+    with pytest.raises(FileNotFoundError, match="fetch"):
+        from la_graph.bench import external
+
+        external.build()
+
+
+def test_self_reported_times_and_checks():
+    """A program that times itself: its reported time is the record; its own check and its counts are checked."""
+    G = lg.Graph.from_edges([0, 2], [1, 3], n=5)                       # 3 components
+    algo = cases.ALGORITHMS["cc"]
+    setting = algo.settings(G, "g")[0]
+
+    def rows(reported):
+        ours = harness.Impl("la_graph[cpu]", lambda: lg.connected_components(G, engine="cpu"), algo.ours_output)
+        ecl = harness.Impl("ecl[gpu]", lambda: reported, lambda r: r)
+        harness.time_interleaved([ours, ecl], repeat=2)
+        return harness._record(algo, G, "g", setting, [ours, ecl], lambda *a: None)
+
+    good = rows(peers.SelfReported(0.002, {"components": 3}, True))[1]
+    assert good["status"] == "ok" and good["times_s"] == [0.002, 0.002] and good["summary"] == {"components": 3}
+    assert rows(peers.SelfReported(0.002, {"components": 4}, True))[1]["status"] == "wrong"
+    bad = rows(peers.SelfReported(0.002, {"components": 3}, False, "ERROR: found adjacent nodes"))[1]
+    assert bad["status"] == "wrong" and "own check" in bad["note"]

@@ -62,13 +62,16 @@ class Impl:
 
 
 def _timed(impl):
+    """Seconds of one call: wall clock (the device synchronised around it), or the time a
+    program that times itself reports (:class:`~la_graph.bench.peers.SelfReported`)."""
     if impl.sync:
         impl.sync()
     t = time.perf_counter()
     impl.raw = impl.call()
     if impl.sync:
         impl.sync()
-    return time.perf_counter() - t
+    t = time.perf_counter() - t
+    return impl.raw.seconds if isinstance(impl.raw, peer_mod.SelfReported) else t
 
 
 def time_interleaved(impls, repeat, budget_s=60.0):
@@ -205,9 +208,9 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
     engs = _engines(engines, notes)
     tools, peer_info = [], {}
     for tool in (peer_mod.TOOLS if peers is None else peers):
-        if tool == "native" and "gpu" not in engs:
+        if tool in peer_mod.GPU_TOOLS and "gpu" not in engs:
             if peers is not None:
-                notes.append("native: skipped (GPU baselines run only with --engines gpu)")
+                notes.append(f"{tool}: skipped (GPU baselines run only with --engines gpu)")
             continue
         ok, why = peer_mod.available(tool)
         if ok:
@@ -300,10 +303,10 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
                     made = None if P is None else peer_mod.peer_call(tool, a, P, G, setting.sources)
                     if made is None:
                         continue
+                    gpu = tool in peer_mod.GPU_TOOLS
                     sync = engs["gpu"].synchronize if tool == "native" else None
-                    impls.append(Impl(tool + ("[gpu]" if tool == "native" else ""), made[0], made[1],
-                                      engine="gpu" if tool == "native" else None, sync=sync,
-                                      compiles=tool == "native"))
+                    impls.append(Impl(tool + ("[gpu]" if gpu else ""), made[0], made[1],
+                                      engine="gpu" if gpu else None, sync=sync, compiles=tool == "native"))
                 time_interleaved(impls, repeat, budget_s)
                 rows += _record(algo, G, name, setting, impls, say)
             bar.update()
@@ -326,14 +329,17 @@ def _record(algo, G, name, setting, impls, say):
         else:
             try:
                 out = im.to_output(im.raw)
-                if verified is None or not algo.same(out, verified):
+                if isinstance(out, peer_mod.SelfReported):
+                    _check_reported(algo, G, setting, out, verified)
+                elif verified is None or not algo.same(out, verified):
                     algo.check(G, setting, out)
                     verified = out if verified is None else verified
                 work = algo.work(G, setting, out)
                 med = statistics.median(im.times)
+                summary = out.summary if isinstance(out, peer_mod.SelfReported) else algo.summary(G, setting, out)
                 row.update(status="ok", median_s=med, min_s=min(im.times), times_s=im.times,
                            repeat=len(im.times), warmup_s=im.warmup_s, work_edges=work,
-                           edges_per_s=None if work is None else work / med, summary=algo.summary(G, setting, out))
+                           edges_per_s=None if work is None else work / med, summary=summary)
                 if im.note:
                     row["note"] = im.note
             except (AssertionError, ValueError, IndexError, TypeError) as exc:
@@ -347,6 +353,21 @@ def _record(algo, G, name, setting, impls, say):
         else:
             say(f"  {algo.name:12s} {setting.label:18s} {tag:34s} {row['status'].upper()}: {row['note']}")
     return rows
+
+
+#: summary entries a self-checking program must report as la_graph's verified answer has them
+_MUST_AGREE = ("components",)
+
+
+def _check_reported(algo, G, setting, out, verified):
+    """A self-timed program's answer: its own check passed, and its counts agree with the verified answer."""
+    if not out.verified:
+        raise AssertionError(f"its own check failed: {out.log[-300:]}")
+    if verified is not None:
+        ours = algo.summary(G, setting, verified)
+        for key in _MUST_AGREE:
+            if key in out.summary and key in ours and out.summary[key] != ours[key]:
+                raise AssertionError(f"{key} = {out.summary[key]}, la_graph's verified answer has {ours[key]}")
 
 
 def write(doc, out):

@@ -6,7 +6,10 @@
   edges per algorithm (beyond, it takes minutes; the run says where it was skipped);
 * ``graphblas-algorithms``: its ``Graph`` over a GraphBLAS matrix, for the
   algorithms it has;
-* ``native``: our own CUDA baselines, :mod:`la_graph.bench.native` (GPU runs only).
+* ``native``: our own CUDA baselines, :mod:`la_graph.bench.native` (GPU runs only);
+* ``ecl``: the ECL suite's programs (:mod:`la_graph.bench.external`; fetched and
+  built on the GPU machine, never shipped), which time and check themselves: their
+  call returns a :class:`SelfReported`, whose time the benchmark records.
 
 A peer's input is prepared once per graph, outside the timed region.  Each
 peer function returns ``(call, to_output)``: ``call()`` is what is timed,
@@ -19,11 +22,15 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import shutil
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
 
-TOOLS = ("scipy", "igraph", "networkx", "graphblas-algorithms", "native")
+TOOLS = ("scipy", "igraph", "networkx", "graphblas-algorithms", "native", "ecl")
+#: the peers that run on the GPU (only with --engines gpu)
+GPU_TOOLS = ("native", "ecl")
 _MODULES = {"scipy": "scipy", "igraph": "igraph", "networkx": "networkx",
             "graphblas-algorithms": "graphblas_algorithms", "native": "cupy"}
 _DISTS = {"scipy": "scipy", "igraph": "igraph", "networkx": "networkx",
@@ -40,6 +47,17 @@ NX_DEFAULT_MAX_EDGES = 2_000_000
 GA_APSP_MAX_N = 1_500
 
 
+@dataclass
+class SelfReported:
+    """What a program that times and checks itself printed: its compute time (seconds), its
+    summary (e.g. ``{"components": 12}``), whether its own check passed, and its output's tail."""
+
+    seconds: float
+    summary: dict
+    verified: bool
+    log: str = ""
+
+
 def _native():
     """The native GPU baselines, :mod:`la_graph.bench.native` (imported on first use)."""
     from . import native
@@ -49,6 +67,15 @@ def _native():
 
 def available(tool):
     """``(True, "")`` or ``(False, why)`` for a peer on this machine."""
+    if tool == "ecl":
+        from . import external
+
+        if shutil.which("nvidia-smi") is None:
+            return False, "the ECL programs need an NVIDIA GPU"
+        if not external.programs():
+            return False, (f"the ECL programs are not built in {external.home()} "
+                           "(python -m la_graph.bench.external fetch, then build)")
+        return True, ""
     if importlib.util.find_spec(_MODULES[tool]) is None:
         extra = "pip install 'la_graph[bench]'" if tool != "native" else "needs CuPy and a GPU"
         return False, f"{_MODULES[tool]} is not installed ({extra})"
@@ -64,6 +91,11 @@ def available(tool):
 
 
 def version(tool):
+    if tool == "ecl":
+        from . import external
+
+        return f"ECL-Suite {external.ECL_COMMIT[:10]}: " + ", ".join(
+            external.PROGRAMS[a][0] for a in sorted(external.programs()))
     if tool == "native":
         return "la_graph.bench.native"
     try:
@@ -112,6 +144,10 @@ def prepare(tool, G):
         return ga.DiGraph(A) if G.directed else ga.Graph(A)
     if tool == "native":
         return _native().prepare(G)
+    if tool == "ecl":
+        from . import external
+
+        return external.Inputs(G)
     raise ValueError(tool)
 
 
@@ -305,11 +341,24 @@ def _graphblas_algorithms(algo, g, G, sources):
     return None
 
 
+# ---------------------------------------------------------------- ecl
+def _ecl(algo, inputs):
+    from . import external
+
+    exe = external.programs().get(algo)
+    if exe is None:
+        return None
+    egr = inputs.path(external.WEIGHTED[algo])       # written here, outside the timed call
+    return (lambda: external.run(algo, egr, exe=exe), lambda r: r)
+
+
 def peer_call(tool, algo, prepared, G, sources):
     """``(call, to_output)`` for ``tool`` running ``algo``, or ``None`` when the tool lacks it."""
     if tool == "native":
         fn = _native().ALGORITHMS.get(algo)
         return None if fn is None else fn(prepared, G, sources)
+    if tool == "ecl":
+        return _ecl(algo, prepared)
     fn = {"scipy": _scipy, "igraph": _igraph, "networkx": _networkx,
           "graphblas-algorithms": _graphblas_algorithms}[tool]
     return fn(algo, prepared, G, sources)

@@ -5,7 +5,6 @@ Written from the research seeds' descriptions (``/work/shared/seeds``):
 =============  =====================  ==============================================
 algorithm      module / kernel file   after
 =============  =====================  ==============================================
-``cc``         ``ecl_cc``             ECL-CC (Jaiganesh & Burtscher), union-find hooking
 ``bfs``        ``queue_bfs``          the IIT report's queue BFS (atomic claim + atomicAdd queue)
 ``sssp``       ``harish_sssp``        Harish & Narayanan SSSP, corrected (IIT report 4.2)
 ``apsp``       ``blocked_fw``         blocked Floyd–Warshall (Katz & Kider; IIT report 5.3)
@@ -16,6 +15,8 @@ algorithm      module / kernel file   after
 region) and :data:`ALGORITHMS` (``algo -> case(prepared, G, sources)`` returning
 ``(call, to_output)``, or ``None`` where the baseline does not apply).  Each module has a
 ``selftest()`` against scipy: ``python -m la_graph.bench.native.selftest`` on a GPU machine.
+The published best codes (ECL-CC, ECL-MIS, ECL-MST, ECL-SCC, ECL-APSP) are not ours to
+ship: the peer ``ecl`` fetches, builds and runs them (:mod:`la_graph.bench.external`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ _modules = {}
 
 
 def load(name):
-    """The compiled ``<name>.cu`` of this folder (compiled once per process, as ecl_cc.py does)."""
+    """The compiled ``<name>.cu`` of this folder (compiled once per process)."""
     if name not in _modules:
         import cupy as cp
 
@@ -86,18 +87,6 @@ def prepare(G):
     return Prepared(G)
 
 
-def _cc(P, G, sources):
-    from .ecl_cc import ecl_cc, workspace
-
-    if G.directed:
-        return None  # ECL-CC needs the symmetric CSR of an undirected graph
-    import cupy as cp
-
-    indptr, indices = P.csr
-    out, ws = cp.empty(G.n, cp.int32), workspace(G.n)
-    return (lambda: ecl_cc(indptr, indices, out=out, workspace=ws), lambda r: r.get().astype(np.int64))
-
-
 def _bfs(P, G, sources):
     from .queue_bfs import queue_bfs
 
@@ -141,4 +130,4 @@ def _msf(P, G, sources):
     return (lambda: boruvka(eu, ev, ew, G.n), out)
 
 
-ALGORITHMS = {"cc": _cc, "bfs": _bfs, "sssp": _sssp, "apsp": _apsp, "msf": _msf}
+ALGORITHMS = {"bfs": _bfs, "sssp": _sssp, "apsp": _apsp, "msf": _msf}
