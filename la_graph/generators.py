@@ -46,6 +46,23 @@ from ._validation import INT64_MAX
 from .exceptions import InvalidArgumentError
 from .graph import Graph
 
+# the parameters and result the structured generators share, in their numpydoc sections
+_WEIGHTS_SEED_RETURNS = """weights : None, "uniform", "unique" or (int, int)
+        Edge weights; see the module notes.
+    seed : None, int or numpy.random.Generator
+        Source of randomness for the weights.
+
+    Returns
+    -------
+    Graph"""
+
+
+def _shared_doc(fn):
+    """Fill the shared sections into ``fn``'s docstring (at its ``{weights_seed_returns}``)."""
+    if fn.__doc__:                                   # None under python -OO
+        fn.__doc__ = fn.__doc__.replace("{weights_seed_returns}", _WEIGHTS_SEED_RETURNS)
+    return fn
+
 __all__ = [
     "rmat",
     "uniform",
@@ -251,6 +268,7 @@ def erdos_renyi(n, p, *, seed=None, directed=False, weights=None):
 
 
 # ---------------------------------------------------------------------------- regular families
+@_shared_doc
 def grid_2d(rows, cols, *, diagonal=False, periodic=False, weights=None, seed=None):
     """Two-dimensional ``rows x cols`` lattice; vertex ``(r, c)`` has id ``r * cols + c``.
 
@@ -267,14 +285,7 @@ def grid_2d(rows, cols, *, diagonal=False, periodic=False, weights=None, seed=No
         Wrap rows and/or columns around (a torus).  As in networkx a dimension
         wraps only when it has more than 2 vertices (a wrap over 1 or 2 would
         add a self-loop or repeat an edge).
-    weights : None, "uniform", "unique" or (int, int)
-        Edge weights; see the module notes.
-    seed : None, int or numpy.random.Generator
-        Source of randomness for the weights.
-
-    Returns
-    -------
-    Graph
+    {weights_seed_returns}
 
     Examples
     --------
@@ -316,6 +327,7 @@ def grid_2d(rows, cols, *, diagonal=False, periodic=False, weights=None, seed=No
     return _graph(np.concatenate(us), np.concatenate(vs), n, weights, rng)
 
 
+@_shared_doc
 def circulant(n, offsets, *, weights=None, seed=None):
     """Circulant graph: vertex ``i`` is joined to ``(i + k) % n`` and ``(i - k) % n`` for each ``k``.
 
@@ -329,14 +341,7 @@ def circulant(n, offsets, *, weights=None, seed=None):
         Number of vertices, ``>= 1``.
     offsets : int or sequence of int
         Jumps; none may be a multiple of ``n`` (that would be a self-loop).
-    weights : None, "uniform", "unique" or (int, int)
-        Edge weights; see the module notes.
-    seed : None, int or numpy.random.Generator
-        Source of randomness for the weights.
-
-    Returns
-    -------
-    Graph
+    {weights_seed_returns}
 
     Examples
     --------
@@ -362,6 +367,7 @@ def circulant(n, offsets, *, weights=None, seed=None):
     return _graph(u, v, n, weights, rng)
 
 
+@_shared_doc
 def hypercube(dim, *, weights=None, seed=None):
     """The ``dim``-dimensional hypercube: ``2**dim`` vertices, ids differing in one bit are joined.
 
@@ -371,14 +377,7 @@ def hypercube(dim, *, weights=None, seed=None):
     ----------
     dim : int
         Dimension, ``0 .. 31``.
-    weights : None, "uniform", "unique" or (int, int)
-        Edge weights; see the module notes.
-    seed : None, int or numpy.random.Generator
-        Source of randomness for the weights.
-
-    Returns
-    -------
-    Graph
+    {weights_seed_returns}
 
     Examples
     --------
@@ -401,6 +400,7 @@ def hypercube(dim, *, weights=None, seed=None):
     return _graph(u, v, n, weights, rng)
 
 
+@_shared_doc
 def caveman(n_caves, cave_size, *, weights=None, seed=None):
     """``n_caves`` disjoint cliques of ``cave_size`` vertices (as :func:`networkx.caveman_graph`).
 
@@ -413,14 +413,7 @@ def caveman(n_caves, cave_size, *, weights=None, seed=None):
         Number of cliques.
     cave_size : int
         Vertices per clique.
-    weights : None, "uniform", "unique" or (int, int)
-        Edge weights; see the module notes.
-    seed : None, int or numpy.random.Generator
-        Source of randomness for the weights.
-
-    Returns
-    -------
-    Graph
+    {weights_seed_returns}
 
     Examples
     --------
@@ -433,6 +426,7 @@ def caveman(n_caves, cave_size, *, weights=None, seed=None):
     return _graph(u, v, n, weights, _rng(seed))
 
 
+@_shared_doc
 def connected_caveman(n_caves, cave_size, *, weights=None, seed=None):
     """A ring of cliques, exactly as :func:`networkx.connected_caveman_graph`.
 
@@ -448,14 +442,7 @@ def connected_caveman(n_caves, cave_size, *, weights=None, seed=None):
         Number of cliques.
     cave_size : int
         Vertices per clique, ``>= 2``.
-    weights : None, "uniform", "unique" or (int, int)
-        Edge weights; see the module notes.
-    seed : None, int or numpy.random.Generator
-        Source of randomness for the weights.
-
-    Returns
-    -------
-    Graph
+    {weights_seed_returns}
 
     Examples
     --------
@@ -473,6 +460,7 @@ def connected_caveman(n_caves, cave_size, *, weights=None, seed=None):
     return _graph(u, v, n, weights, _rng(seed))
 
 
+@_shared_doc
 def path(n, *, weights=None, seed=None):
     """Path ``0 - 1 - ... - n-1`` (``n - 1`` edges).
 
@@ -480,14 +468,7 @@ def path(n, *, weights=None, seed=None):
     ----------
     n : int
         Number of vertices.
-    weights : None, "uniform", "unique" or (int, int)
-        Edge weights; see the module notes.
-    seed : None, int or numpy.random.Generator
-        Source of randomness for the weights.
-
-    Returns
-    -------
-    Graph
+    {weights_seed_returns}
 
     Examples
     --------
@@ -501,6 +482,7 @@ def path(n, *, weights=None, seed=None):
     return _graph(u, u + 1, n, weights, _rng(seed))
 
 
+@_shared_doc
 def star(n, *, weights=None, seed=None):
     """Star on ``n`` vertices: hub 0 joined to ``1 .. n-1``.
 
@@ -511,14 +493,7 @@ def star(n, *, weights=None, seed=None):
     ----------
     n : int
         Number of vertices.
-    weights : None, "uniform", "unique" or (int, int)
-        Edge weights; see the module notes.
-    seed : None, int or numpy.random.Generator
-        Source of randomness for the weights.
-
-    Returns
-    -------
-    Graph
+    {weights_seed_returns}
 
     Examples
     --------
@@ -533,6 +508,7 @@ def star(n, *, weights=None, seed=None):
     return _graph(np.zeros_like(v), v, n, weights, _rng(seed))
 
 
+@_shared_doc
 def complete(n, *, weights=None, seed=None):
     """Complete graph on ``n`` vertices (``n(n-1)/2`` edges, no self-loops).
 
@@ -540,14 +516,7 @@ def complete(n, *, weights=None, seed=None):
     ----------
     n : int
         Number of vertices.
-    weights : None, "uniform", "unique" or (int, int)
-        Edge weights; see the module notes.
-    seed : None, int or numpy.random.Generator
-        Source of randomness for the weights.
-
-    Returns
-    -------
-    Graph
+    {weights_seed_returns}
 
     Examples
     --------
