@@ -27,7 +27,7 @@ Examples
 >>> G = lg.generators.path(5)
 >>> with lg.profile.collect() as prof:
 ...     labels = lg.connected_components(G, engine="cpu")
->>> row = prof.row("fastsv_round", engine="cpu")
+>>> row = prof.row("component_labels", engine="cpu")
 >>> row["kind"], row["calls"] > 0
 ('fused', True)
 >>> "fastsv_round" in prof.table()

@@ -76,6 +76,7 @@ RUNS = {
     "bfs_push": ("undirected", lambda G, E: _bfs(G, E, "push")),
     "bfs_pull": ("directed", lambda G, E: _bfs(G, E, "pull")),
     "fastsv_round": ("undirected", lambda G, E: {"labels": lg.connected_components(G, engine=E)}),
+    "component_labels": ("undirected", lambda G, E: {"labels": lg.connected_components(G, engine=E)}),
     "scc_trim": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
     "scc_fwbw": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
     "scc_color": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
@@ -199,9 +200,10 @@ def test_profile_kinds():
     """The profile tells fused from algebraic steps and counts the primitives inside."""
     G = generators.grid_2d(10, 10)
     with lg.profile.collect() as prof:
-        lg.connected_components(G, engine="cpu")
-        with steps.algebraic("fastsv_round"):
+        with steps.algebraic("component_labels"):        # FastSV's rounds, not the CPU's union-find
             lg.connected_components(G, engine="cpu")
+            with steps.algebraic("fastsv_round"):
+                lg.connected_components(G, engine="cpu")
         lg.connected_components(G, engine="reference")
     fused = prof.row("fastsv_round", engine="cpu", kind="fused")
     plain = prof.row("fastsv_round", engine="cpu", kind="algebraic")
@@ -210,6 +212,7 @@ def test_profile_kinds():
     assert plain["total_s"] >= plain["self_s"] >= 0
     assert prof.row("mxv", engine="reference", kind="primitive")["calls"] >= ref["calls"]
     assert "fastsv_round" in prof.table()
+    assert prof.row("component_labels", engine="cpu", kind="algebraic")["calls"] == 2
 
 
 def test_algebraic_rejects_unknown_step():

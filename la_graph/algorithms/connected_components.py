@@ -12,8 +12,11 @@ until ``gp`` stops changing.  Parents only ever decrease and every root is the
 smallest id of its tree, so at convergence ``f`` labels each component by its
 smallest vertex id.  A directed graph gives its weakly connected components.
 
-The round is the step ``fastsv_round`` (:mod:`la_graph.algorithms.steps`): the
-CPU and GPU engines run it as one kernel each.
+Two steps (:mod:`la_graph.algorithms.steps`): ``fastsv_round``, which the GPU
+engine runs as CUDA kernels and the CPU engine as a product and one numba pass,
+and ``component_labels``, FastSV's rounds to their fixpoint, which the CPU engine
+reaches another way: Afforest's sampled union-find (Sutton, Ben-Nun & Barak
+2018), the same labels in one sequential pass over a fraction of the edges.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from .. import _validation as V
 from ..engines import get_engine
 from .steps import step
 
-__all__ = ["connected_components", "fastsv_round"]
+__all__ = ["connected_components", "component_labels", "fastsv_round"]
 
 
 @step("fastsv_round")
@@ -67,6 +70,18 @@ def connected_components(G, *, engine=None, output="numpy"):
     G = V.check_graph(G).to_undirected()
     V.check_choice(output, {"numpy", "device"}, what="output")
     E = get_engine(engine)
+    f = component_labels(E, G)
+    return (E.to_device if output == "device" else E.to_numpy)(f)
+
+
+@step("component_labels")
+def component_labels(E, G):
+    """The smallest vertex id of every vertex's component of undirected ``G``: a full int vector.
+
+    FastSV from ``f = 0 .. n-1``: :func:`fastsv_round` until the grandparents
+    stop changing.  The labels are unique, so an engine may reach them by
+    another method.
+    """
     A = E.matrix(G)
     f = E.iota(G.n)
     gp = E.copy(f)
@@ -74,4 +89,4 @@ def connected_components(G, *, engine=None, output="numpy"):
     changed = G.n > 0
     while changed:
         f, gp, changed = fastsv_round(E, A, f, gp, mngp)
-    return (E.to_device if output == "device" else E.to_numpy)(f)
+    return f

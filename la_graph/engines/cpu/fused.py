@@ -91,6 +91,16 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
 
 # ---- connected components ----
 @fuses
+def component_labels(E, G):
+    """Afforest's sampled union-find in one numba pass (the CSR of an undirected graph is symmetric)."""
+    if G.directed:
+        raise Declined("component_labels' union-find needs the symmetric CSR of an undirected graph")
+    f = np.empty(G.n, np.int64)
+    kernels_cc.afforest(G.indptr, _unsigned(G.indices), f)
+    return Vector.from_dense(f)
+
+
+@fuses
 def fastsv_round(E, A, f, gp, mngp):
     """The ``mngp`` product in GraphBLAS, then hooking, shortcutting and ``gp = f[f]`` in one numba loop."""
     _need_full("fastsv_round", f, gp, mngp)
