@@ -52,6 +52,9 @@ def _need_visited(step, parent, level):
         raise Declined(f"{step} needs parent or level: the visited set is its structure")
 
 
+_NO_DEGREES = np.empty(0, np.int64)   # bfs_push_levels: an undirected graph's in-degrees are its out-degrees
+
+
 @fuses
 def bfs_push(E, G, q, parent, level, k, max_edges):
     """Push levels in one numba loop over the CSR, on the parent/level vectors lent as bitmaps."""
@@ -65,7 +68,8 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
         return q, k, nf, 0, 0, 0
     with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
         frontier, nf, k, found, scanned, found_in = kernels_bfs.bfs_push_levels(
-            _unsigned(G.indptr), _unsigned(G.indices), G.in_degree, frontier, nf, np.empty(n, ids),
+            _unsigned(G.indptr), _unsigned(G.indices), G.in_degree if G.directed else _NO_DEGREES, frontier, nf,
+            np.empty(n, ids),
             pb if parent is not None else lb, pv, lv, k, max_edges)
         if parent is not None and level is not None:
             lb[:] = pb  # the levels' structure is the parents'

@@ -31,26 +31,31 @@ def bfs_push_levels(indptr, indices, indeg, frontier, nf, nxt, vis, par, lev, k,
     is the visited bitmap (the parents' when kept, else the levels').  Empty
     ``par`` or ``lev`` arrays mean that result is not kept.  ``indptr``,
     ``indices`` and the scratch queues ``frontier``, ``nxt`` (length n) are
-    unsigned.
+    unsigned.  ``indeg`` is the in-degree of a directed graph, or empty for an
+    undirected one (the out-degree then serves: it is the same).
     Returns ``(frontier, nf, k, found, scanned, found_in)``: the last frontier,
     its size, its level, the number of vertices found, of edges scanned, and
-    the found vertices' in-degree sum (``indeg``).
+    the found vertices' in-degree sum.  The next level's edge count is summed
+    as its vertices are found (their rows are read next anyway): one pass over
+    each frontier.
     """
     found = 0
     scanned = 0
     found_in = 0
+    directed = indeg.size > 0
     want_par = par.size > 0
     want_lev = lev.size > 0
+    edges = 0
+    for i in range(nf):
+        u = frontier[i]
+        edges += np.int64(indptr[u + 1] - indptr[u])
     while nf > 0:
-        edges = 0
-        for i in range(nf):  # the rows about to be read: their pointers stay in cache
-            u = frontier[i]
-            edges += np.int64(indptr[u + 1] - indptr[u])
         if edges > max_edges:
             break
         scanned += edges
         k += 1
         m = 0
+        nxt_edges = 0
         for i in range(nf):
             u = frontier[i]
             for e in range(indptr[u], indptr[u + 1]):
@@ -63,7 +68,12 @@ def bfs_push_levels(indptr, indices, indeg, frontier, nf, nxt, vis, par, lev, k,
                         lev[v] = k
                     nxt[m] = v
                     m += 1
-                    found_in += indeg[v]
+                    nxt_edges += np.int64(indptr[v + 1] - indptr[v])
+                    if directed:
+                        found_in += indeg[v]
+        if not directed:
+            found_in += nxt_edges
+        edges = nxt_edges
         frontier, nxt = nxt, frontier
         nf = m
         found += m

@@ -179,12 +179,13 @@ class CPUEngine(Engine):
                                nrows=nrows, ncols=ncols, dup_op=dup, dtype=dtype)
 
     def to_numpy(self, x, fill=None):
-        if fill is None and x.nvals != (x.size if isinstance(x, Vector) else x.nrows * x.ncols):
+        full = x.nvals == (x.size if isinstance(x, Vector) else x.nrows * x.ncols)
+        if fill is None and not full:
             raise InvalidArgumentError("to_numpy needs fill= for an object with missing entries")
         if isinstance(x, Vector) and x.ss.format == "bitmap":
             # the values and presence flags lent as numpy: one np.where instead of a GraphBLAS assign
-            with _bitmap_views(x) as ((present, values),):
-                if fill is None:  # every entry is present (checked above)
+            with _bitmap_views(x) as ((present, values),):   # (x is empty while its storage is lent)
+                if full:
                     return values.copy()
                 out = np.full(x.size, fill, dtype=values.dtype)
                 np.copyto(out, values, where=present)  # reads only present values: untouched pages stay so
