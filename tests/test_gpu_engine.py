@@ -266,8 +266,7 @@ def _declining_calls(E):
         ("luby_round", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int64)),
                         E.full(n, 1, np.int64))),                                   # int members
         ("scc_trim", (G, labels32)),
-        ("scc_color", (G, E.vector_from_coo([0], [0], n, dtype=np.int64), E.vector_from_coo([0], [0], n,
-                                                                                        dtype=np.int64))),
+        ("scc_color", (G, 0, labels32)),                                            # int32 labels
     ]
 
 

@@ -4,7 +4,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import la_graph as lg
-from la_graph._random import vertex_ranks
 from la_graph.algorithms import steps
 from la_graph.algorithms.scc import scc_color
 from la_graph.verify import check_scc
@@ -103,8 +102,7 @@ def test_coloring_alone_on_random_digraphs():
         E = lg.get_engine("cpu")
         for color in (scc_color, scc_color.algebraic):
             labels = E.hint(E.vector(n, np.int64), "dense")
-            prio = E.vector_from_numpy(vertex_ranks(n, 3))
-            assert color(E, G, prio, labels) == n
+            assert color(E, G, 3, labels) == n
             check_scc(G, E.to_numpy(labels, fill=-1))
 
 
@@ -121,8 +119,7 @@ def test_coloring_after_partial_labels():
         E = lg.get_engine("cpu")
         for color in (scc_color, scc_color.algebraic):
             labels = E.hint(E.vector_from_coo(pre, expected[pre], n, dtype=np.int64), "dense")
-            prio = E.vector_from_numpy(vertex_ranks(n, 5))
-            assert color(E, G, prio, labels) == n - pre.size
+            assert color(E, G, 5, labels) == n - pre.size
             np.testing.assert_array_equal(E.to_numpy(labels, fill=-1), expected)
 
 

@@ -23,7 +23,10 @@ entry for every vertex already assigned:
    color; rounds repeat until all are assigned (one engine call).  Priorities are a fixed random
    permutation (a splitmix64 hash of the id), not the ids themselves: a chain
    of SCCs whose ids grow along the chain then needs about 2 sqrt(k) rounds for
-   k SCCs instead of k.
+   k SCCs instead of k.  The step's result is unique (every vertex left gets
+   its SCC's smallest id), and the CPU engine reaches it by Tarjan's algorithm
+   over the vertices left, in linear time (coloring is quadratic on a chain of
+   small SCCs: no colour has more than one root).
 
 Each SCC is labelled by its smallest vertex id, as connected components are.
 """
@@ -81,7 +84,7 @@ def strongly_connected_components(G, *, engine=None, output="numpy"):
         pivot = _pivot(E, G, labels)
         done += scc_fwbw(E, G, pivot, labels)
     if done < n:
-        scc_color(E, G, E.vector_from_numpy(vertex_ranks(n, 0)), labels)  # rounds until all are labelled
+        scc_color(E, G, 0, labels)  # rounds until all are labelled
     return (E.to_device if output == "device" else E.to_numpy)(labels, fill=-1)  # full by now
 
 
@@ -90,7 +93,7 @@ def _pivot(E, G, labels):
     score = E.ewise_mult(E.degree(G), E.degree(G, transpose=True), "times", mask=labels, structural=True,
                          complement=True)
     best = E.select(score, "valueeq", E.reduce(score, "max"))
-    return int(E.to_coo(best)[0].min())
+    return int(E.reduce(E.ewise_mult(best, E.iota(G.n), "second"), "min"))
 
 
 @step("scc_trim")
@@ -149,11 +152,11 @@ def scc_fwbw(E, G, pivot, labels):
 
 
 @step("scc_color")
-def scc_color(E, G, prio, labels):
+def scc_color(E, G, seed, labels):
     """Min-label (coloring) rounds until every vertex is labelled, in place; returns the number labelled.
 
-    ``prio`` is a full int64 vector holding a permutation of ``0..n-1``.
-    One round: every unlabelled vertex takes the smallest priority among
+    The priorities are ``vertex_ranks(n, seed)``, a random permutation of
+    ``0..n-1`` (:mod:`la_graph._random`).  ``labels`` holds whole SCCs.  One round: every unlabelled vertex takes the smallest priority among
     the unlabelled vertices that reach it (``c = min(c, c min.first A)`` to
     a fixed point); a vertex whose color is its own priority is the root of
     its color class, and the vertices of that class that reach it backward
@@ -161,6 +164,7 @@ def scc_color(E, G, prio, labels):
     SCC.  Each such SCC gets its smallest id.  The unlabelled vertex of least
     priority is always a root, so every round labels at least one SCC.
     """
+    prio = E.vector_from_numpy(vertex_ranks(G.n, seed))
     total = 0
     while E.nvals(labels) < G.n:
         total += _scc_color_round(E, G, prio, labels)

@@ -136,11 +136,10 @@ def scc_fwbw(E, G, pivot, labels):
 
 
 @fuses
-def scc_color(E, G, prio, labels):
-    """Each round's min-priority propagation as searches in priority order, then one backward search per root."""
-    _need_full("scc_color", prio)
-    with _bitmap_views(labels) as ((done, lab),), _numpy_views(prio) as (pa,):
-        return int(kernels_scc.scc_color(*_both_ways(G), done, lab, pa))
+def scc_color(E, G, seed, labels):
+    """The same labels as the coloring rounds, by Tarjan's algorithm over the unlabelled vertices (linear time)."""
+    with _bitmap_views(labels) as ((done, lab),):
+        return int(kernels_scc.tarjan(G.indptr, _unsigned(G.indices), done, lab))
 
 
 # ---- msf: both steps or neither (the edge set is this engine's own) ----

@@ -1,7 +1,7 @@
 """Compiled loops of the CPU engine's strongly-connected-components steps (numba).
 
-Each kernel is the exact semantics of the step of the same name in
-``la_graph/algorithms/scc.py`` (``scc_trim``, ``scc_fwbw``, ``scc_color``), on the
+Each kernel is the exact semantics of a step in ``la_graph/algorithms/scc.py``
+(``scc_trim``, ``scc_fwbw``; :func:`tarjan` gives ``scc_color``'s result), on the
 host CSR of ``A`` (``indptr``, ``indices``) and of ``A'`` (``tptr``, ``tind``),
 with the labels lent as a bitmap: ``done[v]`` tells whether ``v`` is
 labelled, ``lab[v]`` its label.  Each runs in time linear in the vertices and
@@ -145,40 +145,78 @@ def scc_fwbw(indptr, indices, tptr, tind, done, lab, pivot):
 
 
 @numba.njit(cache=True, nogil=True)
-def scc_color(indptr, indices, tptr, tind, done, lab, prio):
-    """Coloring rounds until every vertex is labelled; returns the number labelled.
+def tarjan(indptr, indices, done, lab):
+    """Label every unlabelled vertex by the smallest id of its SCC (step ``scc_color``); returns how many.
 
-    A round: searching forward from the unlabelled vertices in increasing
-    priority, each over the still uncolored ones, gives every vertex the least
-    priority of the vertices that reach it (the fixed point of min-first
-    propagation); then each root (its color is its own priority) collects its
-    SCC backward within its color.  Rounds work on the whole graph, skipping
-    labelled vertices: after the first round few vertices are usually left,
-    and a round costs O(n) plus their edges.  (Building the subgraph left
-    after each round was slower on uk-2007-05: its first round is the costly
-    one.)
+    Tarjan's algorithm (1972), iterative, over the subgraph of the unlabelled
+    vertices (the labelled ones are whole SCCs, so edges into them are
+    skipped): linear in the vertices and edges left.  The depth-first path is
+    an explicit stack of (vertex, next edge); an SCC is popped from Tarjan's
+    stack when its first vertex finishes with ``low == index``, and gets its
+    smallest id.
     """
     n = done.size
-    order = np.empty(n, np.int64)
-    for v in range(n):
-        order[prio[v]] = v
-    left = 0
-    for v in range(n):
-        if not done[v]:
-            left += 1
-    total = 0
-    color = np.empty(n, np.int64)
-    queue = np.empty(n, np.int64)
-    while total < left:
-        color[:] = -1  # -1: uncolored; p: reached forward from priority p first; -2: in a root's SCC
-        for p in range(n):
-            r = order[p]
-            if done[r] or color[r] >= 0:
+    index = np.zeros(n, np.int64)   # discovery number, 0: not discovered
+    low = np.empty(n, np.int64)
+    stack = np.empty(n, np.int64)   # discovered vertices whose SCC is still open
+    on_stack = np.zeros(n, np.bool_)
+    path = np.empty(n, np.int64)    # the depth-first path and each vertex's next edge
+    edge = np.empty(n, np.int64)
+    counter = 0
+    top = 0
+    labelled = 0
+    for s in range(n):
+        if done[s] or index[s] != 0:
+            continue
+        counter += 1
+        index[s] = low[s] = counter
+        stack[top] = s
+        top += 1
+        on_stack[s] = True
+        depth = 0
+        path[0] = s
+        edge[0] = indptr[s]
+        while depth >= 0:
+            v = path[depth]
+            p = edge[depth]
+            end = indptr[v + 1]
+            deeper = False
+            while p < end:
+                w = indices[p]
+                p += 1
+                if done[w]:
+                    continue
+                if index[w] == 0:        # tree edge: descend into w
+                    edge[depth] = p
+                    counter += 1
+                    index[w] = low[w] = counter
+                    stack[top] = w
+                    top += 1
+                    on_stack[w] = True
+                    depth += 1
+                    path[depth] = w
+                    edge[depth] = indptr[w]
+                    deeper = True
+                    break
+                if on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+            if deeper:
                 continue
-            _search(indptr, indices, r, color, -1, p, done, queue)
-        for p in range(n):
-            r = order[p]
-            if done[r] or color[r] != p:
-                continue
-            total += _label(queue, _search(tptr, tind, r, color, p, -2, done, queue), done, lab)
-    return total
+            if low[v] == index[v]:       # v roots an SCC: the stack from v up
+                i = top - 1
+                smallest = v
+                while stack[i] != v:
+                    if stack[i] < smallest:
+                        smallest = stack[i]
+                    i -= 1
+                for j in range(i, top):
+                    u = stack[j]
+                    on_stack[u] = False
+                    lab[u] = smallest
+                    done[u] = True
+                labelled += top - i
+                top = i
+            depth -= 1
+            if depth >= 0 and low[v] < low[path[depth]]:
+                low[path[depth]] = low[v]
+    return labelled

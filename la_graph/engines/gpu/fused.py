@@ -19,6 +19,7 @@ import numpy as np
 
 from ..._keys import weight_ranks
 from ..._random import vertex_priorities as _priorities
+from ..._random import vertex_ranks
 from ...exceptions import InvalidArgumentError
 from ..base import Declined
 from .kernels import _NULL, _kernel, _next_pow2
@@ -479,13 +480,12 @@ def scc_trim(E, G, labels):
 
 
 @fuses
-def scc_color(E, G, prio, labels):
+def scc_color(E, G, seed, labels):
     if isinstance(labels, GVec) and labels.pres is None:
         return 0  # every vertex is labelled
-    if not (isinstance(prio, GVec) and prio.dtype == _I64 and _is_full(prio)):
-        raise Declined("scc_color's kernels take priorities as a full int64 gpu-engine vector")
     indptr, indices, tptr, tind, done, lab = _scc_state(E, G, labels)
     n = G.n
+    prio = cp.asarray(vertex_ranks(n, seed))    # the algebra's permutation: colors index `smallest`
     IT = indices.dtype
     left = n - int(done.sum())
     color, smallest = cp.empty(n, _I64), cp.empty(n, _I64)
@@ -494,10 +494,10 @@ def scc_color(E, G, prio, labels):
     grid, block, nn = (E._blocks(n),), (256,), np.int64(n)
     total = 0
     while total < left:
-        _kernel("scc.cu", "scc_color_init", IT)(grid, block, (done, prio.val, color, reached, smallest, nn))
+        _kernel("scc.cu", "scc_color_init", IT)(grid, block, (done, prio, color, reached, smallest, nn))
         # least reaching priority: min-first propagation to a fixed point
         _until_unchanged(E, _kernel("scc.cu", "scc_color_fwd", IT), n, (indptr, indices, done, color, nn, changed))
-        _kernel("scc.cu", "scc_color_roots", IT)(grid, block, (done, prio.val, color, reached, nn))
+        _kernel("scc.cu", "scc_color_roots", IT)(grid, block, (done, prio, color, reached, nn))
         # backward from each root within its color
         _until_unchanged(E, _kernel("scc.cu", "scc_color_back", IT), n,
                          (indptr, indices, done, color, reached, nn, changed))
