@@ -1305,3 +1305,19 @@ def test_reference_engine_is_primitives_only():
     """The reference engine fuses no step: every algorithm runs on it as algebra."""
     E = la_graph.get_engine("reference")
     assert E.name == "reference" and dict(E.fused_steps) == {} and E.id_dtype(10) == I64
+
+
+@pytest.mark.parametrize("value, ok", [("1", True), ("0", False), ("two", False)])
+def test_cpu_threads_from_the_environment(value, ok):
+    """LA_GRAPH_NUM_THREADS sets SuiteSparse's and numba's threads; a bad value names the variable."""
+    import subprocess
+    import sys
+
+    code = ("import la_graph as lg, graphblas, numba; lg.get_engine('cpu'); "
+            "print(graphblas.ss.config['nthreads'], numba.get_num_threads())")
+    env = dict(__import__("os").environ, LA_GRAPH_NUM_THREADS=value)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    if ok:
+        assert out.returncode == 0 and out.stdout.split() == ["1", "1"], out.stderr
+    else:
+        assert out.returncode != 0 and "LA_GRAPH_NUM_THREADS must be a positive integer" in out.stderr
