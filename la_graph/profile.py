@@ -30,7 +30,7 @@ Examples
 >>> row = prof.row("component_labels", engine="cpu")
 >>> row["kind"], row["calls"] > 0
 ('fused', True)
->>> "fastsv_round" in prof.table()
+>>> "component_labels" in prof.table()
 True
 """
 
