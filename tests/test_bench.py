@@ -87,8 +87,9 @@ def test_time_interleaved_budget_and_errors():
     d = harness.Impl("d", lambda: runs.append("d"), None, compiles=True)
     e = harness.Impl("e", lambda: runs.append("e"), None)
     harness.time_interleaved([d, e], repeat=5, budget_s=0)  # over budget: one timed run, or just the warm-up
-    assert runs == ["d", "e", "d"]
+    assert runs == ["d", "d", "e", "d"]   # d: warm-up (compiles), one call watched for memory; e; d timed once
     assert len(d.times) == 1 and d.note is None
+    assert set(d.memory) <= {"peak_host_growth_bytes"} and set(e.memory) == set(d.memory)
     assert e.times == [e.warmup_s] and "one run only" in e.note
 
 

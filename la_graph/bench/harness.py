@@ -20,10 +20,18 @@ GPU implementations (la_graph's GPU engine, the native baselines) are timed
 with the device synchronised before and after each call
 (:meth:`Engine.synchronize`), the graph and (where the function offers
 ``output="device"``) the result left on the device.
+
+Memory beside time: one untimed call per implementation (the warm-up, or for
+la_graph and the native baselines, whose warm-up compiles, one more call) is
+watched: the process's peak resident size above the size at its start (Linux:
+``/proc/self/clear_refs`` resets the high-water mark), and for GPU
+implementations the engine's :meth:`Engine.memory_watch` (CuPy's pool
+high-water mark above its start, and the device's used bytes around the call).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import gc
 import importlib.metadata
@@ -59,6 +67,10 @@ class Impl:
     #: la_graph's first call may compile (numba, NVRTC): its warm-up never counts as a timed run
     compiles: bool = False
     note: str | None = None
+    #: the engine's memory_watch for a GPU implementation, else None
+    watch: object = None
+    #: what the watched call used (see the module doc)
+    memory: dict = field(default_factory=dict)
 
 
 def _timed(impl):
@@ -74,11 +86,45 @@ def _timed(impl):
     return impl.raw.seconds if isinstance(impl.raw, peer_mod.SelfReported) else t
 
 
+def _status_kib(field_name):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field_name + ":"):
+                return int(line.split()[1])
+    raise OSError(f"no {field_name} in /proc/self/status")
+
+
+@contextlib.contextmanager
+def host_peak():
+    """A context whose dict gets ``peak_host_growth_bytes``: the process's peak resident size in the
+    block above its size at the start (Linux only; elsewhere the dict stays empty)."""
+    out = {}
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")                                   # reset the high-water mark (VmHWM)
+        before = _status_kib("VmRSS")
+    except OSError:
+        yield out
+        return
+    yield out
+    out["peak_host_growth_bytes"] = max(0, _status_kib("VmHWM") - before) * 1024
+
+
+def _watched(im):
+    """One call of ``im`` with its memory watched (into ``im.memory``); returns its time."""
+    with host_peak() as host, (im.watch() if im.watch else contextlib.nullcontext({})) as device:
+        t = _timed(im)
+    im.memory = {**host, **device}
+    return t
+
+
 def time_interleaved(impls, repeat, budget_s=60.0):
     """Warm up, then time every implementation in ``repeat`` interleaved rounds (see the module doc)."""
     for im in impls:
         try:
-            im.warmup_s = _timed(im)
+            im.warmup_s = _timed(im) if im.compiles else _watched(im)
+            if im.compiles:
+                _watched(im)                               # memory without the compilers' own
         except Exception as exc:  # recorded, never fatal: a peer may run out of memory
             im.error = f"{type(exc).__name__}: {exc}"
     rounds = {}
@@ -253,7 +299,8 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
             bar.update(len(names))
             continue
         info = {"n": G.n, "nnz": G.nnz, "edges": G.nedges, "directed": G.directed, "weighted": G.weighted,
-                "family": family(name), "build_s": time.perf_counter() - t, "upload_s": {}, "prepare_s": {}}
+                "family": family(name), "build_s": time.perf_counter() - t, "upload_s": {}, "prepare_s": {},
+                "csr_bytes": G.indptr.nbytes + G.indices.nbytes + (G.weights.nbytes if G.weighted else 0)}
         graph_info[name] = info
         say(f"{name}: {G!r}, built in {info['build_s']:.1f} s")
         for e, E in engs.items():
@@ -288,8 +335,9 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
                 for e, E in engs.items():
                     device = e == "gpu"
                     sync = E.synchronize if device else None
+                    watch = E.memory_watch if device else None
                     impls.append(Impl(f"la_graph[{e}]", algo.ours(fn, G, setting, e, device), algo.ours_output,
-                                      engine=e, sync=sync, compiles=True))
+                                      engine=e, sync=sync, compiles=True, watch=watch))
                     if a == "reachability":
                         call, out = algo.bfs_each(G, setting, e, device)
                         impls.append(Impl(f"la_graph[{e}]", call, out, engine=e, variant="bfs per source",
@@ -306,7 +354,8 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
                     gpu = tool in peer_mod.GPU_TOOLS
                     sync = engs["gpu"].synchronize if tool == "native" else None
                     impls.append(Impl(tool + ("[gpu]" if gpu else ""), made[0], made[1],
-                                      engine="gpu" if gpu else None, sync=sync, compiles=tool == "native"))
+                                      engine="gpu" if gpu else None, sync=sync, compiles=tool == "native",
+                                      watch=engs["gpu"].memory_watch if tool == "native" else None))
                 time_interleaved(impls, repeat, budget_s)
                 rows += _record(algo, G, name, setting, impls, say)
             bar.update()
@@ -339,7 +388,7 @@ def _record(algo, G, name, setting, impls, say):
                 summary = out.summary if isinstance(out, peer_mod.SelfReported) else algo.summary(G, setting, out)
                 row.update(status="ok", median_s=med, min_s=min(im.times), times_s=im.times,
                            repeat=len(im.times), warmup_s=im.warmup_s, work_edges=work,
-                           edges_per_s=None if work is None else work / med, summary=summary)
+                           edges_per_s=None if work is None else work / med, summary=summary, memory=im.memory)
                 if im.note:
                     row["note"] = im.note
             except (AssertionError, ValueError, IndexError, TypeError) as exc:

@@ -201,8 +201,11 @@ def algorithm_table(doc, algo):
     peers = [k for k in impls if not k.startswith("la_graph")]
     cases = list(dict.fromkeys((r["graph"], r.get("setting", "")) for r in rows))
     pairs = [(o, p) for o in ours for p in peers if not (o == "la_graph[cpu]" and p.endswith("[gpu]"))]
+    memory = any(r.get("memory") for r in rows)   # records since the memory column
     head = ["graph", "vertices", "edges", "setting", *[f"{k} ms" for k in impls],
             *[f"{o} Medges/s" for o in ours], *[f"{o} vs {p}" for o, p in pairs]]
+    if memory:
+        head += ["CSR MB", *[f"{o} peak MB" for o in ours]]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 4 + "---:|" * (len(head) - 4)]
     for g, s in cases:
         by = {key(r): r for r in rows if r["graph"] == g and r.get("setting", "") == s}
@@ -217,8 +220,21 @@ def algorithm_table(doc, algo):
             a, b = by.get(o), by.get(p)
             ok = a and b and a["status"] == "ok" and b["status"] == "ok"
             cells.append(f"{per_call_ms(b) / per_call_ms(a):.2f}×" if ok else "—")
+        if memory:
+            cells.append(_mb(info.get("csr_bytes")))
+            cells += [_mb(_peak(by.get(o))) for o in ours]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _peak(row):
+    """A row's peak memory in the watched call: the device's for a GPU implementation, else the host's growth."""
+    mem = (row or {}).get("memory") or {}
+    return mem.get("peak_device_bytes", mem.get("peak_host_growth_bytes"))
+
+
+def _mb(nbytes):
+    return "—" if nbytes is None else f"{nbytes / 2**20:,.1f}"
 
 
 def _rel(p, out):

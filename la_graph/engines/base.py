@@ -55,6 +55,7 @@ See ``docs/engines.md`` ("Writing an engine").
 
 from __future__ import annotations
 
+import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
@@ -277,7 +278,18 @@ class Engine(ABC):
         A no-op on engines that run synchronously, as the CPU one does.
         """
 
+    @contextlib.contextmanager
+    def memory_watch(self):
+        """A context whose dict is filled, on exit, with the device memory the block used.
+
+        Device engines report ``peak_device_bytes`` (the most memory of their own
+        allocator in use at once beyond what was in use at the start) and
+        ``device_used_growth_bytes``; engines on host memory leave it empty (the
+        process's peak resident size says it: the benchmark measures that).
+        """
+        yield {}
+
 
 #: the methods of the operator interface (what the profiler times on every engine)
 INTERFACE = tuple(name for name, value in vars(Engine).items()
-                  if callable(value) and not name.startswith("_") and name not in ("synchronize", "id_dtype"))
+                  if callable(value) and not name.startswith("_") and name not in ("synchronize", "id_dtype", "memory_watch"))

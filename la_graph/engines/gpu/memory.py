@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 
@@ -75,3 +76,35 @@ def _reserve(nbytes, what):
             f"{what} needs about {nbytes:,} bytes of GPU memory, but only {free:,} bytes are free on "
             f"GPU {cp.cuda.runtime.getDevice()}; free GPU memory, use a smaller graph, or run on the CPU "
             "with engine='cpu'")
+
+
+class _PeakHook(cp.cuda.MemoryHook):
+    """Counts the bytes of CuPy's pool in use while it is active, and their high-water mark."""
+
+    name = "la_graph_peak_memory"
+
+    def __init__(self):
+        self.live = 0
+        self.peak = 0
+
+    def malloc_postprocess(self, **kwargs):
+        self.live += kwargs["mem_size"]
+        if self.live > self.peak:
+            self.peak = self.live
+
+    def free_postprocess(self, **kwargs):
+        self.live -= kwargs["mem_size"]
+
+
+@contextlib.contextmanager
+def memory_watch():
+    """``GPUEngine.memory_watch``: the pool's high-water mark in the block, and the device's used bytes around it."""
+    out = {}
+    cp.cuda.Device().synchronize()
+    free_before, _ = cp.cuda.runtime.memGetInfo()
+    hook = _PeakHook()
+    with hook:
+        yield out
+    cp.cuda.Device().synchronize()
+    free_after, _ = cp.cuda.runtime.memGetInfo()
+    out.update(peak_device_bytes=int(hook.peak), device_used_growth_bytes=int(free_before - free_after))

@@ -18,7 +18,7 @@ from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, monoid_ty
 from . import interop
 from .fused import FUSED
 from .kernels import _NULL, FW_TILE, _kernel, _next_pow2
-from .memory import _reserve, wrap_public
+from .memory import _reserve, memory_watch, wrap_public
 from .objects import (_BOOL, _F64, _I32, _I64, _INT32_MAX, GMat, GVec, _allowed, _densify, _flat, _gather,
                       _nitems, _ones_if_none, _segments, _sparsify, _union)
 from .ops import (_BOOL_MONOID, _COMPARE, _FOLD, _MONOID_CODES, _OPCODES, _binop, _cast, _check_op,
@@ -857,6 +857,9 @@ class GPUEngine(Engine):
     # ---------------------------------------------------------------- timing, interop
     def synchronize(self):
         cp.cuda.Device().synchronize()
+
+    def memory_watch(self):
+        return memory_watch()
 
     graph_from_device = interop.graph_from_device
     graph_from_device_matrix = interop.graph_from_device_matrix
