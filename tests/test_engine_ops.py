@@ -1321,3 +1321,18 @@ def test_cpu_threads_from_the_environment(value, ok):
         assert out.returncode == 0 and out.stdout.split() == ["1", "1"], out.stderr
     else:
         assert out.returncode != 0 and "LA_GRAPH_NUM_THREADS must be a positive integer" in out.stderr
+
+
+@settings(max_examples=examples(20), **SETTINGS)
+@given(data=st.data())
+def test_to_numpy_consume_gives_the_same_array(engine, data):
+    """consume=True may hand over the storage instead of copying: the same values either way."""
+    E = engine
+    n = data.draw(st.integers(1, 9), label="n")
+    dt = data.draw(st.sampled_from(ANY_DTYPES), label="dtype")
+    r = draw_ref(data, (n,), dt)
+    fill = {BOOL: False, I64: -1, F64: np.inf}[np.dtype(dt)]
+    expected = E.to_numpy(to_engine(E, r), fill=fill)
+    got = E.to_numpy(to_engine(E, r), fill=fill, consume=True)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(expected))
+    assert np.asarray(got).dtype == np.asarray(expected).dtype

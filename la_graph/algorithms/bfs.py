@@ -277,4 +277,4 @@ def _result(E, x, output):
     if x is None:
         return None
     get = E.to_device if output == "device" else E.to_numpy
-    return get(x, fill=-1).astype(np.int64, copy=False)
+    return get(x, fill=-1, consume=True).astype(np.int64, copy=False)

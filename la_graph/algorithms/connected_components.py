@@ -71,7 +71,7 @@ def connected_components(G, *, engine=None, output="numpy"):
     V.check_choice(output, {"numpy", "device"}, what="output")
     E = get_engine(engine)
     f = component_labels(E, G)
-    return (E.to_device if output == "device" else E.to_numpy)(f)
+    return (E.to_device if output == "device" else E.to_numpy)(f, consume=True)
 
 
 @step("component_labels")

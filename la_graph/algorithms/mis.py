@@ -80,7 +80,7 @@ def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
     cand = E.apply(prio, "identity", mask=linked, structural=True)
     while E.nvals(cand):
         cand = luby_round(E, A, cand, members)
-    return (E.to_device if output == "device" else E.to_numpy)(members, fill=False)
+    return (E.to_device if output == "device" else E.to_numpy)(members, fill=False, consume=True)
 
 
 @step("vertex_priorities")

@@ -85,7 +85,7 @@ def strongly_connected_components(G, *, engine=None, output="numpy"):
         done += scc_fwbw(E, G, pivot, labels)
     if done < n:
         scc_color(E, G, 0, labels)  # rounds until all are labelled
-    return (E.to_device if output == "device" else E.to_numpy)(labels, fill=-1)  # full by now
+    return (E.to_device if output == "device" else E.to_numpy)(labels, fill=-1, consume=True)  # full by now
 
 
 def _pivot(E, G, labels):

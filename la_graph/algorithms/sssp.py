@@ -178,8 +178,8 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         d, p = _bellman_ford(E, G, s)
     else:
         d, p = _delta_stepping(E, G, s, delta, parent)
-    dist = E.to_numpy(d, fill=np.inf)
-    par = E.to_numpy(p, fill=-1).astype(np.int64, copy=False) if parent else None
+    dist = E.to_numpy(d, fill=np.inf, consume=True)
+    par = E.to_numpy(p, fill=-1, consume=True).astype(np.int64, copy=False) if parent else None
     return SSSPResult(dist, par, s, None, method, delta)
 
 

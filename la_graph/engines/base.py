@@ -165,19 +165,21 @@ class Engine(ABC):
         """A matrix with ``C[rows[k], cols[k]] = values[k]`` (``values`` may be a scalar)."""
 
     @abstractmethod
-    def to_numpy(self, x, fill=None):
+    def to_numpy(self, x, fill=None, *, consume=False):
         """A dense numpy copy of vector or matrix ``x``; missing entries become ``fill``.
 
         ``fill=None`` on an object with missing entries is an error.
+        ``consume=True`` says ``x`` is not used again: an engine may hand over
+        its storage instead of copying it (``x`` is then left empty).
         """
 
-    def to_device(self, x, fill=None):
+    def to_device(self, x, fill=None, *, consume=False):
         """Like :meth:`to_numpy`, but the array stays where the engine computes.
 
         The GPU engine returns a CuPy array (no copy to the host), for users who
         chain more GPU work; the CPU engine returns numpy, as :meth:`to_numpy`.
         """
-        return self.to_numpy(x, fill)
+        return self.to_numpy(x, fill, consume=consume)
 
     @abstractmethod
     def to_coo(self, x):

@@ -430,7 +430,7 @@ class ReferenceEngine(Engine):
         _check_range(cols, ncols, "column index")
         return self._from_coo((nrows, ncols), rows * ncols + cols, values, dup, dtype)
 
-    def to_numpy(self, x, fill=None):
+    def to_numpy(self, x, fill=None, *, consume=False):
         _check_shape(x, None, "x")
         total = int(np.prod(x.shape))
         if fill is None and x.keys.size != total:

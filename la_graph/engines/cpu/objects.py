@@ -152,6 +152,34 @@ class _bitmap_views(_lent):
         _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "pack")
 
 
+def _take_values(v, fill):
+    """The values of a bitmap or full, non-iso vector as a numpy array that takes over its storage.
+
+    ``v`` is left empty (its storage unpacked and claimed by numpy): no copy and
+    no fresh pages, where a copy of a result of millions of entries costs
+    milliseconds.  Absent entries become ``fill`` (written only there).
+    """
+    dt = _np(v.dtype)
+    n = v.size
+    vb, vx = ffi.new("int8_t**"), ffi.new("void**")
+    vb_size, vx_size = ffi.new("GrB_Index*"), ffi.new("GrB_Index*")
+    iso, nvals = ffi.new("bool*"), ffi.new("GrB_Index*")
+    if v.ss.format == "full":
+        _ok(lib.GxB_Vector_unpack_Full(v._carg, vx, vx_size, iso, _NULL), "unpack")
+        present = None
+        nvals[0] = n
+    else:
+        _ok(lib.GxB_Vector_unpack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "unpack")
+        present = claim_buffer(ffi, vb[0], vb_size[0], np.dtype(np.bool_))[:n]
+    values = claim_buffer(ffi, vx[0], vx_size[0] // dt.itemsize, dt)
+    if iso[0]:                                   # callers pass non-iso vectors; one value for all, expanded
+        values = np.full(n, values[0], dt)
+    values = values[:n]
+    if nvals[0] < n:
+        np.copyto(values, np.asarray(fill).astype(dt), where=~present)
+    return values
+
+
 def _indices(v):
     """The indices of ``v``'s entries as numpy (a bitmap is lent out and back: no sort, no copy of values)."""
     if v.ss.format == "bitmap":

@@ -18,7 +18,8 @@ from suitesparse_graphblas import ffi, lib
 from ...exceptions import InvalidArgumentError
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
 from .fused import FUSED
-from .objects import _CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _ok, graph_to_graphblas
+from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _ok, _take_values,
+                      graph_to_graphblas)
 
 _SPARSITY = {"sparse": lib.GxB_SPARSE, "dense": lib.GxB_BITMAP + lib.GxB_FULL}
 _SEMIRING_CACHE = {}
@@ -178,10 +179,12 @@ class CPUEngine(Engine):
         return Matrix.from_coo(np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), values,
                                nrows=nrows, ncols=ncols, dup_op=dup, dtype=dtype)
 
-    def to_numpy(self, x, fill=None):
+    def to_numpy(self, x, fill=None, *, consume=False):
         full = x.nvals == (x.size if isinstance(x, Vector) else x.nrows * x.ncols)
         if fill is None and not full:
             raise InvalidArgumentError("to_numpy needs fill= for an object with missing entries")
+        if consume and isinstance(x, Vector) and x.ss.format in ("bitmap", "full") and not x.ss.is_iso:
+            return _take_values(x, fill)                        # x's own buffer: no copy, no fresh pages
         if isinstance(x, Vector) and x.ss.format == "bitmap":
             # the values and presence flags lent as numpy: one np.where instead of a GraphBLAS assign
             with _bitmap_views(x) as ((present, values),):   # (x is empty while its storage is lent)

@@ -389,10 +389,10 @@ class GPUEngine(Engine):
                 out = cp.where(pres, val, cp.asarray(_scalar(fill, x.dtype)))
         return out if isinstance(x, GVec) else out.reshape(x.nrows, x.ncols)
 
-    def to_numpy(self, x, fill=None):
+    def to_numpy(self, x, fill=None, *, consume=False):
         return cp.asnumpy(self._dense_array(x, fill))
 
-    def to_device(self, x, fill=None):
+    def to_device(self, x, fill=None, *, consume=False):
         """Like :meth:`to_numpy`, but the result stays on the GPU (a CuPy array; no copy to the host)."""
         return self._dense_array(x, fill)
 
