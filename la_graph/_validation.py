@@ -147,6 +147,9 @@ def _as_index_array(a, name, xp=np):
         if arr.dtype.kind == "b":
             raise InvalidGraphError(f"{name} must hold integer vertex ids, got booleans")
         values = arr.tolist()
+        if arr.dtype.kind != "f":                     # strings, objects, complex numbers
+            raise InvalidGraphError(f"{name} must hold integer vertex ids, got {values[0]!r} "
+                                    f"(an array of dtype {arr.dtype})")
         bad = next((x for x in values if not float(x).is_integer()), values[0])
         raise InvalidGraphError(f"{name} must hold integer vertex ids, got {bad!r}")
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) > INT64_MAX:

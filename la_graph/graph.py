@@ -22,6 +22,7 @@ Rules, applied by every constructor:
 
 from __future__ import annotations
 
+import numbers
 from functools import cached_property
 
 import numpy as np
@@ -185,7 +186,12 @@ class Graph:
         v = np.fromiter((index[b] for _, b, _ in edges), np.int64, len(edges))
         w = None
         if weight is not None and any(weight in d for _, _, d in edges):
-            w = np.array([d.get(weight, 1.0) for _, _, d in edges], dtype=np.float64)
+            raw = [d.get(weight, 1.0) for _, _, d in edges]
+            for (a, b, _), x in zip(edges, raw):
+                if not isinstance(x, (numbers.Real, np.number)) or isinstance(x, np.complexfloating):
+                    raise InvalidGraphError(f"edge weights must be real numbers: edge ({a!r}, {b!r}) has "
+                                            f"{weight}={x!r}")
+            w = np.array(raw, dtype=np.float64)
         return cls.from_edges(u, v, w, n=len(index), directed=G.is_directed())
 
     @classmethod
