@@ -57,3 +57,32 @@ def test_gpu_engine_missing_is_clear(capsys):
         assert "gpu engine" in capsys.readouterr().err
     else:
         pytest.skip("a GPU engine is available here")
+
+
+@pytest.mark.parametrize("algo", sorted(__import__("la_graph.cli", fromlist=["ALGORITHMS"]).ALGORITHMS))
+def test_every_algorithm_runs_checked(capsys, tmp_path, algo):
+    out = tmp_path / "r.json"
+    extra = ["--sources", "0,33"] if algo == "reachability" else []
+    assert main(["run", algo, "karate", "--check", "--json", "--out", str(out), *extra]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["algorithm"] == algo and printed["checked"] is True
+    assert set(printed["seconds"]) >= {"read", "first"}
+    doc = json.loads(out.read_text())
+    assert doc["summary"] == printed["summary"] and doc["result"]
+
+
+def test_out_path_is_checked_before_the_work(capsys, tmp_path, monkeypatch):
+    import la_graph.cli as cli
+
+    ran = []
+    monkeypatch.setattr(cli, "_run", lambda *a: ran.append(1))
+    assert main(["run", "cc", "karate", "--out", str(tmp_path / "no" / "r.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err and not ran
+    assert main(["run", "cc", "karate", "--out", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err and not ran
+
+
+def test_sources_must_be_vertex_ids(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "bfs", "karate", "--sources", "0,x"])
+    assert "comma-separated vertex ids" in capsys.readouterr().err
