@@ -86,6 +86,9 @@ def _load(args):
     from .graph import Graph
 
     path = data.path(args.file) if args.file in data.names() and not Path(args.file).exists() else args.file
+    if not Path(path).exists():
+        raise FileNotFoundError(f"{args.file}: no such file, and no bundled graph of that name "
+                                f"(bundled: {', '.join(data.names())})")
     t = time.perf_counter()
     G = Graph.from_file(path, directed=args.directed, fmt=args.fmt, progress=args.progress and sys.stderr.isatty())
     return G, time.perf_counter() - t
@@ -211,6 +214,12 @@ def _run(args, G):
     return summary, result, times
 
 
+def _cli_words(message):
+    """An error message of the Python API in the command line's words (its option names)."""
+    return (message.replace("engine='cpu'", "--engine cpu").replace("engine='gpu'", "--engine gpu")
+            .replace("pass fmt= one of", "pass --format, one of"))
+
+
 def _check_out(path):
     """Fail before the work if ``--out`` cannot be written."""
     if path is None:
@@ -251,10 +260,16 @@ def main(argv=None):
             return 0
         from .engines import get_engine
 
-        engine = get_engine(args.engine).name
+        try:
+            engine = get_engine(args.engine).name
+        except LaGraphError as exc:
+            if args.engine is None and os.environ.get("LA_GRAPH_ENGINE"):   # the user did not type it here
+                raise type(exc)(f"LA_GRAPH_ENGINE={os.environ['LA_GRAPH_ENGINE']} asked for it: {exc}") from exc
+            raise
+        args.engine = engine
         summary, result, times = _run(args, G)
     except (LaGraphError, OSError) as exc:
-        print(f"la-graph: error: {exc}", file=sys.stderr)
+        print(f"la-graph: error: {_cli_words(str(exc))}", file=sys.stderr)
         return 2
     seconds = {"read": t_load, **times}
     if args.json:

@@ -86,3 +86,20 @@ def test_sources_must_be_vertex_ids(capsys):
     with pytest.raises(SystemExit):
         main(["run", "bfs", "karate", "--sources", "0,x"])
     assert "comma-separated vertex ids" in capsys.readouterr().err
+
+
+def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
+    assert main(["run", "cc", "karat"]) == 2
+    err = capsys.readouterr().err
+    assert "karat: no such file, and no bundled graph of that name (bundled: karate" in err
+    odd = tmp_path / "g.xyz"
+    odd.write_text("0 1\n")
+    assert main(["info", str(odd)]) == 2
+    assert "pass --format, one of" in capsys.readouterr().err
+    try:
+        lg.get_engine("gpu")
+    except lg.EngineUnavailable:
+        monkeypatch.setenv("LA_GRAPH_ENGINE", "gpu")
+        assert main(["run", "cc", "karate"]) == 2
+        err = capsys.readouterr().err
+        assert "LA_GRAPH_ENGINE=gpu asked for it" in err and "--engine cpu" in err
