@@ -341,3 +341,12 @@ def test_self_reported_times_and_checks():
     assert rows(peers.SelfReported(0.002, {"components": 4}, True))[1]["status"] == "wrong"
     bad = rows(peers.SelfReported(0.002, {"components": 3}, False, "ERROR: found adjacent nodes"))[1]
     assert bad["status"] == "wrong" and "own check" in bad["note"]
+
+
+def test_bench_names_a_missing_graph_and_writes_no_empty_record(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("LA_GRAPH_DATA", str(tmp_path / "nowhere"))
+    out = tmp_path / "r.json"
+    assert main(["bench", "cc", "--graphs", "usroads-48", "--out", str(out), "--no-progress"]) == 2
+    assert "graph 'usroads-48': no data folder" in capsys.readouterr().err and not out.exists()
+    assert main(["bench", "mis", "--graphs", "rmat8:dir", "--peers", "none", "--out", str(out), "--no-progress"]) == 2
+    assert "nothing was measured" in capsys.readouterr().err and not out.exists()

@@ -118,7 +118,19 @@ def run(args, argv=None):
     if args.repeat < 1:
         raise InvalidArgumentError(f"--repeat must be at least 1, got {args.repeat}")
     from . import harness
+    from .graphs import family, find_file
     from .report import evaluate, targets_table
+
+    from .. import data
+
+    for g in args.graphs or ():   # a named real graph that is not there: say so before any work
+        base = g.split(":")[0]
+        if family(base) == "real" and base not in data.names():
+            try:
+                find_file(base)
+            except FileNotFoundError as exc:
+                raise FileNotFoundError(f"graph {g!r}: {exc}; the data folder is $LA_GRAPH_DATA, "
+                                        "else ../shared/data beside the repository") from None
 
     out = args.out
     if out is None:
@@ -127,6 +139,8 @@ def run(args, argv=None):
         out = folder / f"bench-{'-'.join(args.engines)}-{stamp}.json"
 
     def save(doc):  # after every graph too, so that a long run killed midway keeps what it measured
+        if not doc["results"]:
+            return  # never an empty record
         if args.provisional:
             doc["provisional"] = True
         harness.write(doc, out)
@@ -135,6 +149,9 @@ def run(args, argv=None):
                       repeat=args.repeat, scales=args.scales, budget_s=args.budget, label=args.label,
                       command=" ".join(["la-graph", *(argv or [])]),
                       progress=args.progress and sys.stderr.isatty(), checkpoint=save)
+    if not doc["results"]:
+        why = "; ".join(doc["notes"]) or "no algorithm ran on any graph"
+        raise InvalidArgumentError(f"nothing was measured, so no record was written ({why})")
     save(doc)
     for n in doc["notes"]:
         print(f"note: {n}")

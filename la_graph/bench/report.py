@@ -1,7 +1,7 @@
 """Render benchmark records (JSON) into ``docs/benchmarks.md`` and PNG plots.
 
 ``la-graph bench --report benchmarks/results/*.json`` calls :func:`render`.
-The page has the issues' targets (:mod:`la_graph.bench.targets`), each
+The page has la_graph's published speed goals (:mod:`la_graph.bench.targets`), each
 evaluated from the newest run that measured la_graph and the named peer on that
 graph, and per run: the machine, a table per algorithm (time per call, per
 source for traversals; edges per second; la_graph's speed-up over each peer),
@@ -380,7 +380,9 @@ def render(paths, out="docs/benchmarks.md", img_dir=None, plots=True, skip_other
     measured = [e for e in evals if e["met"] is not None]
     met = sum(1 for e in measured if e["met"])
     parts = [_INTRO, "## Targets",
-             f"The issues' targets, each measured side by side with its named peer in one run (the newest run "
+             f"la_graph's published speed goals (the first column names the project issue that set each one; "
+             f"`la_graph/bench/targets.py` lists them), each measured side by side with its named peer in one "
+             f"run (the newest run "
              f"that has it; a provisional run — a pipeline check on a loaded machine — only where no other run "
              f"has it). **{met} of {len(measured)} decided targets are met**; "
              f"{sum(1 for e in evals if 'ours' not in e)} are not measured yet (their algorithm has not "
