@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import sys
+import warnings
 import time
 from pathlib import Path
 
@@ -27,7 +28,7 @@ import numpy as np
 import la_graph as lg
 
 from . import data
-from .exceptions import LaGraphError
+from .exceptions import LaGraphError, NumberingWarning
 
 #: ``la-graph run`` ALGO -> what it runs
 ALGORITHMS = {
@@ -53,6 +54,9 @@ def _parser():
         d.add_argument("--directed", dest="directed", action="store_true", default=None)
         d.add_argument("--undirected", dest="directed", action="store_false")
         sp.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar while reading")
+        sp.add_argument("--base", type=int, choices=(0, 1), default=None,
+                        help="how an edge list or CSV numbers its vertices (default: as written, with a note "
+                             "when the file looks 1-based)")
 
     info = sub.add_parser("info", help="describe a graph file")
     graph_args(info)
@@ -90,7 +94,14 @@ def _load(args):
         raise FileNotFoundError(f"{args.file}: no such file, and no bundled graph of that name "
                                 f"(bundled: {', '.join(data.names())})")
     t = time.perf_counter()
-    G = Graph.from_file(path, directed=args.directed, fmt=args.fmt, progress=args.progress and sys.stderr.isatty())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", NumberingWarning)
+        G = Graph.from_file(path, directed=args.directed, fmt=args.fmt,
+                            progress=args.progress and sys.stderr.isatty(), base=args.base)
+    if any(issubclass(w.category, NumberingWarning) for w in caught):
+        print(f"la-graph: note: {args.file} has no vertex 0 and its smallest id is 1: vertex 0 is counted as an "
+              "extra isolated vertex; pass --base 1 if the file numbers its vertices from 1 (--base 0 to keep "
+              "them and skip this note)", file=sys.stderr)
     return G, time.perf_counter() - t
 
 

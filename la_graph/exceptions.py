@@ -20,6 +20,7 @@ __all__ = [
     "OutOfDeviceMemory",
     "OutOfMemory",
     "VerificationError",
+    "NumberingWarning",
 ]
 
 
@@ -64,3 +65,11 @@ class OutOfMemory(LaGraphError, MemoryError):
 
 class VerificationError(LaGraphError, AssertionError):
     """A checker in :mod:`la_graph.verify` found a wrong result."""
+
+
+class NumberingWarning(UserWarning):
+    """An edge list looks 1-based (no vertex 0, smallest id 1) and nothing said how it is numbered.
+
+    Its ids are kept as written, so vertex 0 is an extra isolated vertex;
+    ``Graph.from_file(path, base=1)`` (``la-graph --base 1``) numbers from 1.
+    """

@@ -195,7 +195,7 @@ class Graph:
         return cls.from_edges(u, v, w, n=len(index), directed=G.is_directed())
 
     @classmethod
-    def from_file(cls, path, directed=None, fmt=None, *, progress=False):
+    def from_file(cls, path, directed=None, fmt=None, *, progress=False, base=None):
         """Read a graph file.
 
         Formats (chosen from the extension, ``.gz`` allowed, unless ``fmt`` is given):
@@ -207,7 +207,10 @@ class Graph:
         METIS are undirected; ``general`` Matrix Market, edge lists, CSV and DIMACS
         are directed.  ``directed=False`` makes every edge two-way;
         ``directed=True`` on an undirected file keeps both directions of each edge.
-        Ids are kept as given (see the module notes).
+        Ids are kept as given (see the module notes); ``base=1`` numbers an edge
+        list or CSV from 1 (ids shifted down by one), ``base=0`` from 0, and by
+        default a file with no vertex 0 whose smallest id is 1 is read as written
+        with a :class:`~la_graph.exceptions.NumberingWarning`.
 
         Examples
         --------
@@ -218,7 +221,7 @@ class Graph:
         """
         from .io import read_edges
 
-        e = read_edges(path, fmt=fmt, progress=progress)
+        e = read_edges(path, fmt=fmt, progress=progress, base=base)
         # a file that stores one triangle of an undirected graph is symmetrized in any case
         G = cls.from_edges(e.u, e.v, e.w, n=e.n, directed=e.directed)
         if directed is None or bool(directed) == e.directed:

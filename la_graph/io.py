@@ -17,7 +17,9 @@ unless ``fmt`` names it:
 Rules
 -----
 * **Vertex ids.**  Edge lists and CSV keep ids as written (0-based), and
-  ``n = max id + 1``: a file whose ids start at 1 keeps vertex 0, isolated.
+  ``n = max id + 1``: a file whose ids start at 1 keeps vertex 0, isolated,
+  with a :class:`~la_graph.exceptions.NumberingWarning` unless ``base=`` says
+  how the file is numbered (``base=1`` shifts its ids down by one).
   Matrix Market, DIMACS and METIS are 1-based and are shifted to start at 0;
   their ``n`` is the size the header declares.  Ids must be plain decimal
   integers (no sign, no decimal point) that fit in int64.
@@ -69,6 +71,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import warnings
 import zlib
 from pathlib import Path
 from typing import NamedTuple
@@ -76,7 +79,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validation as V
-from .exceptions import FileFormatError, InvalidGraphError
+from .exceptions import FileFormatError, InvalidArgumentError, InvalidGraphError, NumberingWarning
 
 __all__ = ["EdgeList", "FORMATS", "EXTENSIONS", "read_edges", "write_edges"]
 
@@ -125,7 +128,7 @@ class EdgeList(NamedTuple):
 
 
 # ---------------------------------------------------------------------- public API
-def read_edges(path, fmt=None, progress=False):
+def read_edges(path, fmt=None, progress=False, *, base=None):
     """Read a graph file into an :class:`EdgeList`.
 
     Parameters
@@ -136,6 +139,13 @@ def read_edges(path, fmt=None, progress=False):
         The format; by default taken from the extension (see :data:`EXTENSIONS`).
     progress : bool
         Show a tqdm progress bar of the bytes read.
+    base : {None, 0, 1}
+        How an edge list or CSV numbers its vertices: ``0`` keeps the ids as
+        written, ``1`` shifts them down by one (an id 0 is then an error).
+        ``None`` keeps them and warns (:class:`~la_graph.exceptions.NumberingWarning`)
+        when the file looks 1-based: no vertex 0 and smallest id 1.  Matrix
+        Market, DIMACS and METIS number from 1 by definition: ``base`` must
+        stay ``None`` for them.
 
     Returns
     -------
@@ -163,9 +173,26 @@ def read_edges(path, fmt=None, progress=False):
     """
     path = Path(path)
     fmt = _format_of(path, fmt)
+    if base not in (None, 0, 1) or isinstance(base, bool):
+        raise InvalidArgumentError(f"base must be None, 0 or 1, got {base!r}")
+    if base is not None and fmt not in ("edgelist", "csv"):
+        raise InvalidArgumentError(f"base= applies to edge lists and CSV; a {fmt} file numbers its vertices itself")
     data = _read_bytes(path, progress)
     buf = _Buffer.of(data, str(path), comma=fmt == "csv")
-    return _READERS[fmt](buf, _COMMENTS[fmt])
+    e = _READERS[fmt](buf, _COMMENTS[fmt])
+    if fmt not in ("edgelist", "csv") or e.u.size == 0:
+        return e
+    smallest = int(min(e.u.min(), e.v.min()))
+    if base == 1:
+        if smallest == 0:
+            i = int(np.argmax((e.u == 0) | (e.v == 0)))
+            raise FileFormatError(f"{path}: base=1, but edge {i + 1} has vertex id 0")
+        return EdgeList(e.u - 1, e.v - 1, e.w, e.n - 1, e.directed)
+    if base is None and smallest == 1:
+        warnings.warn(f"{path} looks 1-based (no vertex 0, smallest id 1): its ids are kept, so vertex 0 is "
+                      "an extra isolated vertex; pass base=1 to number from 1 (base=0 to keep them, silently)",
+                      NumberingWarning, stacklevel=3)
+    return e
 
 
 def write_edges(G, path, fmt=None):

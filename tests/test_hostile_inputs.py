@@ -39,3 +39,34 @@ def test_networkx_weights_of_numpy_and_bool_types_are_numbers():
     G.add_edge(2, 3)                                      # missing: 1
     H = lg.Graph.from_networkx(G)
     assert sorted(H.weights.tolist()) == [1.0, 1.0, 2.5, 2.5, 3.0, 3.0]
+
+
+def test_an_edge_list_numbered_from_1(tmp_path, capsys):
+    p = tmp_path / "p.txt"
+    p.write_text("1 2\n2 3\n3 1\n")
+    with pytest.warns(lg.NumberingWarning, match="looks 1-based"):
+        G = lg.Graph.from_file(p)
+    assert G.n == 4                                       # as written: vertex 0 is extra
+    H = lg.Graph.from_file(p, base=1)
+    assert H.n == 3 and sorted(zip(*H.edges())) == [(0, 1), (1, 2), (2, 0)]
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert lg.Graph.from_file(p, base=0).n == 4           # said: no warning
+    z = tmp_path / "z.txt"
+    z.write_text("0 1\n1 2\n")
+    with pytest.raises(lg.FileFormatError, match="base=1, but edge 1 has vertex id 0"):
+        lg.Graph.from_file(z, base=1)
+    with pytest.raises(lg.InvalidArgumentError, match="numbers its vertices itself"):
+        lg.Graph.from_file(lg.data.path("karate"), base=1)
+    with pytest.raises(lg.InvalidArgumentError, match="base must be None, 0 or 1"):
+        lg.Graph.from_file(p, base=2)
+    from la_graph.cli import main
+
+    assert main(["run", "cc", str(p)]) == 0
+    captured = capsys.readouterr()
+    assert "pass --base 1" in captured.err and "components 2" in captured.out
+    assert main(["run", "cc", str(p), "--base", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "components 1" in captured.out and "--base" not in captured.err
