@@ -7,10 +7,11 @@ well-formed data.  Messages are short, state the rule and the value.
 from __future__ import annotations
 
 import numbers
+import os
 
 import numpy as np
 
-from .exceptions import InvalidArgumentError, InvalidGraphError, InvalidSourceError
+from .exceptions import InvalidArgumentError, InvalidGraphError, InvalidSourceError, OutOfMemory
 
 INT32_MAX = np.iinfo(np.int32).max
 INT64_MAX = np.iinfo(np.int64).max
@@ -181,3 +182,35 @@ def check_square_sparse(A):
     if A.dtype.kind not in "iufb":
         raise InvalidGraphError(f"adjacency matrix must hold real numbers, got dtype {A.dtype}")
     return sp.coo_array(A)
+
+
+def available_host_bytes():
+    """Bytes of host memory available to a new allocation (Linux MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_host_memory(need, what, hint):
+    """Raise OutOfMemory (naming the bytes needed and available, and ``hint``) unless ``need`` bytes fit."""
+    avail = available_host_bytes()
+    if avail is not None and need > avail:
+        raise OutOfMemory(f"{what} needs {need:,} bytes of memory, but only {avail:,} bytes are available; {hint}")
+
+
+def check_many_sources(k, n, bytes_per_entry, what):
+    """Refuse (OutOfMemory) a search whose ``k x n`` results (``bytes_per_entry`` a vertex and source,
+    results and the engine's own copies together) would not fit; the hint says how many sources would."""
+    per_source = n * bytes_per_entry
+    avail = available_host_bytes()
+    fit = max(1, (avail or 0) // max(per_source, 1))
+    check_host_memory(k * per_source, f"{what} from {k:,} sources over {n:,} vertices",
+                      f"search at most {fit:,} sources at a time")

@@ -70,3 +70,19 @@ def test_an_edge_list_numbered_from_1(tmp_path, capsys):
     assert main(["run", "cc", str(p), "--base", "1"]) == 0
     captured = capsys.readouterr()
     assert "components 1" in captured.out and "--base" not in captured.err
+
+
+@pytest.mark.parametrize("call", [
+    lambda G, s: lg.bfs(G, sources=s, parent=False),
+    lambda G, s: lg.bfs(G, sources=s),
+    lambda G, s: lg.sssp(G, sources=s),
+    lambda G, s: lg.reachability(G, s),
+])
+def test_many_sources_are_refused_before_memory_runs_out(monkeypatch, call):
+    """k sources x n vertices of results that cannot fit: OutOfMemory naming the bytes and how many sources fit."""
+    G = lg.generators.grid_2d(20, 20, weights=(1, 9), seed=1)
+    monkeypatch.setattr(lg._validation, "available_host_bytes", lambda: 100_000)
+    with pytest.raises(lg.OutOfMemory, match=r"from 400 sources over 400 vertices needs [\d,]+ bytes of memory, "
+                                             r"but only 100,000 bytes are available; search at most \d+ sources"):
+        call(G, np.arange(G.n))
+    assert call(G, np.arange(3)) is not None            # a few sources fit

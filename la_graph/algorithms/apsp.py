@@ -25,7 +25,6 @@ in blocks of rows for graphs whose ``n^2`` does not fit in memory.
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
@@ -302,32 +301,8 @@ def _rows_per_block(n, block_rows, max_bytes):
     return min(block_rows, n)
 
 
-def _available_host_bytes():
-    """Bytes of host memory available to a new allocation (Linux MemAvailable), or None if unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        import psutil
-
-        return int(psutil.virtual_memory().available)
-    except Exception:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
 def _check_host_memory(need, what):
-    avail = _available_host_bytes()
-    if avail is not None and need > avail:
-        raise OutOfMemory(f"{what} needs {need:,} bytes of memory, but only {avail:,} bytes are available; "
-                          "stream the rows with apsp_blocks(G, block_rows)")
+    V.check_host_memory(need, what, "stream the rows with apsp_blocks(G, block_rows)")
 
 
 @step("floyd_warshall")

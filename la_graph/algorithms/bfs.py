@@ -118,6 +118,8 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
     E = get_engine(engine)
     if sources is not None:
         srcs = V.check_vertices(sources, G.n)
+        # levels and parents (8 bytes each) as the engine's matrices and as the returned arrays, the frontier
+        V.check_many_sources(srcs.size, G.n, 16 * (int(level) + int(parent)) + 1, "a breadth-first search")
         lev, par = _bfs_multi(E, G, srcs, level, parent, output)
         return BFSResult(lev, par, None, srcs)
     s = V.check_vertex(source, G.n)

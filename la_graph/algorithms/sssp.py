@@ -147,6 +147,8 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         raise V.InvalidSourceError("give exactly one of source= or sources=")
     if sources is not None:
         srcs = V.check_vertices(sources, G.n)
+        # distances and parents (8 bytes each) as the engine's matrices and as the returned arrays, the frontier
+        V.check_many_sources(srcs.size, G.n, 16 * (1 + int(bool(parent))) + 9, "a shortest-path search")
     else:
         s = V.check_vertex(source, G.n)
     E = get_engine(engine)
