@@ -126,6 +126,12 @@ def check_edge_arrays(u, v, w=None, n=None, *, xp=np):
         w = xp.asarray(w)
         if w.dtype.kind not in "iufb":
             raise InvalidGraphError(f"weights must be real numbers, got dtype {w.dtype}")
+        if w.dtype.kind in "iu" and w.size:                # weights are float64: integers beyond 2**53 round
+            big = ((w > 2**53) | (w < -(2**53))) if w.dtype.kind == "i" else w > 2**53
+            if bool(big.any()):
+                i = int(xp.argmax(big.reshape(-1)))
+                raise InvalidGraphError(f"integer weights must be at most 2**53 in magnitude (weights are float64, "
+                                        f"which rounds larger ones), got w[{i}] = {int(w.reshape(-1)[i])}")
         w = w.astype(np.float64, copy=False).reshape(-1) if w.ndim else xp.full(u.size, float(w), np.float64)
         if w.shape != u.shape:
             raise InvalidGraphError(f"w must have one weight per edge: {w.size} weights for {u.size} edges")

@@ -86,3 +86,12 @@ def test_many_sources_are_refused_before_memory_runs_out(monkeypatch, call):
                                              r"but only 100,000 bytes are available; search at most \d+ sources"):
         call(G, np.arange(G.n))
     assert call(G, np.arange(3)) is not None            # a few sources fit
+
+
+def test_integer_weights_beyond_float64_precision():
+    with pytest.raises(lg.InvalidGraphError, match=r"at most 2\*\*53 .* w\[1\] = 9007199254740993"):
+        lg.Graph.from_edges([0, 1], [1, 2], w=np.array([1, 2**53 + 1], np.int64))
+    with pytest.raises(lg.InvalidGraphError, match="at most 2"):
+        lg.Graph.from_edges([0], [1], w=np.array([2**63 + 5], np.uint64))
+    G = lg.Graph.from_edges([0, 1], [1, 2], w=np.array([2**53, -(2**53)], np.int64), directed=True)
+    assert G.weights.tolist() == [2.0**53, -(2.0**53)]      # exactly representable: kept
