@@ -212,11 +212,23 @@ def check_host_memory(need, what, hint):
         raise OutOfMemory(f"{what} needs {need:,} bytes of memory, but only {avail:,} bytes are available; {hint}")
 
 
-def check_many_sources(k, n, bytes_per_entry, what):
-    """Refuse (OutOfMemory) a search whose ``k x n`` results (``bytes_per_entry`` a vertex and source,
-    results and the engine's own copies together) would not fit; the hint says how many sources would."""
-    per_source = n * bytes_per_entry
+def source_batch(k, n, result_bytes, work_bytes, what):
+    """How many of ``k`` sources a search over ``n`` vertices takes at once.
+
+    Its ``k x n`` results (``result_bytes`` a source and vertex) must fit in
+    host memory, else OutOfMemory naming the bytes and how many sources would
+    fit.  The engine's working copies (``work_bytes`` a source and vertex) are
+    bounded by searching the sources in batches: all ``k`` at once when
+    everything fits (or the free memory is unknown).
+    """
     avail = available_host_bytes()
-    fit = max(1, (avail or 0) // max(per_source, 1))
-    check_host_memory(k * per_source, f"{what} from {k:,} sources over {n:,} vertices",
-                      f"search at most {fit:,} sources at a time")
+    result, work = k * n * result_bytes, k * n * work_bytes
+    if avail is None or result + work <= avail or k == 0:
+        return max(k, 1)
+    batch = (avail - result) // max(n * work_bytes, 1) if result < avail else 0
+    if batch < 1:
+        fit = max(1, avail // max(n * (result_bytes + work_bytes), 1))
+        check_host_memory(result + n * work_bytes, f"{what} from {k:,} sources over {n:,} vertices",
+                          f"search at most {fit:,} sources at a time")
+        batch = 1
+    return int(batch)

@@ -88,6 +88,28 @@ def test_many_sources_are_refused_before_memory_runs_out(monkeypatch, call):
     assert call(G, np.arange(3)) is not None            # a few sources fit
 
 
+@pytest.mark.parametrize("search", ["bfs", "sssp"])
+def test_many_sources_run_in_batches_where_only_the_results_fit(monkeypatch, search):
+    """The results fit, the engine's copies for all sources at once do not: the sources go in batches."""
+    G = lg.generators.grid_2d(12, 10, weights=(1, 9), seed=2)
+    src = np.arange(0, G.n, 2)                                          # 60 sources x 120 vertices
+    run = (lambda: lg.bfs(G, sources=src)) if search == "bfs" else (lambda: lg.sssp(G, sources=src))
+    whole = run()
+    calls = []
+    import importlib
+
+    module = importlib.import_module(f"la_graph.algorithms.{search}")   # (the package exports functions of these names)
+    name = "_bfs_multi" if search == "bfs" else "sssp_batch"
+    spy = getattr(module, name)
+    monkeypatch.setattr(module, name, lambda E, G, s, *a: calls.append(len(s)) or spy(E, G, s, *a))
+    monkeypatch.setattr(lg._validation, "available_host_bytes", lambda: 60 * 120 * 16 + 60_000)   # the results and a third of the work
+    part = run()
+    assert len(calls) > 1 and sum(calls) == src.size                   # batched
+    for a, b in ((whole.level, part.level), (whole.parent, part.parent)) if search == "bfs" else \
+            ((whole.distance, part.distance),):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_integer_weights_beyond_float64_precision():
     with pytest.raises(lg.InvalidGraphError, match=r"at most 2\*\*53 .* w\[1\] = 9007199254740993"):
         lg.Graph.from_edges([0, 1], [1, 2], w=np.array([1, 2**53 + 1], np.int64))

@@ -118,9 +118,18 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
     E = get_engine(engine)
     if sources is not None:
         srcs = V.check_vertices(sources, G.n)
-        # levels and parents (8 bytes each) as the engine's matrices and as the returned arrays, the frontier
-        V.check_many_sources(srcs.size, G.n, 16 * (int(level) + int(parent)) + 1, "a breadth-first search")
-        lev, par = _bfs_multi(E, G, srcs, level, parent, output)
+        # levels and parents (8 bytes each): the returned arrays, and the engine's matrices and frontier
+        kept = 8 * (int(level) + int(parent))
+        batch = V.source_batch(srcs.size, G.n, kept, kept + 1, "a breadth-first search")
+        if batch >= srcs.size or output == "device":
+            lev, par = _bfs_multi(E, G, srcs, level, parent, output)
+        else:   # the results fit, the engine's working copies for all sources at once do not
+            lev, par = (np.empty((srcs.size, G.n), np.int64) if want else None for want in (level, parent))
+            for lo in range(0, srcs.size, batch):
+                part = _bfs_multi(E, G, srcs[lo:lo + batch], level, parent, output)
+                for whole, rows in zip((lev, par), part):
+                    if whole is not None:
+                        whole[lo:lo + batch] = rows
         return BFSResult(lev, par, None, srcs)
     s = V.check_vertex(source, G.n)
     lev, par = _bfs_single(E, G, s, level, parent, direction, output)

@@ -104,7 +104,7 @@ def reachability(G, sources, *, batch=None, engine=None):
     """
     G = V.check_graph(G)
     srcs = V.check_vertices(sources, G.n)
-    V.check_many_sources(srcs.size, G.n, 1, "reachability")   # the k x n bool result (batches bound the rest)
+    V.source_batch(srcs.size, G.n, 1, 0, "reachability")   # the k x n bool result must fit (batches bound the rest)
     if batch is None:
         batch = default_batch(G.n, srcs.size)
     elif isinstance(batch, (bool, np.bool_)) or not isinstance(batch, (int, np.integer)) or batch <= 0:

@@ -147,8 +147,9 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         raise V.InvalidSourceError("give exactly one of source= or sources=")
     if sources is not None:
         srcs = V.check_vertices(sources, G.n)
-        # distances and parents (8 bytes each) as the engine's matrices and as the returned arrays, the frontier
-        V.check_many_sources(srcs.size, G.n, 16 * (1 + int(bool(parent))) + 9, "a shortest-path search")
+        # distances and parents (8 bytes each): the returned arrays, and the engine's matrices and frontier
+        kept = 8 * (1 + int(bool(parent)))
+        batch = V.source_batch(srcs.size, G.n, kept, kept + 9, "a shortest-path search")
     else:
         s = V.check_vertex(source, G.n)
     E = get_engine(engine)
@@ -169,11 +170,16 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         delta = None
 
     if sources is not None:
-        D, P, active = sssp_batch(E, G, srcs, delta, G.n, parent)
-        if active.any():  # a negative cycle: find it from the first such source
-            _bellman_ford(E, G, int(srcs[np.argmax(active)]))
-        dist = E.to_numpy(D, fill=np.inf)
-        par = E.to_numpy(P, fill=-1).astype(np.int64, copy=False) if parent else None
+        dist = np.empty((srcs.size, G.n))
+        par = np.empty((srcs.size, G.n), np.int64) if parent else None
+        for lo in range(0, srcs.size, batch):   # one batch unless the engine's copies for all would not fit
+            chunk = srcs[lo:lo + batch]
+            D, P, active = sssp_batch(E, G, chunk, delta, G.n, parent)
+            if active.any():  # a negative cycle: find it from the first such source
+                _bellman_ford(E, G, int(chunk[np.argmax(active)]))
+            dist[lo:lo + batch] = E.to_numpy(D, fill=np.inf, consume=True)
+            if parent:
+                par[lo:lo + batch] = E.to_numpy(P, fill=-1, consume=True)
         return SSSPResult(dist, par, None, srcs, method, delta)
 
     if method == "bellman_ford":
