@@ -226,9 +226,9 @@ def source_batch(k, n, result_bytes, work_bytes, what):
     if avail is None or result + work <= avail or k == 0:
         return max(k, 1)
     batch = (avail - result) // max(n * work_bytes, 1) if result < avail else 0
-    if batch < 1:
+    if batch < 1:   # not even the results and one source's working copies fit
         fit = max(1, avail // max(n * (result_bytes + work_bytes), 1))
-        check_host_memory(result + n * work_bytes, f"{what} from {k:,} sources over {n:,} vertices",
-                          f"search at most {fit:,} sources at a time")
-        batch = 1
+        raise OutOfMemory(f"{what} from {k:,} sources over {n:,} vertices needs {result + n * work_bytes:,} bytes "
+                          f"of memory, but only {avail:,} bytes are available; search at most {fit:,} sources "
+                          "at a time")
     return int(batch)

@@ -25,7 +25,6 @@ in blocks of rows for graphs whose ``n^2`` does not fit in memory.
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from .. import _validation as V

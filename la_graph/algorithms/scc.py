@@ -156,7 +156,8 @@ def scc_color(E, G, seed, labels):
     """Min-label (coloring) rounds until every vertex is labelled, in place; returns the number labelled.
 
     The priorities are ``vertex_ranks(n, seed)``, a random permutation of
-    ``0..n-1`` (:mod:`la_graph._random`).  ``labels`` holds whole SCCs.  One round: every unlabelled vertex takes the smallest priority among
+    ``0..n-1`` (:mod:`la_graph._random`).  ``labels`` holds whole SCCs.
+    One round: every unlabelled vertex takes the smallest priority among
     the unlabelled vertices that reach it (``c = min(c, c min.first A)`` to
     a fixed point); a vertex whose color is its own priority is the root of
     its color class, and the vertices of that class that reach it backward

@@ -147,9 +147,6 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         raise V.InvalidSourceError("give exactly one of source= or sources=")
     if sources is not None:
         srcs = V.check_vertices(sources, G.n)
-        # distances and parents (8 bytes each): the returned arrays, and the engine's matrices and frontier
-        kept = 8 * (1 + int(bool(parent)))
-        batch = V.source_batch(srcs.size, G.n, kept, kept + 9, "a shortest-path search")
     else:
         s = V.check_vertex(source, G.n)
     E = get_engine(engine)
@@ -170,6 +167,9 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         delta = None
 
     if sources is not None:
+        # distances and parents (8 bytes each): the returned arrays, and the engine's matrices and frontier
+        kept = 8 * (1 + int(bool(parent)))
+        batch = V.source_batch(srcs.size, G.n, kept, kept + 9, "a shortest-path search")
         dist = np.empty((srcs.size, G.n))
         par = np.empty((srcs.size, G.n), np.int64) if parent else None
         for lo in range(0, srcs.size, batch):   # one batch unless the engine's copies for all would not fit
