@@ -350,3 +350,17 @@ def test_bench_names_a_missing_graph_and_writes_no_empty_record(capsys, tmp_path
     assert "graph 'usroads-48': no data folder" in capsys.readouterr().err and not out.exists()
     assert main(["bench", "mis", "--graphs", "rmat8:dir", "--peers", "none", "--out", str(out), "--no-progress"]) == 2
     assert "nothing was measured" in capsys.readouterr().err and not out.exists()
+
+
+def test_bench_data_option_names_the_folder(capsys, tmp_path, monkeypatch):
+    """``--data DIR`` is the folder of real graphs (over $LA_GRAPH_DATA); a missing one is named before any work."""
+    monkeypatch.setenv("LA_GRAPH_DATA", str(tmp_path / "elsewhere"))
+    out = tmp_path / "r.json"
+    assert main(["bench", "cc", "--graphs", "usroads-48", "--data", str(tmp_path / "absent"), "--out", str(out),
+                 "--no-progress"]) == 2
+    assert f"--data {tmp_path / 'absent'}: no such folder" in capsys.readouterr().err and not out.exists()
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "tiny_graph.txt").write_text("0 1\n1 2\n")
+    assert main(["bench", "cc", "--graphs", "tiny_graph", "--data", str(tmp_path / "mine"), "--peers", "none",
+                 "--repeat", "1", "--out", str(out), "--no-progress"]) == 0
+    assert out.exists()

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sys
 from pathlib import Path
 
@@ -39,10 +40,13 @@ def add_arguments(p):
                    help="graph names (e.g. rmat20, grid1000, usroads-48, rmat20:w1-255, uk-2007-05:sym; see "
                         "la_graph.bench.graphs); default: the suites' graphs")
     p.add_argument("--suite", nargs="+", default=["targets"], choices=["targets", "ladder", "families", "real"],
-                   help="default graph sets: targets (the issues' target graphs, default), ladder (R-MAT "
+                   help="default graph sets: targets (the graphs of the published speed goals, default), ladder (R-MAT "
                         "scales, see --scales), families (every generated family), real (the data folder's graphs)")
     p.add_argument("--scales", type=_scales, default=None,
                    help="R-MAT scales of the ladder, e.g. 16-23 (default 16-21 on the CPU, 16-23 on the GPU)")
+    p.add_argument("--data", type=Path, default=None, metavar="DIR",
+                   help="the folder of real graphs (default: $LA_GRAPH_DATA, else ../shared/data beside the "
+                        "repository)")
     p.add_argument("--engines", type=_csv, default=["cpu"], help="comma-separated engines: cpu, gpu (default cpu)")
     p.add_argument("--peers", type=_csv, default=None,
                    help=f"comma-separated peers: {', '.join(peers.TOOLS)}, or none (default: every one installed)")
@@ -123,13 +127,17 @@ def run(args, argv=None):
 
     from .. import data
 
+    if args.data is not None:
+        if not args.data.is_dir():
+            raise FileNotFoundError(f"--data {args.data}: no such folder")
+        os.environ["LA_GRAPH_DATA"] = str(args.data.resolve())   # read by graphs.data_dir() and by peers' runs
     for g in args.graphs or ():   # a named real graph that is not there: say so before any work
         base = g.split(":")[0]
         if family(base) == "real" and base not in data.names():
             try:
                 find_file(base)
             except FileNotFoundError as exc:
-                raise FileNotFoundError(f"graph {g!r}: {exc}; the data folder is $LA_GRAPH_DATA, "
+                raise FileNotFoundError(f"graph {g!r}: {exc}; the data folder is --data, else $LA_GRAPH_DATA, "
                                         "else ../shared/data beside the repository") from None
 
     out = args.out
