@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 import warnings
@@ -28,7 +29,7 @@ import numpy as np
 import la_graph as lg
 
 from . import data
-from .exceptions import LaGraphError, NumberingWarning
+from .exceptions import FileFormatError, LaGraphError, NumberingWarning
 
 #: ``la-graph run`` ALGO -> what it runs
 ALGORITHMS = {
@@ -57,6 +58,9 @@ def _parser():
         sp.add_argument("--base", type=int, choices=(0, 1), default=None,
                         help="how an edge list or CSV numbers its vertices (default: as written, with a note "
                              "when the file looks 1-based)")
+        sp.add_argument("--usecols", type=_int_list, default=None, metavar="U,V[,W]",
+                        help="an edge list or CSV with more than three columns: the 0-based columns of the "
+                             "source, the target and (optionally) the weight, e.g. 0,1,2")
 
     info = sub.add_parser("info", help="describe a graph file")
     graph_args(info)
@@ -96,8 +100,13 @@ def _load(args):
     t = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", NumberingWarning)
-        G = Graph.from_file(path, directed=args.directed, fmt=args.fmt,
-                            progress=args.progress and sys.stderr.isatty(), base=args.base)
+        try:
+            G = Graph.from_file(path, directed=args.directed, fmt=args.fmt,
+                                progress=args.progress and sys.stderr.isatty(), base=args.base,
+                                usecols=args.usecols)
+        except FileFormatError as exc:     # the reader's advice, in the command line's words
+            text = re.sub(r"usecols=\(([^)]*)\)", lambda m: "--usecols " + m[1].replace(" ", ""), str(exc))
+            raise FileFormatError(text.replace("usecols= ", "--usecols ")) from None
     if any(issubclass(w.category, NumberingWarning) for w in caught):
         print(f"la-graph: note: {args.file} has no vertex 0 and its smallest id is 1: vertex 0 is counted as an "
               "extra isolated vertex; pass --base 1 if the file numbers its vertices from 1 (--base 0 to keep "

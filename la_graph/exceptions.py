@@ -16,6 +16,7 @@ __all__ = [
     "InvalidArgumentError",
     "FileFormatError",
     "NegativeCycleError",
+    "PathLengthOverflowError",
     "EngineUnavailable",
     "OutOfDeviceMemory",
     "OutOfMemory",
@@ -49,6 +50,11 @@ class FileFormatError(LaGraphError, ValueError):
 
 class NegativeCycleError(LaGraphError, ValueError):
     """A shortest-path query met a cycle of negative total weight."""
+
+
+class PathLengthOverflowError(LaGraphError, OverflowError):
+    """A path's length does not fit in float64 (the sum of its weights overflows to infinity),
+    so the vertex would be reported unreachable although it is reached."""
 
 
 class EngineUnavailable(LaGraphError, ImportError):

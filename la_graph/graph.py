@@ -195,7 +195,7 @@ class Graph:
         return cls.from_edges(u, v, w, n=len(index), directed=G.is_directed())
 
     @classmethod
-    def from_file(cls, path, directed=None, fmt=None, *, progress=False, base=None):
+    def from_file(cls, path, directed=None, fmt=None, *, progress=False, base=None, usecols=None):
         """Read a graph file.
 
         Formats (chosen from the extension, ``.gz`` allowed, unless ``fmt`` is given):
@@ -210,7 +210,9 @@ class Graph:
         Ids are kept as given (see the module notes); ``base=1`` numbers an edge
         list or CSV from 1 (ids shifted down by one), ``base=0`` from 0, and by
         default a file with no vertex 0 whose smallest id is 1 is read as written
-        with a :class:`~la_graph.exceptions.NumberingWarning`.
+        with a :class:`~la_graph.exceptions.NumberingWarning`.  An edge list or
+        CSV with more than three columns needs ``usecols=(source, target[,
+        weight])`` (0-based column numbers).
 
         Examples
         --------
@@ -221,7 +223,7 @@ class Graph:
         """
         from .io import read_edges
 
-        e = read_edges(path, fmt=fmt, progress=progress, base=base)
+        e = read_edges(path, fmt=fmt, progress=progress, base=base, usecols=usecols)
         # a file that stores one triangle of an undirected graph is symmetrized in any case
         G = cls.from_edges(e.u, e.v, e.w, n=e.n, directed=e.directed)
         if directed is None or bool(directed) == e.directed:

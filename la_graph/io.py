@@ -26,14 +26,19 @@ Rules
 * **Weights.**  A Matrix Market ``real``/``integer`` file, a DIMACS file, a
   METIS file with edge weights (``fmt`` 1, 11, 101, 111), and an edge list or
   CSV with a third column are weighted; the rest are unweighted.  Weights must
-  be finite (NaN and infinity are rejected, naming the line).
+  be finite (NaN and infinity are rejected, naming the line).  An integer
+  weight (written without a decimal point or exponent) beyond 2**53 in
+  magnitude is refused: float64 would round it.
 * **Edge lists and CSV.**  Tokens are separated by spaces or tabs (and commas
   in CSV); lines end in LF or CRLF; blank lines are skipped, and so are lines
   whose first token starts with ``#`` or ``%`` (comments).  The first data
   line sets the number of columns, which every line must then have: two
-  (``u v``) or more (``u v w ...``; columns after the third are ignored, as
-  the timestamp of SNAP's ``soc-sign-bitcoinotc.csv``).  A first line all of
-  whose tokens are not numbers is a header and is skipped.
+  (``u v``) or three (``u v w``).  A file with more columns (as SNAP's
+  ``soc-sign-bitcoinotc.csv``: source, target, rating, time) must say which
+  are the edge's: ``usecols=(0, 1, 2)`` (source, target, weight; two columns
+  for an unweighted graph); without it the file is refused rather than read
+  as ``(u, v, w)`` from whatever its first three columns hold.  A first line
+  all of whose tokens are not numbers is a header and is skipped.
 * **Matrix Market.**  ``pattern`` files are unweighted, ``real`` and
   ``integer`` ones weighted; ``complex`` and ``skew-symmetric`` files are
   rejected (a graph has one real weight per edge, and skew-symmetric weights
@@ -70,7 +75,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import operator
 import os
+import re
 import warnings
 import zlib
 from pathlib import Path
@@ -128,7 +135,7 @@ class EdgeList(NamedTuple):
 
 
 # ---------------------------------------------------------------------- public API
-def read_edges(path, fmt=None, progress=False, *, base=None):
+def read_edges(path, fmt=None, progress=False, *, base=None, usecols=None):
     """Read a graph file into an :class:`EdgeList`.
 
     Parameters
@@ -146,6 +153,10 @@ def read_edges(path, fmt=None, progress=False, *, base=None):
         when the file looks 1-based: no vertex 0 and smallest id 1.  Matrix
         Market, DIMACS and METIS number from 1 by definition: ``base`` must
         stay ``None`` for them.
+    usecols : sequence of 2 or 3 ints, optional
+        For an edge list or CSV: the 0-based columns holding the source, the
+        target and (optionally) the weight, e.g. ``(0, 1, 2)`` for a
+        ``u v w time`` file.  Needed when lines have more than three columns.
 
     Returns
     -------
@@ -177,9 +188,11 @@ def read_edges(path, fmt=None, progress=False, *, base=None):
         raise InvalidArgumentError(f"base must be None, 0 or 1, got {base!r}")
     if base is not None and fmt not in ("edgelist", "csv"):
         raise InvalidArgumentError(f"base= applies to edge lists and CSV; a {fmt} file numbers its vertices itself")
+    if usecols is not None:
+        usecols = _check_usecols(usecols, fmt)
     data = _read_bytes(path, progress)
     buf = _Buffer.of(data, str(path), comma=fmt == "csv")
-    e = _READERS[fmt](buf, _COMMENTS[fmt])
+    e = _READERS[fmt](buf, _COMMENTS[fmt], *(() if usecols is None else (usecols,)))
     if fmt not in ("edgelist", "csv") or e.u.size == 0:
         return e
     smallest = int(min(e.u.min(), e.v.min()))
@@ -193,6 +206,20 @@ def read_edges(path, fmt=None, progress=False, *, base=None):
                       "an extra isolated vertex; pass base=1 to number from 1 (base=0 to keep them, silently)",
                       NumberingWarning, stacklevel=3)
     return e
+
+
+def _check_usecols(usecols, fmt):
+    if fmt not in ("edgelist", "csv"):
+        raise InvalidArgumentError(f"usecols= applies to edge lists and CSV, not to a {fmt} file")
+    try:
+        cols = tuple(operator.index(c) for c in usecols)
+    except TypeError:
+        raise InvalidArgumentError(f"usecols must be 2 or 3 column numbers (source, target[, weight]), "
+                                   f"got {usecols!r}") from None
+    if len(cols) not in (2, 3) or min(cols) < 0 or len(set(cols)) != len(cols):
+        raise InvalidArgumentError(f"usecols must be 2 or 3 distinct column numbers >= 0 (source, target[, weight]), "
+                                   f"got {usecols!r}")
+    return cols
 
 
 def write_edges(G, path, fmt=None):
@@ -541,6 +568,8 @@ def _parse_weights(buf, s, lines, what="weight"):
         scale[i] += np.where(minus, -1, 1) * np.minimum(e, _U(9999)).astype(np.int64)
         p[i] = q + ne
     done &= ndig > 0
+    integer = done & (p == digits + ndig)       # no decimal point, no exponent
+    big = np.flatnonzero(integer & ((ndig > 19) | (mant > _U(1 << 53))))
     fast = done & (ndig <= 15) & (np.abs(scale) <= 22)
     w = mant.astype(np.float64)
     up = np.flatnonzero(fast & (scale > 0))
@@ -555,6 +584,14 @@ def _parse_weights(buf, s, lines, what="weight"):
     other = np.flatnonzero(~fast)
     if other.size:
         w[other] = _cast_floats(buf, s[other], lines[other], what)
+        for i in other[np.abs(w[other]) > 2.0**53]:     # long integers the digit scanner gave up on
+            if re.fullmatch(r"[-+]?[0-9]+", buf.token(int(s[i]))):
+                big = np.append(big, i)
+                break
+    if big.size:
+        i = big[0]
+        raise buf.error(int(lines[i]), f"{what} {buf.token(int(s[i]))} is an integer beyond 2**53 in magnitude, "
+                                       "which float64 weights would round")
     bad = np.flatnonzero(~np.isfinite(w))
     if bad.size:
         i = bad[0]
@@ -646,7 +683,7 @@ def _is_header(buf, tab):
 
 
 # ---------------------------------------------------------------------- readers
-def _read_edgelist(buf, comment):
+def _read_edgelist(buf, comment, usecols=None):
     tab = _tokenize(buf, comment)
     if tab.line.size and _is_header(buf, tab):
         tab = tab.drop_first()
@@ -654,12 +691,21 @@ def _read_edgelist(buf, comment):
         empty = np.zeros(0, np.int64)
         return EdgeList(empty, empty.copy(), None, 0, True)
     k = int(tab.count[0])
-    if k < 2:
-        raise buf.error(int(tab.line[0]), "expected at least 2 columns 'u v [w]', got 1")
+    if usecols is None:
+        if k < 2:
+            raise buf.error(int(tab.line[0]), "expected 2 columns 'u v' or 3 'u v w', got 1")
+        if k > 3:
+            raise buf.error(int(tab.line[0]), f"{k} columns, and an edge list has 2 ('u v') or 3 ('u v w'): "
+                                              f"pass usecols= to name the source, target and weight columns "
+                                              f"(e.g. usecols=(0, 1, 2))")
+        usecols = tuple(range(k))
+    elif max(usecols) >= k:
+        raise buf.error(int(tab.line[0]), f"usecols={usecols} names column {max(usecols)}, but the first line "
+                                          f"has {k} columns (numbered from 0)")
     S = tab.rows(buf, k, "columns (as on the first line)")
-    u = _parse_ids(buf, S[:, 0], tab.line)
-    v = _parse_ids(buf, S[:, 1], tab.line)
-    w = _parse_weights(buf, S[:, 2], tab.line) if k >= 3 else None
+    u = _parse_ids(buf, S[:, usecols[0]], tab.line)
+    v = _parse_ids(buf, S[:, usecols[1]], tab.line)
+    w = _parse_weights(buf, S[:, usecols[2]], tab.line) if len(usecols) == 3 else None
     n = int(max(u.max(), v.max())) + 1
     i = int(np.argmax(np.maximum(u, v)))
     _check_vertices(buf, n, int(tab.line[i]), f"vertex id {n - 1} implies")

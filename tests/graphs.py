@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from la_graph import Graph, generators
+from la_graph.bench.graphs import read_options
 
 # name -> builder of a small graph (fast enough for every engine in every test)
 SMALL = {
@@ -58,5 +59,5 @@ _cache: dict = {}
 def real(shared_data, name):
     """Graph.from_file of a shared real graph, read once per test session."""
     if name not in _cache:
-        _cache[name] = Graph.from_file(shared_data / name)
+        _cache[name] = Graph.from_file(shared_data / name, **read_options(name))
     return _cache[name]

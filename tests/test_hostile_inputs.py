@@ -117,3 +117,44 @@ def test_integer_weights_beyond_float64_precision():
         lg.Graph.from_edges([0], [1], w=np.array([2**63 + 5], np.uint64))
     G = lg.Graph.from_edges([0, 1], [1, 2], w=np.array([2**53, -(2**53)], np.int64), directed=True)
     assert G.weights.tolist() == [2.0**53, -(2.0**53)]      # exactly representable: kept
+
+
+def test_a_file_with_four_columns_needs_usecols(tmp_path, capsys):
+    """``id u v w`` read as ``u v w`` would be another graph: refused unless the columns are named."""
+    p = tmp_path / "g.txt"
+    p.write_text("0 5 6 1.5\n1 6 7 2.5\n")
+    with pytest.raises(lg.FileFormatError, match=r"line 1: 4 columns.*usecols=\(0, 1, 2\)"):
+        lg.Graph.from_file(p)
+    G = lg.Graph.from_file(p, usecols=(1, 2, 3))
+    assert G.n == 8 and sorted(zip(*G.edges())) == [(5, 6), (6, 7)] and G.weights.tolist() == [1.5, 2.5]
+    from la_graph.cli import main
+
+    assert main(["run", "cc", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert "--usecols 0,1,2" in err and "usecols=" not in err
+    assert main(["run", "sssp", str(p), "--usecols", "1,2,3", "--source", "5"]) == 0
+    assert "reached 3" in capsys.readouterr().out
+
+
+def test_integer_weights_in_a_file_beyond_float64_precision(tmp_path):
+    p = tmp_path / "w.txt"
+    p.write_text("0 1 1\n1 2 9007199254740994\n")
+    with pytest.raises(lg.FileFormatError, match=r"line 2: weight 9007199254740994 is an integer beyond 2\*\*53"):
+        lg.Graph.from_file(p)
+
+
+@pytest.mark.parametrize("call", [
+    lambda G, E: lg.sssp(G, 0, engine=E),
+    lambda G, E: lg.sssp(G, 0, method="bellman_ford", engine=E),
+    lambda G, E: lg.sssp(G, sources=[2, 0], engine=E),
+    lambda G, E: lg.apsp(G, method="floyd_warshall", engine=E),
+    lambda G, E: lg.apsp(G, method="sssp", engine=E),
+])
+def test_a_path_too_long_for_float64_is_not_called_unreachable(engine, call):
+    G = lg.Graph.from_edges([0, 1], [1, 2], w=np.array([1e308, 1e308]), directed=True)
+    with pytest.raises(lg.PathLengthOverflowError, match="vertex 2 is reached from 0"):
+        call(G, engine)
+    with pytest.raises(OverflowError):
+        call(G, engine)
+    H = lg.Graph.from_edges([0, 1], [1, 2], w=np.array([1e308, 1e307]), directed=True)   # no overflow
+    assert lg.sssp(H, 0, engine=engine).distance[2] == 1e308 + 1e307

@@ -131,7 +131,12 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None):
         if v >= 0:
             del D
             _raise_negative_cycle(G, int(v), E)
-        return E.to_numpy(D)
+        out = E.to_numpy(D)
+        if G.weighted and G.nnz:
+            from .sssp import _check_overflow
+
+            _check_overflow(E, G, np.arange(n), out, float(np.abs(G.weights).max()))
+        return out
     out = np.empty((n, n))
     for rows, block in _sssp_rows(E, G, _rows_per_block(n, None, None)):
         out[rows] = block

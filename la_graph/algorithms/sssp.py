@@ -44,7 +44,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ..exceptions import InvalidArgumentError, NegativeCycleError
+from ..exceptions import InvalidArgumentError, NegativeCycleError, PathLengthOverflowError
 from .bfs import bfs
 from .steps import step
 
@@ -120,6 +120,9 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
     NegativeCycleError
         A cycle of negative weight is reachable from a source; ``.cycle`` lists
         its vertices in edge order, ``.vertex`` is one of them.
+    PathLengthOverflowError
+        A reached vertex's distance overflows float64 (weights near 1e308):
+        it would otherwise read as ``inf``, unreachable.
 
     Examples
     --------
@@ -180,6 +183,7 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
             dist[lo:lo + batch] = E.to_numpy(D, fill=np.inf, consume=True)
             if parent:
                 par[lo:lo + batch] = E.to_numpy(P, fill=-1, consume=True)
+        _check_overflow(E, G, srcs, dist, max(abs(wmin), abs(wmax)))
         return SSSPResult(dist, par, None, srcs, method, delta)
 
     if method == "bellman_ford":
@@ -188,7 +192,25 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         d, p = _delta_stepping(E, G, s, delta, parent)
     dist = E.to_numpy(d, fill=np.inf, consume=True)
     par = E.to_numpy(p, fill=-1, consume=True).astype(np.int64, copy=False) if parent else None
+    _check_overflow(E, G, np.array([s]), dist, max(abs(wmin), abs(wmax)))
     return SSSPResult(dist, par, s, None, method, delta)
+
+
+def _check_overflow(E, G, sources, dist, wabs):
+    """Raise where a reached vertex has an infinite distance: its path's length overflowed float64.
+
+    Only possible when ``n - 1`` weights of the largest magnitude ``wabs`` can sum past
+    float64's largest value; otherwise nothing is done.
+    """
+    if wabs * max(G.n - 1, 1) < np.finfo(np.float64).max:
+        return
+    reached = bfs(G, sources=sources, parent=False, engine=E).level >= 0
+    bad = np.argwhere(reached & np.isinf(dist.reshape(reached.shape)))
+    if bad.size:
+        i, v = bad[0]
+        raise PathLengthOverflowError(
+            f"vertex {v} is reached from {sources[i]}, but the length of the path does not fit in float64 "
+            f"(its weights sum past {np.finfo(np.float64).max:.4g}); rescale the weights")
 
 
 def _start(E, n, s, want_parent):

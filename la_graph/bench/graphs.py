@@ -86,6 +86,16 @@ def family(name):
     return "real"
 
 
+#: how the data folder's files that need it are read: SNAP's signed Bitcoin network lists
+#: source, target, rating and time; its edges are the first three.
+READ_OPTIONS = {"soc-sign-bitcoinotc": {"usecols": (0, 1, 2)}}
+
+
+def read_options(path):
+    """Graph.from_file keywords for a data-folder file (by its name up to the first dot)."""
+    return READ_OPTIONS.get(Path(path).name.split(".")[0], {})
+
+
 def find_file(base):
     """The data file for a real graph name (the file whose name starts with ``base.`` or ``base_``)."""
     root = data_dir()
@@ -121,7 +131,7 @@ def build(name):
             break
     else:
         path = data.path(base) if base in data.names() else find_file(base)
-        G = Graph.from_file(path)
+        G = Graph.from_file(path, **read_options(path))
     if directed and not G.directed:
         G = Graph.from_scipy(G.to_scipy(), directed=True, weighted=G.weighted)
     if "sym" in mods:
