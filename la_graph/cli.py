@@ -54,7 +54,8 @@ def _parser():
         d = sp.add_mutually_exclusive_group()
         d.add_argument("--directed", dest="directed", action="store_true", default=None)
         d.add_argument("--undirected", dest="directed", action="store_false")
-        sp.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar while reading")
+        sp.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars (shown on a terminal for reading, parsing and long runs "
+                        "once they take 2 s)")
         sp.add_argument("--base", type=int, choices=(0, 1), default=None,
                         help="how an edge list or CSV numbers its vertices (default: as written, with a note "
                              "when the file looks 1-based)")
@@ -102,7 +103,7 @@ def _load(args):
         warnings.simplefilter("always", NumberingWarning)
         try:
             G = Graph.from_file(path, directed=args.directed, fmt=args.fmt,
-                                progress=args.progress and sys.stderr.isatty(), base=args.base,
+                                progress=_show_progress(args), base=args.base,
                                 usecols=args.usecols)
         except FileFormatError as exc:     # the reader's advice, in the command line's words
             text = re.sub(r"usecols=\(([^)]*)\)", lambda m: "--usecols " + m[1].replace(" ", ""), str(exc))
@@ -125,6 +126,11 @@ def _describe(G):
         "max_out_degree": int(deg.max(initial=0)),
         "isolated_vertices": int(np.count_nonzero((deg == 0) & (G.in_degree == 0))),
     }
+
+
+def _show_progress(args):
+    """Progress bars on standard error: on a terminal, unless --no-progress."""
+    return args.progress and sys.stderr.isatty()
 
 
 def _int_list(text):
@@ -187,7 +193,7 @@ def _sssp(args, G, engine):
 
 
 def _apsp(args, G, engine):
-    D = lg.apsp(G, args.method or "auto", engine=engine)
+    D = lg.apsp(G, args.method or "auto", engine=engine, progress=_show_progress(args))
     finite = np.isfinite(D)
     summary = {"pairs_connected": int(finite.sum()), "diameter": float(D[finite].max(initial=0.0))}
     return summary, {"distance": D}, lambda: lg.verify.check_apsp(G, D)

@@ -28,7 +28,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from . import _validation as V
+from . import _progress, _validation as V
 from .exceptions import InvalidArgumentError, InvalidGraphError
 
 __all__ = ["Graph"]
@@ -212,7 +212,9 @@ class Graph:
         default a file with no vertex 0 whose smallest id is 1 is read as written
         with a :class:`~la_graph.exceptions.NumberingWarning`.  An edge list or
         CSV with more than three columns needs ``usecols=(source, target[,
-        weight])`` (0-based column numbers).
+        weight])`` (0-based column numbers).  ``progress=True`` shows on standard
+        error the bytes read, then the time spent parsing and building, each
+        once it has taken 2 seconds.
 
         Examples
         --------
@@ -225,7 +227,8 @@ class Graph:
 
         e = read_edges(path, fmt=fmt, progress=progress, base=base, usecols=usecols)
         # a file that stores one triangle of an undirected graph is symmetrized in any case
-        G = cls.from_edges(e.u, e.v, e.w, n=e.n, directed=e.directed)
+        with _progress.step(progress, f"building the graph of {e.u.size:,} edges"):
+            G = cls.from_edges(e.u, e.v, e.w, n=e.n, directed=e.directed)
         if directed is None or bool(directed) == e.directed:
             return G
         return G.to_undirected() if not directed else G._with(directed=True)

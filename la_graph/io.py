@@ -85,7 +85,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _validation as V
+from . import _progress, _validation as V
 from .exceptions import FileFormatError, InvalidArgumentError, InvalidGraphError, NumberingWarning
 
 __all__ = ["EdgeList", "FORMATS", "EXTENSIONS", "read_edges", "write_edges"]
@@ -145,7 +145,8 @@ def read_edges(path, fmt=None, progress=False, *, base=None, usecols=None):
     fmt : {"mtx", "edgelist", "csv", "dimacs", "metis"}, optional
         The format; by default taken from the extension (see :data:`EXTENSIONS`).
     progress : bool
-        Show a tqdm progress bar of the bytes read.
+        Show progress on standard error: a bar of the bytes read, then the
+        time spent parsing (each once it has taken 2 seconds).
     base : {None, 0, 1}
         How an edge list or CSV numbers its vertices: ``0`` keeps the ids as
         written, ``1`` shifts them down by one (an id 0 is then an error).
@@ -192,7 +193,8 @@ def read_edges(path, fmt=None, progress=False, *, base=None, usecols=None):
         usecols = _check_usecols(usecols, fmt)
     data = _read_bytes(path, progress)
     buf = _Buffer.of(data, str(path), comma=fmt == "csv")
-    e = _READERS[fmt](buf, _COMMENTS[fmt], *(() if usecols is None else (usecols,)))
+    with _progress.step(progress, f"parsing {path.name}"):
+        e = _READERS[fmt](buf, _COMMENTS[fmt], *(() if usecols is None else (usecols,)))
     if fmt not in ("edgelist", "csv") or e.u.size == 0:
         return e
     smallest = int(min(e.u.min(), e.v.min()))
@@ -308,11 +310,8 @@ def _read_bytes(path, progress):
     """The file's text (gunzipped), ending in ``\\n``, followed by ``_PAD`` NUL bytes."""
     size = path.stat().st_size  # FileNotFoundError for a missing file
     limit = _physical_memory()
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=size, unit="B", unit_scale=True, unit_divisor=1024, desc=f"reading {path.name}")
+    bar = _progress.bar(progress, total=size, unit="B", unit_scale=True, unit_divisor=1024,
+                        desc=f"reading {path.name}", delay=0 if size > (64 << 20) else _progress.DELAY)
     chunks, total = [], 0
     try:
         with open(path, "rb") as raw:
@@ -325,13 +324,11 @@ def _read_bytes(path, progress):
                     raise FileFormatError(
                         f"{path}: the text is larger than this machine's memory ({_size(limit)}); it cannot be read"
                     )
-                if bar is not None:
-                    bar.update(raw.tell() - bar.n)
+                bar.update(raw.tell() - bar.n)
     except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
         raise FileFormatError(f"{path}: corrupt or truncated gzip data ({exc})") from exc
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     if chunks and not chunks[-1].endswith(b"\n"):
         chunks.append(b"\n")
     if chunks and chunks[0].startswith(b"\xef\xbb\xbf"):  # UTF-8 byte order mark

@@ -158,3 +158,24 @@ def test_a_path_too_long_for_float64_is_not_called_unreachable(engine, call):
         call(G, engine)
     H = lg.Graph.from_edges([0, 1], [1, 2], w=np.array([1e308, 1e307]), directed=True)   # no overflow
     assert lg.sssp(H, 0, engine=engine).distance[2] == 1e308 + 1e307
+
+
+def test_long_work_shows_progress_when_asked(monkeypatch, capsys, tmp_path):
+    """Reading, parsing and building a graph, and long APSP runs, report progress on stderr when asked
+    (the CLI asks on a terminal); bars appear once work has taken _progress.DELAY seconds (0 here)."""
+    from la_graph import _progress
+
+    monkeypatch.setattr(_progress, "DELAY", 0)
+    p = tmp_path / "g.txt"
+    p.write_text("0 1 2.5\n1 2 1.5\n2 0 1\n")
+    lg.Graph.from_file(p, progress=True)
+    err = capsys.readouterr().err
+    assert "reading g.txt" in err and "parsing g.txt" in err and "building the graph of 3 edges" in err
+    G = lg.generators.rmat(8, 8, seed=3)
+    lg.apsp(G, "sssp", progress=True)
+    assert "all-pairs shortest paths" in capsys.readouterr().err
+    lg.apsp(G, "floyd_warshall", progress=True)
+    assert "Floyd-Warshall on 256 vertices" in capsys.readouterr().err
+    lg.Graph.from_file(p)
+    lg.apsp(G)
+    assert capsys.readouterr().err == ""                   # not asked: silent

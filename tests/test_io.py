@@ -91,7 +91,10 @@ def test_corrupt_gzip(tmp_path):
     fails(p, "gzip")
 
 
-def test_progress_bar(tmp_path, capsys):
+def test_progress_bar(tmp_path, capsys, monkeypatch):
+    from la_graph import _progress
+
+    monkeypatch.setattr(_progress, "DELAY", 0)        # bars appear after DELAY seconds
     p = put(tmp_path, "g.txt", "0 1\n1 2\n")
     assert edges(read_edges(p, progress=True)) == [(0, 1, None), (1, 2, None)]
     assert "reading g.txt" in capsys.readouterr().err

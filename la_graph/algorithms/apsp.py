@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _validation as V
+from .. import _progress, _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NegativeCycleError, OutOfMemory
 from ..graph import Graph
@@ -47,7 +47,7 @@ FW_DENSITY = {True: 256, False: 16}
 BLOCK_BYTES = 1 << 26
 
 
-def apsp(G, method="auto", *, max_bytes=None, engine=None):
+def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False):
     """Shortest-path lengths between all pairs of vertices, as a dense ``n x n`` array.
 
     Parameters
@@ -69,6 +69,9 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None):
         Without it the result only has to fit in the available memory.
     engine : str, optional
         ``"cpu"`` or ``"gpu"``; default: the current engine.
+    progress : bool
+        Show on standard error the rows done and their rate (or the time spent,
+        for Floyd-Warshall), once the work has taken 2 seconds.
 
     Returns
     -------
@@ -127,7 +130,8 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None):
     if n == 0:
         return np.zeros((0, 0))
     if method == "floyd_warshall":
-        D, v = floyd_warshall(E, G)
+        with _progress.step(progress, f"Floyd-Warshall on {n:,} vertices"):
+            D, v = floyd_warshall(E, G)
         if v >= 0:
             del D
             _raise_negative_cycle(G, int(v), E)
@@ -138,8 +142,13 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None):
             _check_overflow(E, G, np.arange(n), out, float(np.abs(G.weights).max()))
         return out
     out = np.empty((n, n))
-    for rows, block in _sssp_rows(E, G, _rows_per_block(n, None, None)):
-        out[rows] = block
+    bar = _progress.bar(progress, desc="all-pairs shortest paths", total=n, unit="rows")
+    try:
+        for rows, block in _sssp_rows(E, G, _rows_per_block(n, None, None)):
+            out[rows] = block
+            bar.update(rows.stop - rows.start)
+    finally:
+        bar.close()
     return out
 
 
