@@ -21,6 +21,8 @@ from .algorithms import maximal_independent_set, strongly_connected_components
 from .algorithms import MSFResult, minimum_spanning_forest
 from .algorithms import reachability, shortcut
 from .algorithms import SSSPResult, sssp
+from .algorithms import local_clustering_coefficient, pagerank, triangle_count, triangles
+from .algorithms import betweenness_centrality, core_number, label_propagation
 from .engines import available_engines, get_engine, set_engine, use_engine
 from .exceptions import *  # noqa: F401,F403
 from .exceptions import __all__ as _exc_all
@@ -36,4 +38,6 @@ __all__ = [
     "minimum_spanning_forest", "MSFResult",
     "sssp", "SSSPResult",
     "apsp", "apsp_blocks",
+    "pagerank", "triangle_count", "triangles", "local_clustering_coefficient",
+    "betweenness_centrality", "label_propagation", "core_number",
 ]

@@ -6,6 +6,7 @@ well-formed data.  Messages are short, state the rule and the value.
 
 from __future__ import annotations
 
+import math
 import numbers
 import os
 
@@ -84,6 +85,89 @@ def check_choice(value, choices, *, what):
     if value not in choices:
         raise InvalidArgumentError(f"{what} must be one of {sorted(choices)}, got {value!r}")
     return value
+
+
+def check_real(value, what, *, low=None, high=None, open_low=False):
+    """Return ``value`` as a float if it is a finite real number in ``[low, high]``.
+
+    ``open_low=True`` excludes ``low`` itself (``tol > 0``).  Booleans are not numbers here.
+    """
+    x = None
+    if not isinstance(value, (bool, np.bool_)) and isinstance(value, (numbers.Real, np.integer, np.floating)):
+        try:
+            x = float(value)
+        except (OverflowError, ValueError, TypeError):
+            x = None
+    if x is None or not math.isfinite(x):
+        raise InvalidArgumentError(f"{what} must be a finite real number, got {value!r}")
+    if low is not None and (x <= low if open_low else x < low):
+        raise InvalidArgumentError(f"{what} must be {'>' if open_low else '>='} {low}, got {value!r}")
+    if high is not None and x > high:
+        raise InvalidArgumentError(f"{what} must be <= {high}, got {value!r}")
+    return x
+
+
+def check_count(value, what, *, low=1):
+    """Return ``value`` as a Python int if it is an integer ``>= low`` (an iteration count)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise InvalidArgumentError(f"{what} must be an integer, got {value!r}")
+    if int(value) < low:
+        raise InvalidArgumentError(f"{what} must be at least {low}, got {int(value)}")
+    return int(value)
+
+
+def check_flag(value, what):
+    """Return ``value`` as a bool if it is ``True`` or ``False`` (numpy's bools too, not 0 or 1)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidArgumentError(f"{what} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_distinct(ids, *, what="sources"):
+    """Return the 1-D int array ``ids`` if no id is repeated; else name the first repeat and its first place."""
+    order = np.argsort(ids, kind="stable")
+    same = np.flatnonzero(ids[order][1:] == ids[order][:-1])
+    if same.size:
+        again = int(order[same + 1].min())                 # the first position that repeats an earlier id
+        first = int(np.flatnonzero(ids == ids[again])[0])
+        raise InvalidSourceError(f"{what} must be distinct: {what}[{again}] = {int(ids[again])} repeats "
+                                 f"{what}[{first}]")
+    return ids
+
+
+def check_vertex_values(values, n, *, what):
+    """A distribution over the ``n`` vertices, normalized to sum 1: a float64 array of shape ``(n,)``.
+
+    ``values`` is an array of ``n`` non-negative finite numbers, or a dict
+    ``{vertex id: value}`` (vertices not named get 0), as NetworkX takes a
+    personalization.  The sum must be positive (unless ``n == 0``).
+    """
+    if isinstance(values, dict):
+        arr = np.zeros(n)
+        for key, x in values.items():
+            v = check_vertex(key, n, what=f"{what} key")
+            arr[v] = check_real(x, f"{what}[{v}]", low=0)
+    else:
+        try:
+            arr = np.asarray(values)
+        except Exception as exc:
+            raise InvalidArgumentError(f"{what} must be an array of {n} numbers or a dict "
+                                       f"{{vertex: value}}, got {type(values).__name__}") from exc
+        if arr.dtype.kind not in "iuf" or arr.ndim != 1:
+            raise InvalidArgumentError(f"{what} must be a 1-D array of numbers or a dict {{vertex: value}}, got "
+                                       f"{'dtype ' + str(arr.dtype) if arr.ndim == 1 else f'shape {arr.shape}'}")
+        if arr.shape != (n,):
+            raise InvalidArgumentError(f"{what} must have one value per vertex ({n}), got {arr.size}")
+        arr = arr.astype(np.float64)
+        bad = np.flatnonzero(~np.isfinite(arr) | (arr < 0))
+        if bad.size:
+            v = int(bad[0])
+            raise InvalidArgumentError(f"{what} must be non-negative and finite, got {what}[{v}] = {float(arr[v])!r}")
+    top = float(arr.max()) if n else 0.0
+    if n and not top > 0:
+        raise InvalidArgumentError(f"{what} must have a positive sum, got {float(arr.sum())!r}")
+    arr = arr / top if n else arr               # scaled first: a sum of huge values would overflow
+    return arr / arr.sum() if n else arr
 
 
 def check_edge_arrays(u, v, w=None, n=None, *, xp=np):

@@ -41,6 +41,12 @@ ALGORITHMS = {
     "reachability": "the vertices reachable from each of --sources",
     "mis": "a maximal independent set (--seed)",
     "msf": "a minimum spanning forest",
+    "pagerank": "PageRank (--alpha, --max-iter, --tol, --variant networkx|gap|graphalytics)",
+    "triangles": "triangles at each vertex and in all (the graph taken as undirected)",
+    "lcc": "the local clustering coefficient of every vertex (LDBC Graphalytics)",
+    "bc": "betweenness centrality (exact, or from --k sampled sources with --seed, or from --sources)",
+    "cdlp": "communities by label propagation (LDBC Graphalytics CDLP, --max-iter rounds)",
+    "kcore": "the core number of every vertex (k-core decomposition)",
 }
 
 
@@ -78,7 +84,14 @@ def _parser():
     run.add_argument("--method", default=None, help="sssp: auto, delta_stepping, bellman_ford; apsp: auto, "
                      "floyd_warshall, sssp")
     run.add_argument("--delta", type=float, default=None, help="sssp: the bucket width of delta-stepping")
-    run.add_argument("--seed", type=int, default=0, help="mis: the seed of the random priorities (default 0)")
+    run.add_argument("--seed", type=int, default=0,
+                     help="mis: the seed of the random priorities; bc: of the --k sampled sources (default 0)")
+    run.add_argument("--alpha", type=float, default=0.85, help="pagerank: the damping factor (default 0.85)")
+    run.add_argument("--max-iter", type=int, default=None,
+                     help="pagerank: most iterations (default 100); cdlp: rounds (default 10)")
+    run.add_argument("--tol", type=float, default=1e-6, help="pagerank: the tolerance (default 1e-6)")
+    run.add_argument("--variant", default="networkx", help="pagerank: networkx, gap or graphalytics")
+    run.add_argument("--k", type=int, default=None, help="bc: sample this many sources (default: all, exact)")
     run.add_argument("--out", type=Path, default=None, help="write the result and timings as JSON to this file")
     run.add_argument("--json", action="store_true", help="print the summary and timings as JSON")
     run.add_argument("--check", action="store_true", help="verify the result with la_graph.verify")
@@ -219,8 +232,55 @@ def _msf(args, G, engine):
     return summary, result, lambda: lg.verify.check_msf(G, r)
 
 
+def _top(values):
+    v = int(np.argmax(values)) if len(values) else None
+    return {"top_vertex": v, "top_value": float(values[v]) if v is not None else None}
+
+
+def _pagerank(args, G, engine):
+    kw = dict(alpha=args.alpha, max_iter=100 if args.max_iter is None else args.max_iter, tol=args.tol,
+              variant=args.variant)
+    r = lg.pagerank(G, engine=engine, **kw)
+    return _top(r), {"rank": r}, lambda: lg.verify.check_pagerank(G, r, **kw)
+
+
+def _triangles(args, G, engine):
+    per = lg.triangles(G, engine=engine)
+    total = lg.triangle_count(G, engine=engine)
+    summary = {"triangles": total, **_top(per)}
+    return summary, {"triangles": per}, lambda: lg.verify.check_triangles(G, per, total)
+
+
+def _lcc(args, G, engine):
+    c = lg.local_clustering_coefficient(G, engine=engine)
+    summary = {"mean": float(c.mean()) if c.size else 0.0, **_top(c)}
+    return summary, {"lcc": c}, lambda: lg.verify.check_lcc(G, c)
+
+
+def _bc(args, G, engine):
+    src = args.sources
+    bc = lg.betweenness_centrality(G, k=args.k, seed=args.seed, sources=src, engine=engine)
+    return _top(bc), {"betweenness": bc}, lambda: lg.verify.check_betweenness(G, bc, k=args.k, seed=args.seed,
+                                                                              sources=src)
+
+
+def _cdlp(args, G, engine):
+    rounds = 10 if args.max_iter is None else args.max_iter
+    labels = lg.label_propagation(G, max_iter=rounds, engine=engine)
+    roots, sizes = np.unique(labels, return_counts=True)
+    summary = {"rounds": rounds, "communities": int(roots.size), "largest_community": int(sizes.max(initial=0))}
+    return summary, {"labels": labels}, lambda: lg.verify.check_cdlp(G, labels, rounds)
+
+
+def _kcore(args, G, engine):
+    core = lg.core_number(G, engine=engine)
+    summary = {"max_core": int(core.max(initial=0)), "in_max_core": int(np.count_nonzero(core == core.max(initial=0)))}
+    return summary, {"core": core}, lambda: lg.verify.check_core_number(G, core)
+
+
 _RUNNERS = {"bfs": _bfs, "cc": _cc, "scc": _scc, "sssp": _sssp, "apsp": _apsp, "reachability": _reachability,
-            "mis": _mis, "msf": _msf}
+            "mis": _mis, "msf": _msf, "pagerank": _pagerank, "triangles": _triangles, "lcc": _lcc, "bc": _bc,
+            "cdlp": _cdlp, "kcore": _kcore}
 
 
 def _run(args, G):

@@ -1,102 +1,47 @@
 """Writing your own algorithm on the operator interface: two worked examples.
 
 Both functions call only the methods of :class:`la_graph.engines.base.Engine`,
-so they run unchanged on the CPU and the GPU engine (``engine="cpu"`` or
-``"gpu"``).  ``docs/primitives.md`` walks through them line by line.
+so they run unchanged on every engine (``engine="cpu"``, ``"gpu"`` or
+``"reference"``).  ``docs/primitives.md`` walks through them line by line.
+They are small on purpose: la_graph's own algorithms (``lg.pagerank``,
+``lg.triangle_count``, ...) are in :mod:`la_graph.algorithms`.
 
 Examples
 --------
 >>> import la_graph as lg
->>> from la_graph.examples import pagerank, triangle_count
+>>> from la_graph.examples import k_hop_count, average_neighbor_degree
 >>> G = lg.Graph.from_file(lg.data.path("karate"))
->>> triangle_count(G)
-45
->>> int(pagerank(G).argmax())
-33
+>>> k_hop_count(G, 0, 1), k_hop_count(G, 0, 2), k_hop_count(G, 0, 3)
+(17, 26, 34)
+>>> round(float(average_neighbor_degree(G)[0]), 4)
+4.3125
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from . import _validation as V
 from .engines import get_engine
 
-__all__ = ["pagerank", "triangle_count"]
+__all__ = ["k_hop_count", "average_neighbor_degree"]
 
 
-def pagerank(G, *, damping=0.85, tol=1e-9, max_iter=100, engine=None):
-    """PageRank of every vertex, by power iteration in the plus-second semiring.
+def k_hop_count(G, source, k, *, engine=None):
+    """How many vertices lie within ``k`` hops of ``source``, the source included.
 
-    Parameters
-    ----------
-    G : Graph
-        Directed, or undirected (each edge then links both ways).  Edge weights
-        are ignored.
-    damping : float
-        Probability of following an edge rather than jumping to a random vertex.
-    tol : float
-        Stop once the ranks change by less than ``tol`` in L1 norm ...
-    max_iter : int
-        ... or after this many iterations.
-    engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
-
-    Returns
-    -------
-    numpy.ndarray
-        float64 ranks summing to 1.  A vertex without out-edges (dangling)
-        hands its rank to every vertex evenly, as networkx.pagerank does.
-
-    Examples
-    --------
-    >>> import la_graph as lg
-    >>> from la_graph.examples import pagerank
-    >>> cycle = lg.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=True)
-    >>> pagerank(cycle).round(4).tolist()
-    [0.3333, 0.3333, 0.3333]
-    >>> star = lg.Graph.from_edges([1, 2, 3], [0, 0, 0], directed=True)   # 0 is dangling
-    >>> pagerank(star).round(4).tolist()
-    [0.542, 0.1527, 0.1527, 0.1527]
-    """
-    G = V.check_graph(G)
-    E = get_engine(engine)
-    n = G.n
-    if n == 0:
-        return np.zeros(0)
-    AT = E.matrix(G, transpose=True)                 # AT[j, k] holds the edge k -> j
-    deg = E.degree(G)                                # out-degrees: a full int64 vector
-    # damping / out-degree, only where the out-degree is nonzero (deg as a value mask)
-    scale = E.apply(E.apply(deg, "times", right=1.0), "minv", mask=deg)
-    scale = E.apply(scale, "times", right=damping)
-    r = E.full(n, 1.0 / n)
-    for _ in range(max_iter):
-        # the rank held by dangling vertices: r where deg is 0 (the complemented value mask)
-        dangling = E.reduce(E.apply(r, "identity", mask=deg, complement=True), "plus")
-        w = E.ewise_mult(r, scale, "times")          # damping * r[k] / deg[k]
-        r_new = E.full(n, (1.0 - damping + damping * dangling) / n)
-        E.mxv(AT, w, "plus_second", out=r_new, accum="plus")   # r_new[j] += sum over k -> j of w[k]
-        change = E.reduce(E.apply(E.ewise_add(r_new, r, "minus"), "abs"), "plus")
-        r = r_new
-        if change < tol:
-            break
-    return E.to_numpy(r)
-
-
-def triangle_count(G, *, engine=None):
-    """Number of triangles of ``G`` taken as undirected; self-loops are ignored.
-
-    With ``L`` the strictly lower and ``U`` the strictly upper triangle of the
-    adjacency matrix, ``C<L> = L plus.pair U`` counts, for every edge ``i > j``,
-    the vertices ``k < j`` adjacent to both: each triangle once, at its two
-    largest vertices.
+    A breadth-first expansion stopped after ``k`` levels: the frontier moves
+    one hop with ``vxm`` in the ``any_pair`` semiring, masked by the
+    complement of the vertices already seen.
 
     Parameters
     ----------
     G : Graph
-        Any graph; a directed one counts the triangles of its undirected version.
+        Directed (hops follow edges forwards) or undirected.
+    source : int
+        The vertex to start from.
+    k : int
+        The number of hops, ``>= 0``.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------
@@ -105,15 +50,60 @@ def triangle_count(G, *, engine=None):
     Examples
     --------
     >>> import la_graph as lg
-    >>> from la_graph.examples import triangle_count
-    >>> K4 = lg.Graph.from_edges([0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3])
-    >>> triangle_count(K4)
-    4
+    >>> from la_graph.examples import k_hop_count
+    >>> path = lg.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4])      # 0 - 1 - 2 - 3 - 4
+    >>> [k_hop_count(path, 2, k) for k in range(4)]
+    [1, 3, 5, 5]
     """
-    G = V.check_graph(G).to_undirected()
+    G = V.check_graph(G)
+    s = V.check_vertex(source, G.n)
+    k = V.check_count(k, "k", low=0)
+    E = get_engine(engine)
+    A = E.matrix(G)                                  # A[i, j] holds the edge i -> j
+    seen = E.vector_from_coo([s], True, G.n, dtype=bool)
+    frontier = E.copy(seen)                          # the vertices first reached in the last hop
+    for _ in range(k):
+        # one hop out of the frontier, written only where `seen` has no entry
+        frontier = E.vxm(frontier, A, "any_pair", mask=seen, structural=True, complement=True)
+        if E.nvals(frontier) == 0:
+            break                                    # nothing new: no later hop finds more
+        E.assign(seen, frontier, mask=frontier, structural=True)
+    return E.nvals(seen)
+
+
+def average_neighbor_degree(G, *, engine=None):
+    """The mean out-degree of the out-neighbours of every vertex (0 for a vertex without any).
+
+    ``total = A plus.second deg`` adds up, for each vertex, the degrees at the
+    far end of its edges; dividing by its own degree (an element-wise product
+    that exists only where ``total`` does) gives the mean.
+
+    Parameters
+    ----------
+    G : Graph
+        Directed (out-neighbours and out-degrees) or undirected.  Edge weights
+        are ignored; a self-loop makes a vertex its own neighbour, once.
+    engine : str, optional
+        ``"cpu"``, ``"gpu"`` or ``"reference"``; default: the current engine.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, one value per vertex; ``networkx.average_neighbor_degree``
+        on graphs without self-loops.
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> from la_graph.examples import average_neighbor_degree
+    >>> star = lg.Graph.from_edges([0, 0, 0], [1, 2, 3], n=5)      # 4 is isolated
+    >>> average_neighbor_degree(star).tolist()
+    [1.0, 3.0, 3.0, 3.0, 0.0]
+    """
+    G = V.check_graph(G)
     E = get_engine(engine)
     A = E.matrix(G)
-    L = E.select(A, "tril", -1)                      # edges i -> k with k < i
-    U = E.select(A, "triu", 1)                       # edges k -> j with k < j
-    C = E.mxm(L, U, "plus_pair", mask=L, structural=True)
-    return int(E.reduce(C, "plus"))
+    deg = E.apply(E.degree(G), "times", right=1.0)   # out-degrees as float64, a full vector
+    total = E.mxv(A, deg, "plus_second")             # total[i] = sum over edges i -> j of deg[j]
+    mean = E.ewise_mult(total, deg, "div")           # only where i has an edge, so deg[i] > 0
+    return E.to_numpy(mean, fill=0.0)                # no entry: no neighbour, mean 0

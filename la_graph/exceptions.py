@@ -17,6 +17,7 @@ __all__ = [
     "FileFormatError",
     "NegativeCycleError",
     "PathLengthOverflowError",
+    "ConvergenceError",
     "EngineUnavailable",
     "OutOfDeviceMemory",
     "OutOfMemory",
@@ -55,6 +56,27 @@ class NegativeCycleError(LaGraphError, ValueError):
 class PathLengthOverflowError(LaGraphError, OverflowError):
     """A path's length does not fit in float64 (the sum of its weights overflows to infinity),
     so the vertex would be reported unreachable although it is reached."""
+
+
+class ConvergenceError(LaGraphError, RuntimeError):
+    """An iterative method reached its iteration limit before its convergence test held.
+
+    Attributes
+    ----------
+    iterations : int
+        The iterations run.
+    error : float
+        The last iteration's change (in the norm the method's test uses).
+    result : object
+        What the method had after its last iteration (e.g. PageRank's ranks), for a caller
+        who accepts an unconverged answer.
+    """
+
+    def __init__(self, message, *, iterations=None, error=None, result=None):
+        super().__init__(message)
+        self.iterations = iterations
+        self.error = error
+        self.result = result
 
 
 class EngineUnavailable(LaGraphError, ImportError):

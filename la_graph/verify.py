@@ -19,6 +19,12 @@ check_scc    strongly connected components, smallest-id labels
 check_mis    maximal independent set
 check_msf    minimum spanning forest of an undirected graph
 check_reachability  which vertices each of several sources reaches
+check_pagerank  PageRank ranks (the networkx, GAP or Graphalytics definition)
+check_triangles  triangles at each vertex, and the total
+check_lcc    local clustering coefficients (LDBC Graphalytics)
+check_betweenness  betweenness centrality (Brandes; all sources or a sample)
+check_cdlp   community labels of label propagation (LDBC Graphalytics CDLP)
+check_core_number  core numbers (k-core decomposition)
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from .exceptions import InvalidSourceError, VerificationError
 __all__ = ["check_bfs", "check_sssp", "check_apsp", "check_cc", "check_scc", "check_mis", "check_msf",
            "check_reachability"]
 __all__ += ["check_reachability"]
+__all__ += ["check_pagerank", "check_triangles", "check_lcc"]
+__all__ += ["check_betweenness", "check_cdlp", "check_core_number"]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -845,3 +853,589 @@ def check_apsp(G, D, rows=None, *, sample=None, seed=0, rtol=1e-9, atol=None):
             check_sssp(G, s, D[i].astype(np.float64, copy=False), rtol=rtol, atol=atol)
         except VerificationError as exc:
             raise VerificationError(f"row {i} of D (source {s}): {exc}") from None
+
+
+# ---------------------------------------------------------------------- PageRank
+def check_pagerank(G, ranks, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, weight=None,
+                   dangling=None, variant="networkx", rtol=None):
+    """Check PageRank ranks against a power iteration of scipy.
+
+    The arguments are :func:`la_graph.pagerank`'s.  The reference steps are
+    scipy sparse products with the row-normalized adjacency matrix.
+
+    * ``"networkx"``: the ranks are non-negative and sum to 1; one more step
+      moves them by less than ``alpha * n * tol`` in L1 norm (what stopping at
+      a change below ``n * tol`` guarantees); and, when ``alpha < 1``, they lie
+      within ``alpha * n * tol / (1 - alpha)`` in L1 norm of the fixed point,
+      which scipy iterates to 1e-15.  With ``rtol``, also
+      ``|rank - fixed point| <= rtol * fixed point`` at every vertex.
+    * ``"gap"``, ``"graphalytics"``: the ranks equal scipy's run of the same
+      iteration (same start, steps and stopping rule) within ``rtol``
+      (default ``1e-9``) at every vertex.
+
+    Raises
+    ------
+    VerificationError
+        Naming the vertex that differs most (``"networkx"``) or the first
+        vertex that differs (the others).
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_pagerank
+    >>> G = Graph.from_edges([1, 2, 3], [0, 0, 0], directed=True)
+    >>> check_pagerank(G, [0.541985, 0.152672, 0.152672, 0.152672])
+    >>> check_pagerank(G, [0.25, 0.25, 0.25, 0.25])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: ranks are not a PageRank fixed point to tol=1e-06: one more step moves them by 0.9563 in L1 norm, more than alpha*n*tol = 3.4e-06 (most at vertex 0: 0.25 -> 0.728125)
+    """
+    V.check_graph(G)
+    V.check_choice(variant, ("networkx", "gap", "graphalytics"), what="variant")
+    alpha = V.check_real(alpha, "alpha", low=0, high=1)
+    max_iter = V.check_count(max_iter, "max_iter")
+    tol = V.check_real(tol, "tol", low=0, open_low=True)
+    n = G.n
+    r = np.asarray(ranks)
+    if r.dtype.kind not in "iuf":
+        _fail(f"ranks must be a real array, got dtype {r.dtype}")
+    if r.shape != (n,):
+        _fail(f"ranks must have shape {(n,)}, got {r.shape}")
+    r = r.astype(np.float64)
+    bad = np.flatnonzero(~np.isfinite(r) | (r < 0))
+    if bad.size:
+        _fail(f"ranks[{bad[0]}] = {float(r[bad[0]])!r} is not a finite non-negative number")
+    if weight is True:
+        V.check_graph(G, weighted=True)
+    weighted = variant == "networkx" and weight is not False and G.weighted
+    W = sp.csr_array((_weights(G) if weighted else np.ones(G.nnz), G.indices, G.indptr), shape=(n, n))
+    if weighted and G.nnz and W.data.min() < 0:
+        raise V.InvalidGraphError("PageRank needs non-negative edge weights")
+    p = np.full(n, 1.0 / max(n, 1)) if personalization is None else \
+        V.check_vertex_values(personalization, n, what="personalization")
+    dv = p if dangling is None else V.check_vertex_values(dangling, n, what="dangling")
+    if n == 0:
+        return
+    out = np.asarray(W.sum(axis=1)).ravel()
+    sink = out == 0
+    PT = (sp.diags_array(np.divide(1.0, out, out=np.zeros(n), where=~sink)) @ W).T.tocsr()
+
+    def step(x):
+        y = alpha * (PT @ x)
+        if variant == "gap":
+            return y + (1.0 - alpha) / n
+        if variant == "graphalytics":
+            return y + (1.0 - alpha + alpha * x[sink].sum()) / n
+        return y + (1.0 - alpha) * p + alpha * x[sink].sum() * dv
+
+    if variant != "networkx":
+        x = np.full(n, 1.0 / n)
+        for _ in range(max_iter):
+            x, last = step(x), x
+            if variant == "gap" and np.abs(x - last).sum() < tol:
+                break
+        rt = 1e-9 if rtol is None else rtol
+        bad = np.flatnonzero(np.abs(r - x) > rt * np.abs(x) + 1e-15)
+        if bad.size:
+            v = int(bad[0])
+            _fail(f"ranks[{v}] = {float(r[v])!r}, expected {float(x[v])!r} (the {variant} PageRank)")
+        return
+    if abs(r.sum() - 1.0) > 1e-9 + n * tol:
+        _fail(f"ranks sum to {float(r.sum())!r}, expected 1 (the networkx PageRank hands out every vertex's rank)")
+    nxt = step(r)
+    moved = np.abs(nxt - r)
+    bound = alpha * n * tol
+    if moved.sum() > bound * (1 + 1e-9) + 1e-12:
+        v = int(np.argmax(moved))
+        _fail(f"ranks are not a PageRank fixed point to tol={tol}: one more step moves them by {moved.sum():.4g} "
+              f"in L1 norm, more than alpha*n*tol = {bound:.4g} (most at vertex {v}: {r[v]:.6g} -> {nxt[v]:.6g})")
+    if alpha == 1.0:
+        return                                                  # no unique fixed point to compare with
+    x = np.full(n, 1.0 / n)
+    steps = 1 if alpha == 0 else int(np.ceil(np.log(1e-16) / np.log(alpha))) + 1
+    for _ in range(min(steps, 100_000)):
+        x, last = step(x), x
+        if np.abs(x - last).sum() < 1e-15:
+            break
+    diff = np.abs(r - x)
+    bound = alpha * n * tol / (1.0 - alpha)
+    if diff.sum() > bound * (1 + 1e-6) + 1e-12:
+        v = int(np.argmax(diff))
+        _fail(f"ranks are {diff.sum():.4g} from the PageRank fixed point in L1 norm, more than the "
+              f"{bound:.4g} that tol={tol} allows (most at vertex {v}: {r[v]:.6g}, expected {x[v]:.6g})")
+    if rtol is not None:
+        bad = np.flatnonzero(diff > rtol * x + 1e-15)
+        if bad.size:
+            v = int(bad[0])
+            _fail(f"ranks[{v}] = {float(r[v])!r}, expected {float(x[v])!r} within rtol={rtol} "
+                  "(the PageRank fixed point)")
+
+
+# ---------------------------------------------------------------------- triangles, clustering
+def _simple_undirected(G):
+    """The structure of ``G`` made undirected, without self-loops: a csr_array of int64 ones."""
+    rows, cols = G.edges()
+    keep = rows != cols
+    r, c = rows[keep].astype(np.int64), cols[keep].astype(np.int64)
+    S = sp.csr_array((np.ones(2 * r.size, np.int64), (np.r_[r, c], np.r_[c, r])), shape=(G.n, G.n))
+    S.sum_duplicates()
+    S.data[:] = 1
+    return S
+
+
+#: graphs whose direct count takes more multiply-adds than this are counted over edges oriented by degree
+_DIRECT_LIMIT = 1e8
+
+
+def _masked_product_sums(P, Q, M, axis, budget=1 << 24):
+    """Row sums (``axis=1``) or column sums (``axis=0``) of ``(P @ Q) * M``, int64, by row blocks of ``P``.
+
+    A block holds rows whose products (the entries of ``Q`` reached through
+    each row of ``P``) number about ``budget``, so memory stays bounded.
+    """
+    n = P.shape[0]
+    work = np.cumsum(P @ np.diff(Q.indptr).astype(np.float64)) if n else np.zeros(0)
+    out = np.zeros(n if axis == 1 else M.shape[1], np.int64)
+    a = 0
+    while a < n:
+        b = max(a + 1, int(np.searchsorted(work, (work[a - 1] if a else 0.0) + budget, side="right")))
+        part = np.asarray((P[a:b] @ Q).multiply(M[a:b]).sum(axis=axis)).ravel()
+        if axis == 1:
+            out[a:b] = part
+        else:
+            out += part.astype(np.int64)
+        a = b
+    return out
+
+
+def _closed_pairs(S, X):
+    """For each vertex ``v``: the ordered pairs ``(u, w)`` of its neighbours in ``S`` with ``X[u, w]`` (int64).
+
+    ``S`` is the simple undirected graph, ``X`` a structure within it.  By the
+    definition, ``sum over w of S[v, w] (S @ X)[v, w]``, when that takes at most
+    ``_DIRECT_LIMIT`` multiply-adds (about ``sum(degree**2)``); beyond, over
+    the edges of ``S`` oriented from lower to higher degree (``O``, each
+    undirected edge once): each triangle ``a, b, c`` (in that order) adds at
+    every corner the directions ``X`` has of the opposite edge, ``B = X + X'``:
+    ``a`` the row sums of ``(O @ B) * O``, ``c`` the column sums of
+    ``(B @ O) * O``, ``b`` the row sums of ``(O' @ B) * O`` (``B`` on ``O``'s
+    structure).  Orienting bounds every row of ``O`` by ``sqrt(2m)``.
+    """
+    n = S.shape[0]
+    if float(S @ np.diff(X.indptr).astype(np.float64) @ np.ones(n)) <= _DIRECT_LIMIT:
+        return _masked_product_sums(S, X, S, axis=1)
+    rows = np.repeat(np.arange(n), np.diff(S.indptr))
+    pos = np.empty(n, np.int64)
+    pos[np.argsort(np.diff(S.indptr), kind="stable")] = np.arange(n)
+    up = pos[rows] < pos[S.indices]
+    O = sp.csr_array((np.ones(int(up.sum()), np.int64), (rows[up], S.indices[up])), shape=(n, n))
+    B = (X + X.T).multiply(O).tocsr()
+    B.sum_duplicates()
+    return (_masked_product_sums(O, B, O, axis=1) + _masked_product_sums(B, O, O, axis=0)
+            + _masked_product_sums(O.T.tocsr(), B, O, axis=1))
+
+
+def check_triangles(G, per_vertex=None, total=None):
+    """Check triangle counts: per vertex (as ``networkx.triangles``), the total, or both.
+
+    The reference counts, with scipy on the simple undirected graph ``S``
+    (directions, self-loops, weights and duplicates dropped), the ordered pairs
+    of adjacent neighbours of each vertex, ``sum((S @ S) * S, axis=1)``, halved;
+    the total is their sum over three.  That takes about ``sum(degree**2)``
+    multiply-adds (in row blocks of bounded memory); on graphs where that is
+    over 1e8 (skewed ones: R-MAT, web crawls) the pairs are counted instead over
+    the edges oriented from lower to higher degree, three scipy products whose
+    rows are at most ``sqrt(2m)`` long.
+
+    Parameters
+    ----------
+    G : Graph
+    per_vertex : array_like of int, optional
+        The count at each vertex.
+    total : int, optional
+        The number of triangles.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first vertex whose count is wrong, or the wrong total.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_triangles
+    >>> G = Graph.from_edges([0, 0, 1, 2, 2, 3], [1, 2, 2, 3, 4, 4])   # two triangles sharing vertex 2
+    >>> check_triangles(G, [1, 1, 2, 1, 1], total=2)
+    >>> check_triangles(G, [1, 1, 1, 1, 1])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: per_vertex[2] = 1, expected 2 triangles at vertex 2
+    """
+    V.check_graph(G)
+    if per_vertex is None and total is None:
+        raise V.InvalidArgumentError("give per_vertex, total, or both")
+    n = G.n
+    S = _simple_undirected(G)
+    t = _closed_pairs(S, S) // 2                     # each triangle at v: (u, w) and (w, u)
+    if per_vertex is not None:
+        pv = _int_array(per_vertex, "per_vertex", (n,))
+        bad = np.flatnonzero(pv != t)
+        if bad.size:
+            v = int(bad[0])
+            _fail(f"per_vertex[{v}] = {pv[v]}, expected {t[v]} triangles at vertex {v}")
+    if total is not None:
+        want = int(t.sum()) // 3
+        if isinstance(total, (bool, np.bool_)) or not isinstance(total, (int, np.integer)):
+            _fail(f"total must be an integer, got {total!r}")
+        if int(total) != want:
+            _fail(f"total = {int(total)}, expected {want} triangles")
+
+
+def check_lcc(G, lcc, *, rtol=1e-9):
+    """Check local clustering coefficients as LDBC Graphalytics defines them.
+
+    ``lcc[v]`` must be, within ``rtol``, the number of edges ``(u, w)`` of
+    ``G`` between two neighbours of ``v`` (in- or out-neighbours, ``v`` and
+    self-loops left out) over ``d (d - 1)``, ``d`` the number of those
+    neighbours, and 0 where ``d < 2``.  The reference counts the edges with
+    scipy, ``sum((S @ A) * S, axis=1)`` for the symmetrized structure ``S``
+    and the structure ``A`` of ``G``, both without self-loops (in row blocks;
+    over the edges oriented by degree where that would take more than 1e8
+    multiply-adds, as :func:`check_triangles` does).
+
+    Raises
+    ------
+    VerificationError
+        Naming the first vertex whose coefficient is wrong.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_lcc
+    >>> G = Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2])     # a triangle 0-1-2 and a pendant 3
+    >>> check_lcc(G, [1 / 3, 1.0, 1.0, 0.0])
+    >>> check_lcc(G, [1.0, 1.0, 1.0, 0.0])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: lcc[0] = 1.0, expected 0.3333333333333333 (2 of the 6 ordered pairs of its 3 neighbours are edges)
+    """
+    V.check_graph(G)
+    n = G.n
+    c = np.asarray(lcc)
+    if c.dtype.kind not in "iuf":
+        _fail(f"lcc must be a real array, got dtype {c.dtype}")
+    if c.shape != (n,):
+        _fail(f"lcc must have shape {(n,)}, got {c.shape}")
+    c = c.astype(np.float64)
+    S = _simple_undirected(G)
+    if G.directed:
+        rows, cols = G.edges()
+        keep = rows != cols
+        A = sp.csr_array((np.ones(int(keep.sum()), np.int64), (rows[keep], cols[keep])), shape=(n, n))
+    else:
+        A = S
+    edges = _closed_pairs(S, A)
+    d = np.diff(S.indptr).astype(np.float64)
+    pairs = d * (d - 1)
+    ref = np.divide(edges, pairs, out=np.zeros(n), where=pairs > 0)
+    bad = np.flatnonzero(~(np.abs(c - ref) <= rtol * ref + 1e-12))
+    if bad.size:
+        v = int(bad[0])
+        _fail(f"lcc[{v}] = {float(c[v])!r}, expected {float(ref[v])!r} ({edges[v]} of the {int(pairs[v])} ordered "
+              f"pairs of its {int(d[v])} neighbours are edges)")
+
+
+# ---------------------------------------------------------------------- betweenness, CDLP, k-core
+def _edge_pairs(G, *, both_ways):
+    """``(head, tail)`` int64 arrays: one pair per stored edge ``head -> tail``, self-loops dropped.
+
+    ``both_ways`` on a directed graph adds every edge reversed too (in- and
+    out-neighbours, an edge each way counted twice); an undirected graph stores
+    both directions already.
+    """
+    u, v = G.edges()
+    keep = u != v
+    u, v = u[keep].astype(np.int64), v[keep].astype(np.int64)
+    if both_ways and G.directed:
+        return np.concatenate([u, v]), np.concatenate([v, u])
+    return u, v
+
+
+def _bc_reference(G, sources, endpoints):
+    """Raw Brandes sums over ``sources``: scipy BFS distances, then path counts and dependencies per level."""
+    n = G.n
+    u, v = _edge_pairs(G, both_ways=False)
+    bc = np.zeros(n)
+    S = _structure(G)
+    batch = max(1, (1 << 22) // max(n, 1))
+    for lo in range(0, sources.size, batch):
+        part = sources[lo:lo + batch]
+        D = np.atleast_2d(csgraph.shortest_path(S, directed=True, unweighted=True, indices=part))
+        for s, d in zip(part.tolist(), D):
+            du = d[u]
+            dag = np.isfinite(du) & (d[v] == du + 1)             # edges on shortest paths from s
+            level = du[dag].astype(np.int64)
+            order = np.argsort(level, kind="stable")
+            eu, ev, level = u[dag][order], v[dag][order], level[order]
+            depth = int(level[-1]) + 1 if level.size else 0
+            cut = np.searchsorted(level, np.arange(depth + 1))
+            sigma = np.zeros(n)
+            sigma[s] = 1.0
+            for lev in range(depth):                             # path counts, one level down at a time
+                a, b = eu[cut[lev]:cut[lev + 1]], ev[cut[lev]:cut[lev + 1]]
+                sigma += np.bincount(b, weights=sigma[a], minlength=n)
+            delta = np.zeros(n)
+            for lev in range(depth - 1, -1, -1):                 # dependencies, one level up at a time
+                a, b = eu[cut[lev]:cut[lev + 1]], ev[cut[lev]:cut[lev + 1]]
+                delta += np.bincount(a, weights=sigma[a] * (1.0 + delta[b]) / sigma[b], minlength=n)
+            delta[s] = 0.0
+            bc += delta
+            if endpoints:
+                reached = np.isfinite(d)
+                bc[reached] += 1.0
+                bc[s] += int(reached.sum()) - 2                 # s ends a path to each other vertex it reaches
+    return bc
+
+
+def _bc_scale(n, directed, normalized, endpoints, sources):
+    """The factor of every vertex: NetworkX 3.6's rescaling (``sources=None``: exact, all vertices)."""
+    N = n if endpoints else n - 1
+    scale = np.ones(n)
+    if N < 2:
+        return scale
+    pairs_per_source = N - 1
+    if sources is None or endpoints:
+        K = N if sources is None else sources.size
+        scale[:] = 1.0 / (K * pairs_per_source) if normalized else N / (K * (1 if directed else 2))
+        return scale
+    K = sources.size
+    unit = (lambda k: 1.0 / (k * pairs_per_source)) if normalized else (lambda k: N / (k * (1 if directed else 2)))
+    scale[:] = unit(K)
+    scale[sources] = unit(K - 1) if K > 1 else np.nan              # a source cannot pair with itself
+    return scale
+
+
+def check_betweenness(G, bc, *, sources=None, normalized=True, endpoints=False, rtol=1e-9, atol=None):
+    """Check betweenness centrality against an independent Brandes computation.
+
+    Distances from each source come from :func:`scipy.sparse.csgraph.shortest_path`
+    (unweighted: hops; weights are ignored); the edges ``u -> v`` with
+    ``d(v) = d(u) + 1`` are the shortest-path DAG, over which the path counts
+    ``sigma`` are summed level by level downward and the dependencies
+    ``delta(u) = sum sigma(u) / sigma(v) (1 + delta(v))`` level by level
+    upward (one vectorized step per level).  The sums are scaled as
+    ``networkx.betweenness_centrality`` (NetworkX 3.6) scales them.
+
+    The reference costs one BFS and a few passes over the edges per source: for
+    an exact result on a large graph (``n`` sources), check a result computed
+    from a sample of sources instead (``betweenness_centrality(G, sources=s)``
+    and ``check_betweenness(G, bc, sources=s)``): the same code paths run.
+
+    Parameters
+    ----------
+    G : Graph
+    bc : array_like of float
+        Shape ``(n,)``.
+    sources : array_like of int, optional
+        The distinct sources the result was computed from (for
+        ``betweenness_centrality(G, k, seed=s)``:
+        ``la_graph.algorithms.betweenness.sample_sources(G.n, k, s)``);
+        default: every vertex (the exact result).
+    normalized, endpoints : bool
+        As passed to the algorithm.
+    rtol, atol : float
+        Tolerance ``rtol * max(|a|, |b|) + atol``; ``atol=None`` means
+        ``rtol * max |reference|``.  ``nan`` must match ``nan`` (NetworkX's
+        value at the one source of a one-source sample without endpoints).
+
+    Raises
+    ------
+    VerificationError
+        Naming the first wrong vertex.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_betweenness
+    >>> G = Graph.from_edges([0, 1, 2], [1, 2, 3])           # path 0 - 1 - 2 - 3
+    >>> bc = np.array([0.0, 2 / 3, 2 / 3, 0.0])
+    >>> check_betweenness(G, bc)
+    >>> check_betweenness(G, bc, normalized=False)
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: bc[1] = 0.6666666666666666, expected 2.0 (raw sum 4.0 from 4 sources, times 0.5)
+    """
+    V.check_graph(G)
+    n = G.n
+    if sources is None:
+        srcs, exact = np.arange(n, dtype=np.int64), True
+    else:
+        srcs = V.check_distinct(V.check_vertices(sources, n))
+        exact = srcs.size == n
+    arr = np.asarray(bc)
+    if arr.dtype.kind not in "iuf":
+        _fail(f"bc must be a real array, got dtype {arr.dtype}")
+    if arr.shape != (n,):
+        _fail(f"bc must have shape {(n,)}, got {arr.shape}")
+    arr = arr.astype(np.float64, copy=False)
+    raw = _bc_reference(G, srcs, bool(endpoints))
+    scale = _bc_scale(n, G.directed, bool(normalized), bool(endpoints), None if exact else srcs)
+    ref = raw * scale
+    if atol is None:
+        finite = ref[np.isfinite(ref)]
+        atol = rtol * (float(np.abs(finite).max()) if finite.size else 0.0)
+    with np.errstate(invalid="ignore"):
+        close = np.abs(arr - ref) <= rtol * np.maximum(np.abs(arr), np.abs(ref)) + atol
+    bad = np.flatnonzero(~(close | (np.isnan(arr) & np.isnan(ref))))
+    if bad.size:
+        x = int(bad[0])
+        _fail(f"bc[{x}] = {float(arr[x])!r}, expected {float(ref[x])!r} (raw sum {float(raw[x])!r} from "
+              f"{srcs.size} sources, times {float(scale[x])!r})")
+
+
+def check_cdlp(G, labels, max_iter):
+    """Check community labels of label propagation (LDBC Graphalytics CDLP) by running the rule again.
+
+    The rule: every vertex starts with its own id; in each of ``max_iter``
+    synchronous iterations every vertex with a neighbour takes the most
+    frequent label among its neighbours (in- and out-neighbours on a directed
+    graph, a neighbour both ways counted twice; self-loops ignored), the
+    smallest on a tie.  Each iteration here is one sort of the (vertex,
+    neighbour's label) pairs.
+
+    Parameters
+    ----------
+    G : Graph
+    labels : array_like of int
+        Shape ``(n,)``.
+    max_iter : int
+        The number of iterations the labels were computed with.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first wrong vertex.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_cdlp
+    >>> G = Graph.from_edges([0, 1], [1, 2], n=4)           # path 0 - 1 - 2, and vertex 3 alone
+    >>> check_cdlp(G, np.array([1, 0, 1, 3]), 1)
+    >>> check_cdlp(G, np.array([1, 2, 1, 3]), 1)
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: labels[1] = 2, expected 0 (after 1 iteration)
+    """
+    V.check_graph(G)
+    max_iter = V.check_count(max_iter, "max_iter")
+    n = G.n
+    labels = _int_array(labels, "labels", (n,))
+    head, tail = _edge_pairs(G, both_ways=True)
+    ref = np.arange(n, dtype=np.int64)
+    for _ in range(max_iter if head.size else 0):
+        keys, counts = np.unique(head * n + ref[tail], return_counts=True)   # n * n fits in int64 (Graph's rule)
+        vertex, label = np.divmod(keys, n)
+        order = np.lexsort((label, -counts, vertex))                        # per vertex: most frequent, smallest
+        order = order[np.r_[True, vertex[order][1:] != vertex[order][:-1]]]
+        new = ref.copy()
+        new[vertex[order]] = label[order]
+        if np.array_equal(new, ref):
+            break
+        ref = new
+    bad = np.flatnonzero(labels != ref)
+    if bad.size:
+        x = int(bad[0])
+        _fail(f"labels[{x}] = {int(labels[x])}, expected {int(ref[x])} (after {max_iter} "
+              f"iteration{'s' if max_iter != 1 else ''})")
+
+
+def _gather_rows(indptr, indices, rows):
+    """The concatenated column indices of CSR rows ``rows``."""
+    starts = indptr[rows]
+    counts = indptr[rows + 1] - starts
+    pos = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    return indices[pos]
+
+
+def _peel(n, head, tail):
+    """Core numbers by peeling, each round over the removed vertices' edges only (numpy)."""
+    order = np.argsort(head, kind="stable")
+    nbr = tail[order]
+    indptr = np.searchsorted(head[order], np.arange(n + 1))
+    deg = np.diff(indptr).astype(np.int64)
+    core = np.zeros(n, np.int64)
+    gone = np.zeros(n, bool)
+    k, left = 0, n
+    while left:
+        k = max(k, int(deg[~gone].min()))
+        R = np.flatnonzero(~gone & (deg <= k))
+        while R.size:
+            core[R] = k
+            gone[R] = True
+            left -= R.size
+            hit = _gather_rows(indptr, nbr, R)
+            hit = hit[~gone[hit]]
+            if not hit.size:
+                break
+            touched, lost = np.unique(hit, return_counts=True)
+            deg[touched] -= lost
+            R = touched[deg[touched] <= k]
+    return core
+
+
+def check_core_number(G, core):
+    """Check core numbers by their definition, and against a peeling.
+
+    A vertex of core number ``c`` must have at least ``c`` neighbours of core
+    number ``c`` or more (so every ``{v : core[v] >= c}`` has minimum degree
+    ``c``: each vertex is in the core its number claims), and must not be in
+    the ``(c + 1)``-core, found by peeling (repeatedly removing the vertices of
+    degree at most ``k``, for ``k = 0, 1, ...``).  Degrees are those of
+    ``networkx.core_number``: in- plus out-degree on a directed graph (an edge
+    each way counts twice); self-loops are ignored.
+
+    Parameters
+    ----------
+    G : Graph
+    core : array_like of int
+        Shape ``(n,)``.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first wrong vertex.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_core_number
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3])       # triangle 0 1 2 with a tail 2 - 3
+    >>> check_core_number(G, np.array([2, 2, 2, 1]))
+    >>> check_core_number(G, np.array([2, 2, 2, 2]))
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: core[3] = 2 but vertex 3 has 1 neighbour of core number 2 or more: it is not in the 2-core
+    """
+    V.check_graph(G)
+    n = G.n
+    core = _int_array(core, "core", (n,))
+    bad = np.flatnonzero(core < 0)
+    if bad.size:
+        _fail(f"core[{bad[0]}] = {core[bad[0]]} is negative")
+    head, tail = _edge_pairs(G, both_ways=True)
+    support = np.bincount(head[core[tail] >= core[head]], minlength=n)
+    bad = np.flatnonzero(support < core)
+    if bad.size:
+        x = int(bad[0])
+        c = int(core[x])
+        _fail(f"core[{x}] = {c} but vertex {x} has {int(support[x])} neighbour{'s' if support[x] != 1 else ''} "
+              f"of core number {c} or more: it is not in the {c}-core")
+    ref = _peel(n, head, tail)
+    bad = np.flatnonzero(core != ref)
+    if bad.size:
+        x = int(bad[0])
+        _fail(f"core[{x}] = {int(core[x])} but vertex {x} is in the {int(ref[x])}-core")

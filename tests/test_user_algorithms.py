@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import la_graph as lg
 from la_graph import Graph, examples
-from la_graph.examples import pagerank, triangle_count
+from la_graph.examples import average_neighbor_degree, k_hop_count
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "primitives.md"
 
@@ -26,18 +26,16 @@ def _complete(n):
 
 
 SMALL = {
-    "empty": lambda: Graph.from_edges([], [], n=0),
     "single": lambda: Graph.from_edges([], [], n=1),
     "isolated": lambda: Graph.from_edges([], [], n=5),
     "self_loops": lambda: Graph.from_edges([0, 1, 1, 2], [0, 2, 1, 0], n=4),
     "triangle": lambda: Graph.from_edges([0, 1, 2], [1, 2, 0]),
     "K6": lambda: _complete(6),
-    "bowtie": lambda: Graph.from_edges([0, 1, 2, 2, 3, 4], [1, 2, 0, 3, 4, 2]),
+    "path": lambda: Graph.from_edges(np.arange(11), np.arange(1, 12)),
     "two_components": lambda: Graph.from_edges([0, 1, 2, 4, 5, 6, 6], [1, 2, 0, 5, 6, 4, 7], n=9),
     "weighted": lambda: Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], w=[2.0, 0.5, 7.0, 1.0]),
     "directed_cycle": lambda: Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0], directed=True),
     "directed_dangling": lambda: Graph.from_edges([1, 2, 3, 0], [0, 0, 0, 4], n=6, directed=True),
-    "directed_triangles": lambda: Graph.from_edges([0, 1, 2, 2, 3, 0], [1, 2, 0, 3, 0, 2], directed=True),
     "karate": lambda: Graph.from_file(lg.data.path("karate")),
     "gnp": lambda: Graph.from_networkx(nx.gnp_random_graph(60, 0.15, seed=7)),
     "gnp_directed": lambda: Graph.from_networkx(nx.gnp_random_graph(60, 0.08, seed=8, directed=True)),
@@ -49,46 +47,57 @@ def small(name):
     return SMALL[name]()
 
 
-def nx_pagerank(G):
-    ranks = nx.pagerank(G.to_networkx(), alpha=0.85, tol=1e-13, max_iter=10_000, weight=None)
-    return np.array([ranks[v] for v in range(G.n)])
+def nx_k_hop(G, s, k):
+    return len(nx.single_source_shortest_path_length(G.to_networkx(), s, cutoff=k))
 
 
-def nx_triangles(G):
-    return sum(nx.triangles(G.to_undirected().to_networkx()).values()) // 3
+def nx_neighbor_degree(G):
+    """networkx.average_neighbor_degree, where a self-loop makes a vertex its own neighbour once (as la_graph)."""
+    H = G.to_networkx()
+    if G.self_loops:           # networkx counts a loop twice in an undirected degree: compare on the definition
+        deg = G.out_degree.astype(float)
+        rows, cols = G.edges()
+        total = np.bincount(rows, weights=deg[cols], minlength=G.n)
+        return np.divide(total, deg, out=np.zeros(G.n), where=deg > 0)
+    ref = nx.average_neighbor_degree(H)
+    return np.array([ref[v] for v in range(G.n)])
 
 
 # ------------------------------------------------------------------ small graphs
 @pytest.mark.parametrize("name", list(SMALL))
-def test_pagerank_small(engine, name):
+def test_k_hop_count_small(engine, name):
     G = small(name)
-    r = pagerank(G, engine=engine)
-    assert r.shape == (G.n,) and r.dtype == np.float64
-    np.testing.assert_allclose(r, nx_pagerank(G), rtol=0, atol=1e-8)
-    if G.n:
-        assert abs(r.sum() - 1.0) < 1e-9
+    for s in sorted({0, G.n // 2, G.n - 1}):
+        for k in (0, 1, 2, 3, G.n):
+            assert k_hop_count(G, s, k, engine=engine) == nx_k_hop(G, s, k)
 
 
 @pytest.mark.parametrize("name", list(SMALL))
-def test_triangle_count_small(engine, name):
+def test_average_neighbor_degree_small(engine, name):
     G = small(name)
-    t = triangle_count(G, engine=engine)
-    assert isinstance(t, int)
-    assert t == nx_triangles(G)
+    mean = average_neighbor_degree(G, engine=engine)
+    assert mean.shape == (G.n,) and mean.dtype == np.float64
+    np.testing.assert_allclose(mean, nx_neighbor_degree(G), rtol=1e-12)
 
 
-def test_known_counts(engine):
-    assert triangle_count(_complete(6), engine=engine) == 20          # C(6, 3)
-    assert triangle_count(small("karate"), engine=engine) == 45
-    np.testing.assert_allclose(pagerank(small("directed_cycle"), engine=engine), 0.25, atol=1e-12)
+def test_known_answers(engine):
+    path = lg.generators.path(10)
+    assert [k_hop_count(path, 0, k, engine=engine) for k in range(12)] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10]
+    assert k_hop_count(small("directed_cycle"), 1, 2, engine=engine) == 3          # 1 -> 2 -> 3, forwards only
+    assert average_neighbor_degree(_complete(6), engine=engine).tolist() == [5.0] * 6
+    np.testing.assert_array_equal(average_neighbor_degree(Graph.from_edges([], [], n=0), engine=engine), [])
 
 
-def test_pagerank_options(engine):
-    G = small("gnp_directed")
-    one = pagerank(G, max_iter=1, engine=engine)
-    assert not np.allclose(one, nx_pagerank(G), atol=1e-6)           # stopped early
-    ref = nx.pagerank(G.to_networkx(), alpha=0.5, tol=1e-13, max_iter=10_000, weight=None)
-    np.testing.assert_allclose(pagerank(G, damping=0.5, engine=engine), [ref[v] for v in range(G.n)], atol=1e-8)
+def test_bad_input():
+    G = small("path")
+    with pytest.raises(lg.InvalidSourceError, match="out of range"):
+        k_hop_count(G, 99, 1)
+    with pytest.raises(lg.InvalidArgumentError, match="k must be at least 0"):
+        k_hop_count(G, 0, -1)
+    with pytest.raises(lg.InvalidArgumentError, match="k must be an integer"):
+        k_hop_count(G, 0, 1.5)
+    with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
+        average_neighbor_degree(nx.path_graph(3))
 
 
 @st.composite
@@ -101,51 +110,30 @@ def graphs(draw):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(G=graphs())
-def test_random_graphs(engine, G):
-    # a bipartite graph converges slowly (the error shrinks by 0.85 a step): let it reach tol
-    np.testing.assert_allclose(pagerank(G, max_iter=1000, engine=engine), nx_pagerank(G), rtol=0, atol=1e-8)
-    np.testing.assert_allclose(pagerank(G, engine=engine), nx_pagerank(G), rtol=0, atol=1e-6)
-    assert triangle_count(G, engine=engine) == nx_triangles(G)
+@given(G=graphs(), k=st.integers(0, 4))
+def test_random_graphs(engine, G, k):
+    assert k_hop_count(G, 0, k, engine=engine) == nx_k_hop(G, 0, k)
+    np.testing.assert_allclose(average_neighbor_degree(G, engine=engine), nx_neighbor_degree(G), rtol=1e-12)
 
 
 # ------------------------------------------------------------------ real graphs
-REAL = {
-    # file: (vertices as stored: max id + 1, undirected triangles published by SNAP)
-    "snap/facebook_combined.txt.gz": (4039, 1_612_010),
-    "snap/CA-GrQc.txt.gz": (26_197, 48_260),     # ids kept as given: isolated (dangling) ids between them
-}
+REAL = ["snap/facebook_combined.txt.gz", "snap/Wiki-Vote.txt.gz"]
 
 
-@functools.lru_cache(maxsize=None)
-def real(path):
-    edges = np.loadtxt(path, dtype=np.int64, comments="#", ndmin=2)
-    return Graph.from_edges(edges[:, 0], edges[:, 1], directed=False)
-
-
-@functools.lru_cache(maxsize=None)
-def real_nx_pagerank(path):
-    return nx_pagerank(real(path))
-
-
-@pytest.mark.parametrize("name", list(REAL))
-def test_real_graphs(engine, shared_data, name):
-    path = shared_data / name
-    if not path.exists():
-        pytest.skip(f"{path} not found")
-    G = real(path)
-    n, triangles = REAL[name]
-    assert G.n == n
-    t = triangle_count(G, engine=engine)
-    assert t == triangles
-    if name.startswith("snap/facebook"):
-        assert t == nx_triangles(G)
-    r = pagerank(G, engine=engine)
-    np.testing.assert_allclose(r, real_nx_pagerank(path), rtol=0, atol=1e-9)
+@pytest.mark.parametrize("name", REAL)
+def test_real_graphs(shared_data, name):
+    G = Graph.from_file(shared_data / name)
+    H = G.to_networkx()
+    s = int(np.argmax(G.out_degree))
+    for k in (1, 2):
+        assert k_hop_count(G, s, k) == len(nx.single_source_shortest_path_length(H, s, cutoff=k))
+    if not G.self_loops:
+        ref = nx.average_neighbor_degree(H)
+        np.testing.assert_allclose(average_neighbor_degree(G), [ref[v] for v in range(G.n)], rtol=1e-12)
 
 
 # ------------------------------------------------------------------ the documentation
-@pytest.mark.parametrize("fn", [pagerank, triangle_count], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", [k_hop_count, average_neighbor_degree], ids=lambda f: f.__name__)
 def test_doc_shows_the_tested_code(fn):
     """docs/primitives.md quotes la_graph/examples.py verbatim, so the doc's code is the tested code."""
     assert DOC.exists(), f"{DOC} is missing"

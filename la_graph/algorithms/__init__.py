@@ -9,6 +9,12 @@ from .scc import strongly_connected_components
 from .reachability import reachability
 from .shortcut import shortcut
 from .sssp import SSSPResult, sssp
+from .pagerank import pagerank
+from .triangles import triangle_count, triangles
+from .clustering import local_clustering_coefficient
+from .betweenness import betweenness_centrality
+from .label_propagation import label_propagation
+from .kcore import core_number
 
 __all__ = ["BFSResult", "bfs", "connected_components"]
 __all__ += ["reachability", "shortcut"]
@@ -16,3 +22,5 @@ __all__ += ["strongly_connected_components", "maximal_independent_set"]
 __all__ += ["minimum_spanning_forest", "MSFResult"]
 __all__ += ["sssp", "SSSPResult"]
 __all__ += ["apsp", "apsp_blocks"]
+__all__ += ["pagerank", "triangle_count", "triangles", "local_clustering_coefficient"]
+__all__ += ["betweenness_centrality", "label_propagation", "core_number"]

@@ -13,7 +13,10 @@ Each :class:`Algorithm` knows
 
 Outputs handed to the checkers: ``bfs`` parents (k, n); ``cc``/``scc`` labels
 (n,); ``sssp`` (dist (k, n), parent (k, n) or None); ``apsp`` dist (n, n);
-``msf`` (u, v, total weight); ``mis`` members; ``reachability`` bool (k, n).
+``msf`` (u, v, total weight); ``mis`` members; ``reachability`` bool (k, n);
+``pagerank`` ranks (n,); ``tc`` the total; ``lcc`` coefficients (n,); ``bc``
+centralities (n,) from the setting's sources, scaled as a sample (NetworkX);
+``cdlp`` labels (n,); ``kcore`` core numbers (n,).
 """
 
 from __future__ import annotations
@@ -321,7 +324,99 @@ class Reachability(Algorithm):
         return np.array_equal(np.asarray(R, bool), np.asarray(verified, bool))
 
 
-ALGORITHMS = {a.name: a for a in (BFS(), CC(), SSSP(), APSP(), MSF(), SCC(), MIS(), Reachability())}
+class PageRank(Algorithm):
+    name, function, title = "pagerank", "pagerank", "PageRank (damping 0.85, tolerance 1e-6 as NetworkX)"
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, engine=engine)
+
+    def check(self, G, setting, ranks):
+        verify.check_pagerank(G, np.asarray(ranks, np.float64))
+
+
+class TC(Algorithm):
+    name, function, title = "tc", "triangle_count", "Triangle counting (the total)"
+    needs = "undirected"
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, engine=engine)
+
+    def ours_output(self, raw):
+        return int(raw)
+
+    def check(self, G, setting, total):
+        verify.check_triangles(G, total=int(total))
+
+    def summary(self, G, setting, total):
+        return {"triangles": int(total)}
+
+    def same(self, total, verified):
+        return int(total) == int(verified)
+
+
+class LCC(Algorithm):
+    name, function, title = "lcc", "local_clustering_coefficient", "Local clustering coefficient"
+    needs = "undirected"
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, engine=engine)
+
+    def check(self, G, setting, lcc):
+        verify.check_lcc(G, np.asarray(lcc, np.float64))
+
+
+class BC(Algorithm):
+    name, function, title = "bc", "betweenness_centrality", "Betweenness centrality (64 sampled sources)"
+    per_source = True
+
+    def settings(self, G, name):
+        cand = np.flatnonzero(G.out_degree > 0)
+        k = min(64, cand.size)
+        srcs = np.random.default_rng(64).choice(cand, k, replace=False) if k else np.zeros(0, np.int64)
+        return [Setting(f"{k} sources", sorted(int(s) for s in srcs))]
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, sources=setting.sources, engine=engine)
+
+    def check(self, G, setting, bc):
+        verify.check_betweenness(G, np.asarray(bc, np.float64), sources=setting.sources)
+
+    def applies(self, G):
+        return None if G.nnz else "no edges"
+
+
+class CDLP(Algorithm):
+    name, function, title = "cdlp", "label_propagation", "Label propagation (Graphalytics CDLP, 10 iterations)"
+    iterations = 10
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, max_iter=self.iterations, engine=engine)
+
+    def check(self, G, setting, labels):
+        verify.check_cdlp(G, np.asarray(labels), self.iterations)
+
+    def summary(self, G, setting, labels):
+        return {"communities": int(np.unique(np.asarray(labels)).size)}
+
+    def same(self, labels, verified):
+        return np.array_equal(np.asarray(labels), np.asarray(verified))
+
+
+class KCore(CDLP):
+    name, function, title = "kcore", "core_number", "Core numbers (k-core decomposition)"
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, engine=engine)
+
+    def check(self, G, setting, core):
+        verify.check_core_number(G, np.asarray(core))
+
+    def summary(self, G, setting, core):
+        return {"max_core": int(np.asarray(core).max(initial=0))}
+
+
+ALGORITHMS = {a.name: a for a in (BFS(), CC(), SSSP(), APSP(), MSF(), SCC(), MIS(), Reachability(),
+                                  PageRank(), TC(), LCC(), BC(), CDLP(), KCore())}
 
 #: default graphs per suite, algorithm and engine: the graphs of the issues' targets, plus context
 SUITES = {
@@ -335,6 +430,12 @@ SUITES = {
             "scc": ["rmat20:dir", "uk-2007-05", "usroads-48:dir"],
             "mis": ["rmat14", "rmat20", "grid1000"],
             "reachability": ["uk-2007-05", "soc-Slashdot0902", "cit-HepPh", "rmat20:dir"],
+            "pagerank": ["rmat20", "uk-2007-05"],
+            "tc": ["rmat20", "uk-2007-05:sym"],
+            "bc": ["rmat20", "uk-2007-05"],
+            "lcc": ["rmat20", "uk-2007-05:sym"],
+            "cdlp": ["rmat20", "uk-2007-05"],
+            "kcore": ["rmat20", "uk-2007-05"],
         },
         "gpu": {
             "bfs": ["rmat22", "grid2000", "usroads-48"],
@@ -346,6 +447,12 @@ SUITES = {
             "scc": ["rmat22:dir", "uk-2007-05", "soc-Slashdot0902"],
             "mis": ["rmat14", "rmat22", "uniform22", "grid2000"],
             "reachability": ["uk-2007-05", "soc-Slashdot0902", "cit-HepPh", "rmat22:dir"],
+            "pagerank": ["rmat22", "uk-2007-05"],
+            "tc": ["rmat22", "uk-2007-05:sym"],
+            "bc": ["rmat22", "uk-2007-05"],
+            "lcc": ["rmat22", "uk-2007-05:sym"],
+            "cdlp": ["rmat22", "uk-2007-05"],
+            "kcore": ["rmat22", "uk-2007-05"],
         },
     },
     # moderate members of every generated family and the real graphs (context, not targets)

@@ -39,7 +39,7 @@ _DISTS = {"scipy": "scipy", "igraph": "igraph", "networkx": "networkx",
 #: networkx runs only on graphs with at most this many edges (per algorithm; its pure-Python
 #: loops take ~1 µs per edge and its graphs ~500 bytes per edge)
 NX_MAX_EDGES = {"apsp": 100_000, "sssp": 1_000_000, "msf": 1_000_000, "bfs": 1_000_000, "mis": 300_000,
-                "reachability": 500_000}
+                "reachability": 500_000, "bc": 300_000, "tc": 1_000_000, "lcc": 1_000_000}
 #: networkx's maximal_independent_set draws from list(available) at every step: O(n^2)
 NX_MIS_MAX_N = 20_000
 NX_DEFAULT_MAX_EDGES = 2_000_000
@@ -249,7 +249,29 @@ def _igraph(algo, g, G, sources):
                 R[i, vs] = True
             return R
         return (lambda: [g.subcomponent(s, mode="out") for s in sources], reach)
+    if algo == "pagerank":
+        return (lambda: g.pagerank(directed=G.directed, damping=0.85), np.asarray)
+    if algo == "tc":
+        return (lambda: len(g.list_triangles()), int)
+    if algo == "lcc":
+        return (lambda: g.transitivity_local_undirected(mode="zero"), np.asarray)
+    if algo == "bc":
+        return (lambda: g.betweenness(directed=G.directed, sources=sources),
+                lambda r: _bc_from_subset_sums(np.asarray(r, np.float64), G, sources))
+    if algo == "kcore":
+        simple = g.copy()
+        simple.simplify()
+        return (lambda: simple.coreness(mode="all"), np.asarray)
     return None
+
+
+def _bc_from_subset_sums(raw, G, sources):
+    """Betweenness summed over ``sources`` as igraph and NetworkX's subset function give it (each
+    unordered pair once on undirected graphs) -> la_graph's (NetworkX's) sampled, normalized form."""
+    from ..algorithms.betweenness import rescale
+
+    return rescale(raw * (1 if G.directed else 2), G.n, normalized=True, directed=G.directed, endpoints=False,
+                   sources=sources)
 
 
 # ---------------------------------------------------------------- networkx
@@ -303,6 +325,21 @@ def _networkx(algo, H, G, sources):
                 R[i, s] = True
             return R
         return (lambda: [nx.descendants(H, s) for s in sources], reach)
+    def by_node(d):
+        return np.array([d[v] for v in range(n)])
+    if algo == "pagerank":
+        return (lambda: nx.pagerank(H), by_node)
+    if algo == "tc":
+        return (lambda: sum(nx.triangles(H).values()) // 3, int)
+    if algo == "lcc":
+        return (lambda: nx.clustering(H), by_node)
+    if algo == "bc":
+        return (lambda: nx.betweenness_centrality_subset(H, sources, list(H), normalized=False),
+                lambda d: _bc_from_subset_sums(by_node(d), G, sources))
+    if algo == "kcore":
+        simple = H.copy()
+        simple.remove_edges_from(list(nx.selfloop_edges(simple)))
+        return (lambda: nx.core_number(simple), by_node)
     return None
 
 

@@ -85,6 +85,13 @@ TARGETS = [
     *_t(17, "msf", ["grid2000:w1-999"], "gpu", "max_ms", ["ecl[gpu]"], 13),
     *_t(17, "sssp", ["rmat22:w1-1000"], "gpu", "max_ms", ["scipy"], 30),
     *_t(17, "sssp", ["grid2000:w1-999"], "gpu", "max_ms", ["scipy"], 150),
+    # issue 21: the GAP / Graphalytics kernels: the CPU engine at least as fast as igraph; on the GPU
+    # triangles and betweenness (64 sources) >= 20x the CPU engine
+    *_t(21, "pagerank", ["rmat20", "uk-2007-05"], "cpu", "faster", ["igraph"]),
+    *_t(21, "tc", ["rmat20", "uk-2007-05:sym"], "cpu", "faster", ["igraph"]),
+    *_t(21, "bc", ["rmat20", "uk-2007-05"], "cpu", "faster", ["igraph"], setting="64 sources"),
+    *_t(21, "tc", ["rmat22"], "gpu", "speedup", ["la_graph[cpu]"], 20),
+    *_t(21, "bc", ["rmat22"], "gpu", "speedup", ["la_graph[cpu]"], 20, setting="64 sources"),
     # issue 10: multi-source reachability vs one BFS per source and scipy
     *[t for k in ("16 sources", "64 sources") for t in
       _t(10, "reachability", ["uk-2007-05", "soc-Slashdot0902", "cit-HepPh", "rmat22:dir"], "gpu", "faster",

@@ -1,0 +1,276 @@
+"""Betweenness centrality by Brandes' algorithm, batched over sources as sparse matrix products.
+
+Brandes (2001) sums, over sources ``s``, the dependency ``delta_s(v)`` of ``s``
+on every other vertex ``v``; one breadth-first search counts the shortest paths
+``sigma_s`` forward, and one sweep back over its levels accumulates
+``delta_s(v) = sigma_s(v) * sum over children w of (1 + delta_s(w)) / sigma_s(w)``.
+Here a batch of ``b`` sources runs together, one row a source (LAGraph's
+batched betweenness, Buluc's formulation):
+
+Forward, level by level from ``F_0`` (``F_0[i, s_i] = 1``)::
+
+    F_{d+1}<!P, replace> = F_d plus.first A     (path counts of the new level)
+    P<F_{d+1}>           = true                 (visited: the pattern of every level)
+
+``F_d[i, v]`` is ``sigma_{s_i}(v)`` for the vertices at distance ``d`` from
+``s_i``: the ``plus`` monoid adds the counts of all parents one level up, and
+the complemented structural mask ``!P`` keeps only vertices seen for the first
+time.  Each level is kept (a sparse ``b x n`` matrix).
+
+Backward, from the deepest level ``D`` with ``W_D = 1 ./ F_D``::
+
+    T<F_{d-1}> = W_d plus.first A'           (sum over children of (1 + delta) / sigma)
+    delta_{d-1} = F_{d-1} .* T               (dependencies at level d - 1)
+    bc += ones' plus.second delta_{d-1}      (summed over the batch's sources)
+    W_{d-1} = (1 ./ F_{d-1}) + T             ((1 + delta) / sigma, since delta = sigma T)
+
+down to level 1 (a source's dependency on itself is not counted).  Shortest
+paths only ever join consecutive levels, so a self-loop never counts and a
+duplicate edge is one edge: neither changes the result.  Edge weights are
+ignored (NetworkX's default ``weight=None``): paths are counted by hops.
+
+The batch size bounds the memory of the ``b x n`` level matrices: see
+:func:`batch_size`.  Normalization follows ``networkx.betweenness_centrality``
+(NetworkX 3.6) exactly, sampled sources included: see :func:`rescale`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .. import _validation as V
+from .._random import check_seed
+from ..engines import get_engine
+from ..exceptions import InvalidArgumentError
+
+__all__ = ["betweenness_centrality", "batch_size", "rescale", "sample_sources"]
+
+#: bytes a batch's ``b x n`` matrices may take at most (levels, visited, the backward sweep's temporaries)
+BATCH_BYTES = 1 << 29
+#: bytes per (source, vertex) of a batch, reached in the worst case: the levels' path counts
+#: (8 bytes of value + 8 of index, each vertex in one level), the visited pattern (9) and
+#: the backward sweep's ``T``, ``W`` and ``delta`` (16 each) beside the level they come from
+WORK_BYTES = 80
+
+
+def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=None, sources=None,
+                           engine=None):
+    """Shortest-path betweenness centrality of every vertex (Brandes, batched in linear algebra).
+
+    ``bc[v]`` sums, over pairs ``s != t`` with ``v`` not ``s`` or ``t``, the
+    fraction of the shortest ``s``-``t`` paths that pass through ``v``, as
+    ``networkx.betweenness_centrality`` computes it (same normalization and
+    the same scaling of sampled sources; NetworkX 3.6).
+
+    Parameters
+    ----------
+    G : Graph
+        Directed (paths follow the edges) or undirected.  Edge weights are
+        ignored: paths are counted by hops, as NetworkX does with its default
+        ``weight=None``.  Self-loops and duplicate edges change nothing.
+    k : int, optional
+        Sample ``k`` distinct source vertices (``1 <= k <= n``) with ``seed`` and
+        scale the sums from them up to an estimate of the full sum; ``k == n``
+        is the exact result.  ``None``: every vertex is a source (exact).
+    normalized : bool
+        Divide by the number of ordered pairs ``(s, t)`` that can pass through
+        a vertex: ``(n - 1)(n - 2)`` (``n (n - 1)`` with ``endpoints``),
+        directed or not.  ``False``: raw sums, halved on undirected graphs (each
+        unordered pair once).
+    endpoints : bool
+        Count a path's two ends as on the path too.
+    seed : int, optional
+        Seed of the sample of ``k`` sources (``0 .. 2**64 - 1``): one seed gives
+        the same sources, hence the same result, on every engine and run
+        (:func:`sample_sources`).  ``None``: a fresh random sample each call.
+        NetworkX draws its sample differently: use ``sources=`` to compare.
+    sources : sequence of int, optional
+        The sources, given explicitly instead of ``k``: distinct vertex ids,
+        scaled as a sample of ``len(sources)`` (so all ``n`` vertices is the
+        exact result).
+    engine : str, optional
+        ``"cpu"`` or ``"gpu"``; default: the current engine.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, shape ``(n,)``.  As in NetworkX, with ``k`` (or ``sources``) of
+        one vertex and ``endpoints=False`` that vertex's value is ``nan`` (no
+        pair is left to sample for it); graphs with fewer than 3 vertices (2
+        with ``endpoints``) are not rescaled.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``k`` not an integer in ``1..n``, both ``k`` and ``sources`` given, a
+        bad ``seed``, ``normalized`` or ``endpoints`` not a bool.
+    InvalidSourceError
+        A source out of range, or given twice.
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> P = lg.generators.path(4)                   # 0 - 1 - 2 - 3
+    >>> lg.betweenness_centrality(P).tolist()
+    [0.0, 0.6666666666666666, 0.6666666666666666, 0.0]
+    >>> lg.betweenness_centrality(P, normalized=False).tolist()
+    [0.0, 2.0, 2.0, 0.0]
+    >>> lg.betweenness_centrality(P, normalized=False, sources=[0, 3]).tolist()
+    [0.0, 2.25, 2.25, 0.0]
+    >>> bc = lg.betweenness_centrality(lg.generators.rmat(8, 8, seed=1), k=16, seed=7)
+    >>> bc.shape
+    (256,)
+    """
+    G = V.check_graph(G)
+    normalized = V.check_flag(normalized, "normalized")
+    endpoints = V.check_flag(endpoints, "endpoints")
+    seed = None if seed is None else check_seed(seed)
+    n = G.n
+    if k is not None and sources is not None:
+        raise InvalidArgumentError("give k (a number of sampled sources) or sources (a list), not both")
+    if sources is not None:
+        srcs = V.check_distinct(V.check_vertices(sources, n))
+    elif k is not None and _check_k(k, n) < n:
+        srcs = sample_sources(n, int(k), seed)
+    else:
+        srcs = np.arange(n, dtype=np.int64)
+    E = get_engine(engine)
+    bc = _brandes(E, G, srcs, endpoints)
+    exact = srcs.size == n
+    return rescale(bc, n, normalized=normalized, directed=G.directed, endpoints=endpoints,
+                   sources=None if exact else srcs)
+
+
+def sample_sources(n, k, seed=None):
+    """``k`` distinct vertices of ``0..n-1`` drawn with ``seed``, sorted (int64).
+
+    numpy's ``default_rng(seed).choice(n, k, replace=False)``: the sample
+    depends on ``seed`` only, so every engine gets the same sources.
+
+    Examples
+    --------
+    >>> from la_graph.algorithms.betweenness import sample_sources
+    >>> sample_sources(10, 3, seed=1).tolist()
+    [3, 4, 7]
+    """
+    return np.sort(np.random.default_rng(seed).choice(n, k, replace=False)).astype(np.int64)
+
+
+def batch_size(nsources, n):
+    """How many sources one batch takes: ``b * n * WORK_BYTES`` within ``BATCH_BYTES`` and free memory.
+
+    A batch keeps ``b x n`` matrices: every BFS level's path counts, the
+    visited pattern, and the backward sweep's temporaries, ``WORK_BYTES`` per
+    (source, vertex) where every source reaches every vertex.  The batch is
+    the largest with that within ``BATCH_BYTES`` (512 MiB) and within the
+    available memory (:func:`la_graph._validation.source_batch`, which raises
+    :class:`~la_graph.exceptions.OutOfMemory` when not even one source fits);
+    at least 1, at most ``nsources``.
+    """
+    fit = V.source_batch(nsources, n, 0, WORK_BYTES, "betweenness centrality")
+    return int(max(1, min(nsources, fit, BATCH_BYTES // max(n * WORK_BYTES, 1))))
+
+
+def rescale(bc, n, *, normalized, directed, endpoints, sources=None):
+    """Scale raw Brandes sums ``bc`` (in place) as ``networkx.betweenness_centrality`` does; returns ``bc``.
+
+    With ``N = n`` (``endpoints``) or ``n - 1`` (not), nothing changes when
+    ``N < 2``.  Exact (``sources=None``), or sampled with endpoints, every
+    value is multiplied by ``1 / (K (N - 1))`` when ``normalized``, else by
+    ``N / (K c)`` (``c = 2`` undirected, ``1`` directed), where ``K = N``
+    exact and ``K = len(sources)`` sampled.  Sampled without endpoints, a
+    sampled source ``v`` cannot pair with itself, so it is scaled with
+    ``K - 1`` in place of ``K`` (``nan`` when ``K = 1``).
+    """
+    N = n if endpoints else n - 1
+    if N < 2:
+        return bc
+    K = N if sources is None else len(sources)
+    if sources is None or endpoints:
+        bc *= 1.0 / (K * (N - 1)) if normalized else N / (K * (1 if directed else 2))
+        return bc
+    if normalized:
+        at_source = 1.0 / ((K - 1) * (N - 1)) if K > 1 else math.nan
+        elsewhere = 1.0 / (K * (N - 1))
+    else:
+        c = 1 if directed else 2
+        at_source = N / ((K - 1) * c) if K > 1 else math.nan
+        elsewhere = N / (K * c)
+    is_source = np.zeros(n, bool)
+    is_source[np.asarray(sources, np.int64)] = True
+    bc *= np.where(is_source, at_source, elsewhere)
+    return bc
+
+
+# ---------------------------------------------------------------------- validation
+def _check_k(k, n):
+    """``k`` as an int in ``1..n`` (or ``n`` itself, 0 on an empty graph: every vertex)."""
+    if isinstance(k, (numbers.Integral, np.integer)) and not isinstance(k, (bool, np.bool_)) and k == n:
+        return int(k)
+    k = V.check_count(k, "k")
+    if k > n:
+        raise InvalidArgumentError(f"k must be at most n = {n} (the number of vertices), got {k}")
+    return k
+
+
+# ---------------------------------------------------------------------- the algebra
+def _brandes(E, G, srcs, endpoints):
+    """Raw Brandes sums over the sources ``srcs`` (numpy float64, unscaled), batch by batch."""
+    n = G.n
+    bc = np.zeros(n)
+    if n == 0 or srcs.size == 0:
+        return bc
+    A = E.matrix(G)
+    AT = E.matrix(G, transpose=True) if G.directed else A
+    total = E.full(n, 0.0)
+    ends = E.full(n, 0, dtype=np.int64) if endpoints else None
+    b = batch_size(srcs.size, n)
+    for lo in range(0, srcs.size, b):
+        part = srcs[lo:lo + b]
+        reached = _batch(E, A, AT, part, n, total, ends)
+        if endpoints:   # each source is an end of a path to every vertex it reaches
+            bc[part] += reached - 1
+    bc += E.to_numpy(total)
+    if endpoints:
+        bc += E.to_numpy(ends)   # ... and every vertex reached is an end, its own source aside
+        bc[srcs] -= 1
+    return bc
+
+
+def _batch(E, A, AT, srcs, n, total, ends):
+    """One batch of Brandes: adds the dependencies to ``total`` (and path ends to ``ends``).
+
+    Returns the number of vertices each source reaches (itself included) when
+    ``ends`` is kept, else None.
+    """
+    b = srcs.size
+    rows = np.arange(b, dtype=np.int64)
+    F = E.matrix_from_coo(rows, srcs, 1.0, b, n, dtype=np.float64)   # level 0: one path to each source
+    P = E.hint(E.matrix_from_coo(rows, srcs, True, b, n, dtype=bool), "dense")   # visited: a mask read at random
+    levels = [F]
+    while True:   # forward: F<!P, replace> = F plus.first A, the path counts of the next level
+        F = E.mxm(F, A, "plus_first", mask=P, structural=True, complement=True)
+        if E.nvals(F) == 0:
+            break
+        E.assign(P, True, mask=F, structural=True)
+        levels.append(F)
+    ones = E.full(b, 1.0)
+    reached = None
+    if ends is not None:
+        E.vxm(ones, P, "plus_pair", out=ends, accum="plus")   # sources reaching each vertex
+        reached = E.to_numpy(E.mxv(P, E.full(n, True), "plus_pair"), fill=0)
+    del P
+    if len(levels) < 3:   # no vertex strictly between a source and a target
+        return reached
+    W = E.apply(levels.pop(), "minv")   # deepest level: (1 + 0) / sigma
+    while len(levels) > 1:   # backward, down to level 1
+        Fd = levels.pop()
+        T = E.mxm(W, AT, "plus_first", mask=Fd, structural=True)   # sum over children of (1 + delta) / sigma
+        delta = E.ewise_mult(Fd, T, "times")
+        E.vxm(ones, delta, "plus_second", out=total, accum="plus")
+        if len(levels) > 1:
+            W = E.ewise_add(E.apply(Fd, "minv"), T, "plus")
+    return reached

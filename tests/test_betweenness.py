@@ -1,0 +1,241 @@
+import math
+import random
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import la_graph as lg
+from la_graph import _validation
+from la_graph.algorithms import betweenness as B
+from la_graph.verify import check_betweenness
+
+from .graphs import SMALL, real
+
+#: graphs with more vertices than this are checked from a sample of sources (exact is n BFS each)
+EXACT_N = 600
+
+
+def _nx(G):
+    """The same graph in networkx: vertices 0..n-1 and every stored edge (self-loops kept)."""
+    H = nx.DiGraph() if G.directed else nx.Graph()
+    H.add_nodes_from(range(G.n))
+    u, v = G.edges()
+    H.add_edges_from(zip(u.tolist(), v.tolist()))
+    return H
+
+
+def _array(d, n):
+    return np.array([d[i] for i in range(n)], dtype=np.float64)
+
+
+def _nx_sample(n, k, seed):
+    """The sources networkx.betweenness_centrality(G, k, seed=seed) draws on a graph with nodes 0..n-1."""
+    return random.Random(seed).sample(list(range(n)), k)
+
+
+def _same(a, b):
+    np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_small_graphs_match_networkx(engine, name):
+    G = SMALL[name]()
+    H = _nx(G)
+    if G.n <= EXACT_N:
+        bc = lg.betweenness_centrality(G, engine=engine)
+        ref = _array(nx.betweenness_centrality(H), G.n)
+        check_betweenness(G, bc)
+    else:   # a sample, drawn as networkx draws it
+        srcs = _nx_sample(G.n, 40, 11)
+        bc = lg.betweenness_centrality(G, sources=srcs, engine=engine)
+        ref = _array(nx.betweenness_centrality(H, k=40, seed=11), G.n)
+        check_betweenness(G, bc, sources=srcs)
+    assert bc.dtype == np.float64 and bc.shape == (G.n,)
+    _same(bc, ref)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("normalized", [True, False])
+@pytest.mark.parametrize("endpoints", [False, True])
+def test_options_match_networkx(engine, directed, normalized, endpoints):
+    G = lg.generators.rmat(7, 6, seed=3, directed=directed)
+    H = _nx(G)
+    opts = dict(normalized=normalized, endpoints=endpoints)
+    _same(lg.betweenness_centrality(G, engine=engine, **opts), _array(nx.betweenness_centrality(H, **opts), G.n))
+    for k in (1, 2, 13):   # sampled sources: networkx's sample, and networkx's scaling of it
+        srcs = _nx_sample(G.n, k, 5)
+        bc = lg.betweenness_centrality(G, sources=srcs, engine=engine, **opts)
+        ref = _array(nx.betweenness_centrality(H, k=k, seed=5, **opts), G.n)
+        _same(bc, ref)                                  # nan at the one source of k=1 without endpoints
+        assert np.isnan(bc).any() == (k == 1 and not endpoints)
+        check_betweenness(G, bc, sources=srcs, **opts)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+@pytest.mark.parametrize("endpoints", [False, True])
+@pytest.mark.parametrize("normalized", [True, False])
+def test_tiny_graphs(engine, n, endpoints, normalized):
+    # below 3 vertices (2 with endpoints) networkx leaves the sums unscaled
+    for directed in (False, True):
+        G = lg.Graph.from_edges(np.arange(n - 1), np.arange(1, n), n=n, directed=directed)
+        bc = lg.betweenness_centrality(G, normalized=normalized, endpoints=endpoints, engine=engine)
+        ref = nx.betweenness_centrality(_nx(G), normalized=normalized, endpoints=endpoints)
+        _same(bc, _array(ref, n))
+
+
+def test_known_values(engine):
+    P = lg.generators.path(5)
+    assert lg.betweenness_centrality(P, normalized=False, engine=engine).tolist() == [0.0, 3.0, 4.0, 3.0, 0.0]
+    star = lg.generators.star(6)                        # the centre lies on every path between two leaves
+    bc = lg.betweenness_centrality(star, engine=engine)
+    assert bc[0] == pytest.approx(1.0) and not bc[1:].any()
+    D = lg.Graph.from_edges([0, 1, 2], [1, 2, 3], directed=True)
+    assert lg.betweenness_centrality(D, normalized=False, engine=engine).tolist() == [0.0, 2.0, 2.0, 0.0]
+
+
+def test_seeded_sample_is_reproducible_and_the_same_on_every_engine(engine):
+    G = lg.generators.rmat(9, 8, seed=4)
+    a = lg.betweenness_centrality(G, k=20, seed=3, engine=engine)
+    np.testing.assert_array_equal(lg.betweenness_centrality(G, k=20, seed=3, engine=engine), a)
+    np.testing.assert_array_equal(lg.betweenness_centrality(G, k=20, seed=np.uint64(3), engine=engine), a)
+    srcs = B.sample_sources(G.n, 20, 3)
+    np.testing.assert_array_equal(lg.betweenness_centrality(G, sources=srcs, engine=engine), a)
+    _same(a, lg.betweenness_centrality(G, k=20, seed=3, engine="cpu"))
+    check_betweenness(G, a, sources=srcs)
+    assert not np.array_equal(lg.betweenness_centrality(G, k=20, seed=4, engine=engine), a)
+    # k = n is the exact result, whatever the seed
+    _same(lg.betweenness_centrality(G, k=G.n, seed=9, engine=engine), lg.betweenness_centrality(G, engine=engine))
+    # seed=None: a fresh sample each call, of the right size
+    assert lg.betweenness_centrality(G, k=5, engine=engine).shape == (G.n,)
+
+
+def test_sample_sources():
+    s = B.sample_sources(100, 10, 7)
+    assert s.dtype == np.int64 and s.size == 10 and np.unique(s).size == 10
+    assert np.array_equal(s, np.sort(s)) and s.min() >= 0 and s.max() < 100
+    np.testing.assert_array_equal(B.sample_sources(100, 10, 7), s)
+    np.testing.assert_array_equal(B.sample_sources(5, 5, 1), np.arange(5))
+
+
+def test_batches_change_nothing(engine, monkeypatch):
+    G = lg.generators.rmat(8, 8, seed=5, directed=True)
+    whole = lg.betweenness_centrality(G, endpoints=True, engine=engine)
+    monkeypatch.setattr(B, "BATCH_BYTES", 3 * G.n * B.WORK_BYTES)   # 3 sources a batch
+    assert B.batch_size(G.n, G.n) == 3
+    _same(lg.betweenness_centrality(G, endpoints=True, engine=engine), whole)
+
+
+def test_batch_size_is_bounded_by_memory(monkeypatch):
+    n = 1000
+    assert B.batch_size(64, n) == 64
+    assert B.batch_size(10**6, n) == B.BATCH_BYTES // (n * B.WORK_BYTES)
+    monkeypatch.setattr(_validation, "available_host_bytes", lambda: 5 * n * B.WORK_BYTES)
+    assert B.batch_size(64, n) == 5
+    monkeypatch.setattr(_validation, "available_host_bytes", lambda: n)
+    with pytest.raises(lg.OutOfMemory, match="betweenness centrality from 64 sources"):
+        B.batch_size(64, n)
+
+
+def test_self_loops_duplicates_and_weights_change_nothing(engine):
+    for directed in (False, True):
+        G = lg.generators.rmat(7, 6, seed=6, directed=directed)
+        ref = lg.betweenness_centrality(G, engine=engine)
+        u, v = G.edges()
+        loops = np.arange(0, G.n, 3)
+        H = lg.Graph.from_edges(np.r_[u, u[:50], loops], np.r_[v, v[:50], loops], n=G.n, directed=directed)
+        assert H.self_loops
+        _same(lg.betweenness_centrality(H, engine=engine), ref)
+        W = lg.Graph.from_edges(u, v, w=np.linspace(0.5, 9.0, u.size), n=G.n, directed=directed)
+        _same(lg.betweenness_centrality(W, engine=engine), ref)
+
+
+@given(
+    n=st.integers(0, 25),
+    edges=st.lists(st.tuples(st.integers(0, 24), st.integers(0, 24)), max_size=60),
+    directed=st.booleans(),
+    endpoints=st.booleans(),
+)
+@settings(max_examples=60, deadline=None)
+def test_property_random_graphs(n, edges, directed, endpoints):
+    u = [a % n for a, _ in edges] if n else []
+    v = [b % n for _, b in edges] if n else []
+    G = lg.Graph.from_edges(u, v, n=n, directed=directed)
+    bc = lg.betweenness_centrality(G, endpoints=endpoints)
+    _same(bc, _array(nx.betweenness_centrality(_nx(G), endpoints=endpoints), n))
+    check_betweenness(G, bc, endpoints=endpoints)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", ["snap/email-Eu-core.txt.gz", "snap/facebook_combined.txt.gz",
+                                  "dimacs/rome99.gr"])
+def test_real_graphs(engine, shared_data, name):
+    G = real(shared_data, name)
+    srcs = B.sample_sources(G.n, 6, 1)
+    bc = lg.betweenness_centrality(G, sources=srcs, engine=engine)
+    check_betweenness(G, bc, sources=srcs)
+    if engine.name != "cpu":
+        _same(bc, lg.betweenness_centrality(G, sources=srcs, engine="cpu"))
+
+
+def test_checker_finds_wrong_values():
+    G = lg.generators.grid_2d(5, 4)
+    bc = lg.betweenness_centrality(G)
+    check_betweenness(G, bc)
+    bad = bc.copy()
+    bad[7] *= 1.01
+    with pytest.raises(lg.VerificationError, match=r"bc\[7\] = .* expected"):
+        check_betweenness(G, bad)
+    with pytest.raises(lg.VerificationError, match=r"bc\[0\]"):
+        check_betweenness(G, bc, normalized=False)
+    with pytest.raises(lg.VerificationError, match="from 4 sources"):
+        check_betweenness(G, bc, sources=[0, 1, 2, 3])
+    with pytest.raises(lg.VerificationError, match="shape"):
+        check_betweenness(G, bc[:-1])
+    with pytest.raises(lg.VerificationError, match="real array"):
+        check_betweenness(G, bc.astype(str))
+    nan = lg.betweenness_centrality(G, sources=[3])   # networkx's nan at a one-vertex sample's source
+    assert math.isnan(nan[3])
+    check_betweenness(G, nan, sources=[3])
+    with pytest.raises(lg.VerificationError, match=r"bc\[3\] = 0.0"):
+        check_betweenness(G, np.nan_to_num(nan), sources=[3])
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(k=0), lg.InvalidArgumentError, "k must be at least 1, got 0"),
+    (dict(k=-3), lg.InvalidArgumentError, "k must be at least 1, got -3"),
+    (dict(k=11), lg.InvalidArgumentError, r"k must be at most n = 10 \(the number of vertices\), got 11"),
+    (dict(k=2.5), lg.InvalidArgumentError, "k must be an integer, got 2.5"),
+    (dict(k=True), lg.InvalidArgumentError, "k must be an integer, got True"),
+    (dict(k="3"), lg.InvalidArgumentError, "k must be an integer, got '3'"),
+    (dict(k=2, sources=[0, 1]), lg.InvalidArgumentError, "not both"),
+    (dict(sources=[0, 4, 2, 4]), lg.InvalidSourceError, r"sources must be distinct: sources\[3\] = 4 repeats "
+                                                        r"sources\[1\]"),
+    (dict(sources=[0, 10]), lg.InvalidSourceError, r"sources\[1\] = 10 is out of range 0..9"),
+    (dict(sources=[]), lg.InvalidSourceError, "at least one vertex"),
+    (dict(sources=[[0, 1]]), lg.InvalidSourceError, "1-D"),
+    (dict(k=2, seed=-1), lg.InvalidArgumentError, "seed must be in 0..2\\*\\*64-1, got -1"),
+    (dict(k=2, seed=1.5), lg.InvalidArgumentError, "seed must be a non-negative integer"),
+    (dict(seed="a"), lg.InvalidArgumentError, "seed must be a non-negative integer"),
+    (dict(normalized=1), lg.InvalidArgumentError, "normalized must be True or False, got 1"),
+    (dict(endpoints="yes"), lg.InvalidArgumentError, "endpoints must be True or False, got 'yes'"),
+    (dict(engine="nope"), lg.InvalidArgumentError, "nope"),
+])
+def test_rejects_bad_arguments(kwargs, error, match):
+    G = lg.generators.path(10)
+    with pytest.raises(error, match=match):
+        lg.betweenness_centrality(G, **kwargs)
+
+
+def test_rejects_bad_graph():
+    with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
+        lg.betweenness_centrality(np.eye(3))
+    with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
+        check_betweenness(np.eye(3), np.zeros(3))
+    E0 = lg.Graph.from_edges([], [], n=0)
+    assert lg.betweenness_centrality(E0).shape == (0,)
+    assert lg.betweenness_centrality(E0, k=0).shape == (0,)
+    with pytest.raises(lg.InvalidArgumentError, match="k must be at least 1"):
+        lg.betweenness_centrality(E0, k=-1)
