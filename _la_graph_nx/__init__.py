@@ -18,6 +18,11 @@ FUNCTIONS = (
     "minimum_spanning_edges",
     "minimum_spanning_tree",
     "maximal_independent_set",
+    "pagerank",
+    "triangles",
+    "clustering",
+    "core_number",
+    "betweenness_centrality",
 )
 
 

@@ -48,6 +48,11 @@ _NEEDS = {
     "minimum_spanning_edges": "minimum_spanning_forest",
     "minimum_spanning_tree": "minimum_spanning_forest",
     "maximal_independent_set": "maximal_independent_set",
+    "pagerank": "pagerank",
+    "triangles": "triangles",
+    "clustering": "local_clustering_coefficient",
+    "core_number": "core_number",
+    "betweenness_centrality": "betweenness_centrality",
 }
 
 _EXACT_INT = 2**53  # integer weights up to this size are exact in float64
@@ -322,6 +327,21 @@ def can_run(name, args, kwargs):
     if name in ("minimum_spanning_edges", "minimum_spanning_tree"):
         if a.get("algorithm", "kruskal") != "kruskal":
             return "only algorithm='kruskal' gives NetworkX's exact tree when weights tie"
+    G = a.get("G")
+    if name == "pagerank":
+        if a.get("nstart") is not None:
+            return "nstart (a starting vector) is not supported"
+        if G is not None and G.is_multigraph() and a.get("weight", "weight") is not None:
+            return "NetworkX sums the weights of parallel edges; la_graph keeps the smallest"
+    if name == "clustering":
+        if G is not None and G.is_directed():
+            return "NetworkX's directed clustering (Fagiolo's) is not la_graph's (LDBC Graphalytics)"
+        if a.get("weight") is not None:
+            return "weighted clustering is not supported"
+        if G is not None and G.is_multigraph():
+            return "multigraphs are not supported"
+    if name == "betweenness_centrality" and a.get("weight") is not None:
+        return "weighted (Dijkstra) betweenness is not supported"
     return True
 
 
@@ -647,3 +667,99 @@ def maximal_independent_set(G, nodes=None, seed=None):
     mask = np.asarray(_alg("maximal_independent_set")(sub, seed=s, engine=_engine()), dtype=bool)
     chosen = np.flatnonzero(keep)[mask]
     return list(nodes) + G.labels[chosen].tolist()
+
+
+# ---------------------------------------------------------------- the GAP / Graphalytics kernels
+def _by_node(G, values):
+    """``{node: value}`` in the order of ``G.nodes``."""
+    return dict(zip(G.nodes, values.tolist()))
+
+
+def _per_node(G, d):
+    """A ``{node: value}`` dict as an array over vertex ids (nodes left out get 0), or None."""
+    if d is None:
+        return None
+    out = np.zeros(len(G))
+    for v, x in d.items():
+        if v in G.index:
+            out[G.index[v]] = x
+    return out
+
+
+def _some_nodes(G, nodes, values, single):
+    """NetworkX's answer for ``nodes``: one value for a single node, else a dict over those nodes."""
+    try:
+        one = nodes in G.index
+    except TypeError:                # an unhashable container of nodes
+        one = False
+    if one:
+        return single(values[G.index[nodes]])
+    if nodes is None:
+        return {v: single(x) for v, x in zip(G.nodes, values.tolist())}
+    wanted = [v for v in nodes if v in G.index]
+    return {v: single(values[G.index[v]]) for v in dict.fromkeys(wanted)}
+
+
+def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nstart=None, weight="weight",
+             dangling=None):
+    """PageRank as ``{node: rank}`` by la_graph's power iteration with NetworkX's rule (``variant="networkx"``)."""
+    if len(G) == 0:
+        return {}
+    if max_iter < 1:                 # NetworkX's loop never runs, so it has not converged
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    p = _per_node(G, personalization)
+    if p is not None and p.sum() == 0:
+        raise ZeroDivisionError("the personalization vector sums to 0")
+    graph = G.lagraph(weight)
+    try:
+        r = _alg("pagerank")(graph, alpha, personalization=p, max_iter=max_iter, tol=tol,
+                             weight=weight is not None, dangling=_per_node(G, dangling), engine=_engine())
+    except la_graph.ConvergenceError:
+        raise nx.PowerIterationFailedConvergence(max_iter) from None
+    except la_graph.InvalidGraphError as exc:        # e.g. negative weights: NetworkX's own code decides
+        raise NotImplementedError(str(exc)) from None
+    return _by_node(G, r)
+
+
+def triangles(G, nodes=None):
+    """The triangles at each node (a dict), or at one node (an int), as NetworkX counts them."""
+    per = _alg("triangles")(G.lagraph(), engine=_engine())
+    return _some_nodes(G, nodes, per, int)
+
+
+def clustering(G, nodes=None, weight=None):
+    """The clustering coefficient of an undirected graph: ``2 T / (d (d - 1))`` per node (self-loops ignored)."""
+    c = _alg("local_clustering_coefficient")(G.lagraph(), engine=_engine())
+    return _some_nodes(G, nodes, c, lambda x: 0 if x == 0 else float(x))
+
+
+def core_number(G):
+    """The core number of every node (a dict); self-loops are refused as NetworkX refuses them."""
+    graph = G.lagraph()
+    if graph.self_loops:
+        raise nx.NetworkXNotImplemented(
+            "Input graph has self loops which is not permitted; "
+            "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
+    return _by_node(G, _alg("core_number")(graph, engine=_engine()))
+
+
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
+    """Shortest-path betweenness by la_graph's batched Brandes; ``k`` sources drawn exactly as NetworkX
+    draws them (``seed.sample(list(G), k)`` from the random state NetworkX hands over), so the same sample."""
+    n = len(G)
+    if k == n:
+        k = None
+    sources = None
+    if k is not None:
+        if seed is None:
+            import random
+
+            seed = random
+        sources = [G.index[v] for v in seed.sample(list(G.nodes), k)]
+        if not sources:              # NetworkX's scaling divides by the sample's size
+            raise ZeroDivisionError("betweenness from a sample of k = 0 sources")
+    if n == 0:
+        return {}
+    bc = _alg("betweenness_centrality")(G.lagraph(), normalized=normalized, endpoints=endpoints, sources=sources,
+                                        engine=_engine())
+    return _by_node(G, bc)
