@@ -234,7 +234,7 @@ def _msf(args, G, engine):
 
 def _top(values):
     v = int(np.argmax(values)) if len(values) else None
-    return {"top_vertex": v, "top_value": float(values[v]) if v is not None else None}
+    return {"top_vertex": v, "top_value": float(f"{values[v]:.6g}") if v is not None else None}
 
 
 def _pagerank(args, G, engine):
@@ -253,15 +253,21 @@ def _triangles(args, G, engine):
 
 def _lcc(args, G, engine):
     c = lg.local_clustering_coefficient(G, engine=engine)
-    summary = {"mean": float(c.mean()) if c.size else 0.0, **_top(c)}
+    summary = {"mean": float(f"{c.mean():.6g}") if c.size else 0.0, **_top(c)}
     return summary, {"lcc": c}, lambda: lg.verify.check_lcc(G, c)
 
 
 def _bc(args, G, engine):
+    from .algorithms.betweenness import _check_k, sample_sources
+
     src = args.sources
-    bc = lg.betweenness_centrality(G, k=args.k, seed=args.seed, sources=src, engine=engine)
-    return _top(bc), {"betweenness": bc}, lambda: lg.verify.check_betweenness(G, bc, k=args.k, seed=args.seed,
-                                                                              sources=src)
+    if args.k is not None:              # the sample, drawn here so that the check uses the same sources
+        if src is not None:
+            raise lg.InvalidArgumentError("give --k (sampled sources) or --sources, not both")
+        src = sample_sources(G.n, _check_k(args.k, G.n), args.seed)
+    bc = lg.betweenness_centrality(G, sources=src, engine=engine)
+    summary = {"sources": "all" if src is None else len(src), **_top(bc)}
+    return summary, {"betweenness": bc}, lambda: lg.verify.check_betweenness(G, bc, sources=src)
 
 
 def _cdlp(args, G, engine):

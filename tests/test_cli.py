@@ -103,3 +103,21 @@ def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
         assert main(["run", "cc", "karate"]) == 2
         err = capsys.readouterr().err
         assert "LA_GRAPH_ENGINE=gpu asked for it" in err and "--engine cpu" in err
+
+
+def test_options_of_the_graph_kernels(capsys):
+    """pagerank / bc / cdlp options reach the functions, and their errors name the option."""
+    assert main(["run", "pagerank", "karate", "--variant", "graphalytics", "--max-iter", "5", "--check"]) == 0
+    assert "checked: correct" in capsys.readouterr().out
+    assert main(["run", "pagerank", "karate", "--variant", "pregel"]) == 2
+    assert "variant" in capsys.readouterr().err
+    assert main(["run", "pagerank", "karate", "--alpha", "1.5"]) == 2
+    assert "alpha" in capsys.readouterr().err
+    assert main(["run", "bc", "karate", "--k", "5", "--sources", "0,1"]) == 2
+    assert "--k (sampled sources) or --sources" in capsys.readouterr().err
+    assert main(["run", "bc", "karate", "--k", "99"]) == 2
+    assert "k must be at most n = 34" in capsys.readouterr().err
+    assert main(["run", "bc", "karate", "--sources", "0,33", "--check", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["sources"] == 2
+    assert main(["run", "cdlp", "karate", "--max-iter", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["rounds"] == 2
