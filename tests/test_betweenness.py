@@ -130,6 +130,7 @@ def test_batches_change_nothing(engine, monkeypatch):
 
 def test_batch_size_is_bounded_by_memory(monkeypatch):
     n = 1000
+    monkeypatch.setattr(_validation, "available_host_bytes", lambda: 1 << 40)
     assert B.batch_size(64, n) == 64
     assert B.batch_size(10**6, n) == B.BATCH_BYTES // (n * B.WORK_BYTES)
     monkeypatch.setattr(_validation, "available_host_bytes", lambda: 5 * n * B.WORK_BYTES)

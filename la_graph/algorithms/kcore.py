@@ -1,29 +1,34 @@
-"""Core numbers (k-core decomposition) by peeling, as masked sparse products.
+"""Core numbers (k-core decomposition) by peeling, as sparse products over the removed vertices.
 
 The ``k``-core is the largest subgraph whose every vertex has degree at least
 ``k`` in it; a vertex's core number is the largest ``k`` whose ``k``-core holds
-it.  Peeling finds them all (Batagelj & Zaversnik's order, a level at a time):
-``deg`` holds the degree of every vertex still in the graph (a sparse vector:
-the removed vertices have no entry).  For ``k`` from the smallest degree
-upward, repeat::
+it.  Peeling finds them all, a level at a time (Batagelj & Zaversnik's order):
+``deg`` is a full vector of the remaining degrees, a removed vertex's set to
+``GONE`` (far above any degree, so no minimum or selection sees it again).
+For ``k`` from the smallest degree upward::
 
-    R = select(deg <= k)                    the vertices to remove at this level
-    core<R> = k ; deg<!R> = deg             (they leave the graph)
-    deg -= (A plus.pair R)<deg>             each remaining vertex loses its edges into R
+    R = select(deg <= k)                  the vertices of the k-shell found first
+    repeat while R is not empty:
+        core<R> = k ;  deg<R> = GONE        they leave the graph
+        lost = R plus.pair S                each vertex's edges into R (pushed from R's rows)
+        deg -= lost
+        R = select(deg<lost> <= k)          only a vertex that lost an edge can drop to k
 
-until ``R`` is empty, then take for ``k`` the smallest degree left (empty levels
-are skipped) -- until no vertex is left.  One removal round is a masked
-matrix-vector product over the removed vertices' edges only, so the whole
-decomposition touches each edge a constant number of times; the number of
-rounds grows with the longest chain of vertices peeled one after another (a
-path of ``n`` vertices takes ``n / 2``).
+then ``k = max(k, min(deg))`` -- empty levels are skipped -- until every vertex
+is removed.  A round's work is the removed vertices' edges and the vertices
+they touch, so the decomposition reads each edge a constant number of times;
+each level also scans ``deg`` twice (its minimum, its first selection).  The
+number of rounds grows with the longest chain of vertices peeled one after
+another (a path of ``n`` vertices takes ``n / 2``).
 
 Degrees are those of ``networkx.core_number``: on a directed graph in-degree
-plus out-degree (an edge each way counts twice, and removing ``v`` takes both
-from each neighbour: ``A plus.pair R + A' plus.pair R``).  Self-loops are
-ignored (NetworkX refuses graphs with self-loops; a loop would add 2 to a
-degree without linking to any other vertex of the core).  Duplicate edges are
-one edge (Graph merges them), weights are ignored.
+plus out-degree, an edge each way counting twice.  There ``S = A + A'`` holds
+the number of edges between two vertices (1 or 2, built once with
+``apply(pair)`` and ``ewise_add(plus)``) and a round is ``R plus.second S``;
+an undirected graph's ``S`` is ``A`` itself.  Self-loops are ignored
+(NetworkX refuses graphs with self-loops; a loop would add 2 to a degree
+without linking the vertex to any other vertex of a core).  Duplicate edges
+are one edge (Graph merges them), weights are ignored.
 """
 
 from __future__ import annotations
@@ -75,14 +80,18 @@ def core_number(G, *, engine=None):
     if G.nnz == 0:
         return E.to_numpy(core)
     A = E.matrix(G)
-    AT = E.matrix(G, transpose=True) if G.directed else None
     if G.self_loops:
         A = E.select(A, "offdiag")
-        AT = E.select(AT, "offdiag") if AT is not None else None
+    if G.directed:   # S[u, v]: the edges between u and v, 1 or 2 (both ways): one product per round
+        AT = E.matrix(G, transpose=True)
+        if G.self_loops:
+            AT = E.select(AT, "offdiag")
+        S = E.ewise_add(E.apply(A, "pair", right=1), E.apply(AT, "pair", right=1), "plus")
+        counted, pushed = "plus_first", "plus_second"   # the multiply reads S's counts
+    else:
+        S, counted, pushed = A, "plus_pair", "plus_pair"
     deg = E.full(n, 0, dtype=np.int64)                  # degrees; a removed vertex's is _GONE
-    E.mxv(A, E.full(n, True), "plus_pair", out=deg, accum="plus")
-    if AT is not None:
-        E.mxv(AT, E.full(n, True), "plus_pair", out=deg, accum="plus")
+    E.mxv(S, E.full(n, 1, dtype=np.int64), counted, out=deg, accum="plus")
     left, k = n, 0
     while left:
         k = max(k, E.reduce(deg, "min"))                 # skip the empty levels
@@ -95,65 +104,8 @@ def core_number(G, *, engine=None):
                 break
             # every vertex loses its edges into R: pushed from R's rows, so the work is R's edges
             # (a removed vertex loses some too: its degree stays far above any k)
-            lost = E.vxm(R, A, "plus_pair")
-            if AT is not None:
-                E.vxm(R, AT, "plus_pair", out=lost, accum="plus")
+            lost = E.vxm(R, S, pushed)
             E.apply(lost, "identity", out=deg, accum="minus")
             # only a vertex that lost an edge can fall to k
             R = E.select(E.ewise_mult(deg, lost, "first"), "valuele", k)
-    return E.to_numpy(core)
-    A = E.matrix(G)
-    AT = E.matrix(G, transpose=True) if G.directed else None
-    if G.self_loops:
-        A = E.select(A, "offdiag")
-        AT = E.select(AT, "offdiag") if AT is not None else None
-    deg = E.full(n, 0, dtype=np.int64)                 # degrees of the remaining vertices
-    E.mxv(A, E.full(n, True), "plus_pair", out=deg, accum="plus")
-    if AT is not None:
-        E.mxv(AT, E.full(n, True), "plus_pair", out=deg, accum="plus")
-    alive = E.full(n, True)
-    left, k = n, 0
-    while left:
-        k = max(k, E.reduce(deg, "min"))                 # skip the empty levels
-        R = E.select(deg, "valuele", k)
-        while E.nvals(R):
-            left -= E.nvals(R)
-            E.assign(core, k, mask=R, structural=True)
-            E.assign(alive, False, mask=R, structural=True)
-            E.assign(deg, _GONE, mask=R, structural=True)   # out of every later minimum and selection
-            if not left:
-                break
-            # each remaining vertex loses its edges into R: pushed from R's rows, so the work is R's edges
-            lost = E.vxm(R, A, "plus_pair", mask=alive)
-            if AT is not None:   # (not accumulated in the product: SuiteSparse 9.4.5 can crash on accum + value mask)
-                lost = E.ewise_add(lost, E.vxm(R, AT, "plus_pair", mask=alive), "plus")
-            E.apply(lost, "identity", out=deg, accum="minus")
-            # only a vertex that lost an edge can fall to k
-            R = E.select(E.ewise_mult(deg, lost, "first"), "valuele", k)
-    return E.to_numpy(core)
-    A = E.matrix(G)
-    AT = E.matrix(G, transpose=True) if G.directed else None
-    if G.self_loops:
-        A = E.select(A, "offdiag")
-        AT = E.select(AT, "offdiag") if AT is not None else None
-    ones = E.full(n, True)
-    deg = E.mxv(A, ones, "plus_pair")                    # degrees; a vertex without edges has no entry
-    if AT is not None:
-        E.mxv(AT, ones, "plus_pair", out=deg, accum="plus")
-    # the vertices without an edge are 0-cores, already: peel the rest
-    k = 0
-    while E.nvals(deg):
-        k = max(k, E.reduce(deg, "min"))                 # skip the empty levels
-        while True:
-            R = E.select(deg, "valuele", k)
-            if E.nvals(R) == 0:
-                break
-            E.assign(core, k, mask=R, structural=True)
-            deg = E.apply(deg, "identity", mask=R, structural=True, complement=True)
-            if E.nvals(deg) == 0:
-                break
-            lost = E.mxv(A, R, "plus_pair", mask=deg, structural=True)
-            if AT is not None:
-                E.mxv(AT, R, "plus_pair", mask=deg, structural=True, out=lost, accum="plus")
-            deg = E.ewise_add(deg, lost, "minus")
     return E.to_numpy(core)
