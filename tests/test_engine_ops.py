@@ -1336,3 +1336,35 @@ def test_to_numpy_consume_gives_the_same_array(engine, data):
     got = E.to_numpy(to_engine(E, r), fill=fill, consume=True)
     np.testing.assert_array_equal(np.asarray(got), np.asarray(expected))
     assert np.asarray(got).dtype == np.asarray(expected).dtype
+
+
+def test_value_masked_products_that_crashed_suitesparse(engine):
+    """SuiteSparse 9.4.5 segfaulted on ``out<m> += u plus.pair A`` with a full bool value mask and a sparse
+    ``out`` (n = 512), and hung on a value-masked vxm of R-MAT 12: the CPU engine takes the mask's true
+    entries as a structural mask instead.  Both must give the answer of the definition."""
+    E = engine
+    n = 512
+    A = E.matrix_from_coo([326], [73], True, n, n, dtype=bool)
+    m = E.vector_from_numpy(np.arange(n) % 3 != 0)
+    u = E.vector_from_coo([326], np.array([1]), n, dtype=np.int64)
+    for product in (lambda **kw: E.vxm(u, A, "plus_pair", **kw),
+                    lambda **kw: E.mxv(E.matrix_from_coo([73], [326], True, n, n, dtype=bool), u, "plus_pair", **kw)):
+        out = E.vector_from_coo([1, 2], np.array([1, 40]), n, dtype=np.int64)
+        product(out=out, mask=m, accum="plus")
+        got = E.to_numpy(out, fill=0)
+        want = np.zeros(n, np.int64)
+        want[[1, 2]] = [1, 40]
+        want[73] += 1                                  # 73 % 3 != 0: allowed
+        assert got.tolist() == want.tolist()
+    G = la_graph.generators.rmat(12, 16, seed=1)
+    A = E.matrix(G)
+    rng = np.random.default_rng(0)
+    iu = np.sort(rng.choice(G.n, 14, replace=False))
+    mask_true = rng.random(G.n) < 0.016
+    alive = E.vector_from_numpy(mask_true)
+    w = E.vxm(E.vector_from_coo(iu, np.ones(14, np.int64), G.n, dtype=np.int64), A, "plus_pair", mask=alive)
+    S = G.to_scipy()
+    counts = np.asarray((S[iu] != 0).sum(axis=0)).ravel()
+    idx, vals = (np.asarray(a) for a in E.to_coo(w))
+    expect = np.flatnonzero((counts > 0) & mask_true)
+    assert idx.tolist() == expect.tolist() and vals.tolist() == counts[expect].tolist()
