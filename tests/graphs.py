@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import strategies as st
 
 from la_graph import Graph, generators
 from la_graph.bench.graphs import read_options
@@ -61,3 +62,14 @@ def real(shared_data, name):
     if name not in _cache:
         _cache[name] = Graph.from_file(shared_data / name, **read_options(name))
     return _cache[name]
+
+
+@st.composite
+def random_graphs(draw, max_n=12, per_vertex=4):
+    """Hypothesis strategy: a graph of 1..max_n vertices, up to per_vertex * n random edges (loops and
+    duplicates allowed), directed or not."""
+    n = draw(st.integers(1, max_n))
+    m = draw(st.integers(0, per_vertex * n))
+    u = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    v = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    return Graph.from_edges(np.array(u, np.int64), np.array(v, np.int64), n=n, directed=draw(st.booleans()))

@@ -9,13 +9,12 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import la_graph as lg
 from la_graph import Graph
 from la_graph.verify import check_lcc
 
-from .graphs import SMALL, real
+from .graphs import SMALL, real, random_graphs
 
 
 @functools.lru_cache(maxsize=None)
@@ -126,13 +125,8 @@ def test_complete_graphs(engine):
     assert lg.local_clustering_coefficient(tournament, engine=engine).tolist() == [0.5] * 5
 
 
-@st.composite
-def graphs(draw):
-    n = draw(st.integers(1, 12))
-    m = draw(st.integers(0, 4 * n))
-    u = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
-    v = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
-    return Graph.from_edges(np.array(u, np.int64), np.array(v, np.int64), n=n, directed=draw(st.booleans()))
+def graphs():
+    return random_graphs(12, 4)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

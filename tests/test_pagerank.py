@@ -14,7 +14,7 @@ import la_graph as lg
 from la_graph import Graph
 from la_graph.verify import check_pagerank
 
-from .graphs import SMALL, real
+from .graphs import SMALL, real, random_graphs
 
 
 @functools.lru_cache(maxsize=None)
@@ -245,13 +245,8 @@ def test_variants_ignore_weights(engine):
 
 
 # ------------------------------------------------------------------ random and real graphs
-@st.composite
-def graphs(draw):
-    n = draw(st.integers(1, 12))
-    m = draw(st.integers(0, 3 * n))
-    u = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
-    v = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
-    return Graph.from_edges(np.array(u, np.int64), np.array(v, np.int64), n=n, directed=draw(st.booleans()))
+def graphs():
+    return random_graphs(12, 3)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

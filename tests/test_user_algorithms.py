@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import la_graph as lg
 from la_graph import Graph, examples
 from la_graph.examples import average_neighbor_degree, k_hop_count
+from .graphs import random_graphs
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "primitives.md"
 
@@ -100,13 +101,8 @@ def test_bad_input():
         average_neighbor_degree(nx.path_graph(3))
 
 
-@st.composite
-def graphs(draw):
-    n = draw(st.integers(1, 12))
-    m = draw(st.integers(0, 3 * n))
-    u = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
-    v = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
-    return Graph.from_edges(np.array(u, np.int64), np.array(v, np.int64), n=n, directed=draw(st.booleans()))
+def graphs():
+    return random_graphs(12, 3)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
