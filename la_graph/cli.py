@@ -265,7 +265,7 @@ def _bc(args, G, engine):
         if src is not None:
             raise lg.InvalidArgumentError("give --k (sampled sources) or --sources, not both")
         src = sample_sources(G.n, _check_k(args.k, G.n), args.seed)
-    bc = lg.betweenness_centrality(G, sources=src, engine=engine)
+    bc = lg.betweenness_centrality(G, sources=src, engine=engine, progress=_show_progress(args))
     summary = {"sources": "all" if src is None else len(src), **_top(bc)}
     return summary, {"betweenness": bc}, lambda: lg.verify.check_betweenness(G, bc, sources=src)
 

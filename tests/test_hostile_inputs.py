@@ -176,6 +176,9 @@ def test_long_work_shows_progress_when_asked(monkeypatch, capsys, tmp_path):
     assert "all-pairs shortest paths" in capsys.readouterr().err
     lg.apsp(G, "floyd_warshall", progress=True)
     assert "Floyd-Warshall on 256 vertices" in capsys.readouterr().err
+    lg.betweenness_centrality(G, k=20, seed=1, progress=True)
+    assert "betweenness" in capsys.readouterr().err
     lg.Graph.from_file(p)
     lg.apsp(G)
+    lg.betweenness_centrality(G, k=20, seed=1)
     assert capsys.readouterr().err == ""                   # not asked: silent

@@ -41,7 +41,7 @@ import numbers
 
 import numpy as np
 
-from .. import _validation as V
+from .. import _progress, _validation as V
 from .._random import check_seed
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError
@@ -57,7 +57,7 @@ WORK_BYTES = 80
 
 
 def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=None, sources=None,
-                           engine=None):
+                           engine=None, progress=False):
     """Shortest-path betweenness centrality of every vertex (Brandes, batched in linear algebra).
 
     ``bc[v]`` sums, over pairs ``s != t`` with ``v`` not ``s`` or ``t``, the
@@ -93,6 +93,9 @@ def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=
         exact result).
     engine : str, optional
         ``"cpu"`` or ``"gpu"``; default: the current engine.
+    progress : bool
+        Show on standard error the sources done and their rate, once the work
+        has taken 2 seconds.
 
     Returns
     -------
@@ -138,7 +141,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=
     else:
         srcs = np.arange(n, dtype=np.int64)
     E = get_engine(engine)
-    bc = _brandes(E, G, srcs, endpoints)
+    bc = _brandes(E, G, srcs, endpoints, progress)
     exact = srcs.size == n
     return rescale(bc, n, normalized=normalized, directed=G.directed, endpoints=endpoints,
                    sources=None if exact else srcs)
@@ -217,7 +220,7 @@ def _check_k(k, n):
 
 
 # ---------------------------------------------------------------------- the algebra
-def _brandes(E, G, srcs, endpoints):
+def _brandes(E, G, srcs, endpoints, progress=False):
     """Raw Brandes sums over the sources ``srcs`` (numpy float64, unscaled), batch by batch."""
     n = G.n
     bc = np.zeros(n)
@@ -228,11 +231,16 @@ def _brandes(E, G, srcs, endpoints):
     total = E.full(n, 0.0)
     ends = E.full(n, 0, dtype=np.int64) if endpoints else None
     b = batch_size(srcs.size, n)
-    for lo in range(0, srcs.size, b):
-        part = srcs[lo:lo + b]
-        reached = _batch(E, A, AT, part, n, total, ends)
-        if endpoints:   # each source is an end of a path to every vertex it reaches
-            bc[part] += reached - 1
+    bar = _progress.bar(progress, desc="betweenness", total=int(srcs.size), unit="sources")
+    try:
+        for lo in range(0, srcs.size, b):
+            part = srcs[lo:lo + b]
+            reached = _batch(E, A, AT, part, n, total, ends)
+            if endpoints:   # each source is an end of a path to every vertex it reaches
+                bc[part] += reached - 1
+            bar.update(part.size)
+    finally:
+        bar.close()
     bc += E.to_numpy(total)
     if endpoints:
         bc += E.to_numpy(ends)   # ... and every vertex reached is an end, its own source aside
