@@ -91,6 +91,7 @@ RUNS = {
     "reach_sweep": ("directed", _reach),
     "vertex_priorities": ("undirected", _mis),
     "luby_round": ("undirected", _mis),
+    "core_peel": ("directed", lambda G, E: {"core": lg.core_number(G, engine=E)}),
 }
 
 # graph kind -> generated graphs (integer weights: sums are exact, so distances must be identical)

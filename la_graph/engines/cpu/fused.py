@@ -17,7 +17,7 @@ from graphblas import Matrix, Vector
 
 from ..._keys import weight_ranks
 from ..base import Declined
-from . import kernels_apsp, kernels_bfs, kernels_cc, kernels_reach, kernels_scc, kernels_sssp
+from . import kernels_apsp, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc, kernels_sssp
 from .kernels_msf import MSFEdges
 from .objects import _bitmap_views, _frontier, _numpy_views, _queue, _unsigned
 
@@ -247,3 +247,12 @@ def reach_sweep(E, G, sources):
                                  _unsigned(T.indices), sources, (k + 63) // 64, 4)
     bits = np.unpackbits(vis.view(np.uint8), axis=1, bitorder="little")  # n x 64*words, bit i = source i
     return np.ascontiguousarray(bits[:, :k].T).astype(bool)
+
+
+# ---- core numbers ----
+@fuses
+def core_peel(E, G):
+    """Batagelj and Zaversnik's bucket peeling in one numba pass over the CSR (and its transpose when directed)."""
+    T = G.T if G.directed else G
+    core = kernels_kcore.core_numbers(G.indptr, G.indices, T.indptr, T.indices, G.directed, G.n)
+    return E.vector_from_numpy(core)
