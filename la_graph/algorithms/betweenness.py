@@ -45,6 +45,7 @@ from .. import _progress, _validation as V
 from .._random import check_seed
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError
+from .steps import step
 
 __all__ = ["betweenness_centrality", "batch_size", "rescale", "sample_sources"]
 
@@ -226,8 +227,6 @@ def _brandes(E, G, srcs, endpoints, progress=False):
     bc = np.zeros(n)
     if n == 0 or srcs.size == 0:
         return bc
-    A = E.matrix(G)
-    AT = E.matrix(G, transpose=True) if G.directed else A
     total = E.full(n, 0.0)
     ends = E.full(n, 0, dtype=np.int64) if endpoints else None
     b = batch_size(srcs.size, n)
@@ -235,7 +234,7 @@ def _brandes(E, G, srcs, endpoints, progress=False):
     try:
         for lo in range(0, srcs.size, b):
             part = srcs[lo:lo + b]
-            reached = _batch(E, A, AT, part, n, total, ends)
+            reached = brandes_batch(E, G, part, total, ends)
             if endpoints:   # each source is an end of a path to every vertex it reaches
                 bc[part] += reached - 1
             bar.update(part.size)
@@ -248,12 +247,18 @@ def _brandes(E, G, srcs, endpoints, progress=False):
     return bc
 
 
-def _batch(E, A, AT, srcs, n, total, ends):
+@step("brandes_batch")
+def brandes_batch(E, G, srcs, total, ends):
     """One batch of Brandes: adds the dependencies to ``total`` (and path ends to ``ends``).
 
     Returns the number of vertices each source reaches (itself included) when
-    ``ends`` is kept, else None.
+    ``ends`` is kept, else None.  The CPU engine fuses it: one BFS and one
+    backward sweep per source in a compiled loop, the sources shared among
+    its threads.
     """
+    n = G.n
+    A = E.matrix(G)
+    AT = E.matrix(G, transpose=True) if G.directed else A
     b = srcs.size
     rows = np.arange(b, dtype=np.int64)
     F = E.matrix_from_coo(rows, srcs, 1.0, b, n, dtype=np.float64)   # level 0: one path to each source

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+import numba
 import numpy as np
 from graphblas import Matrix, Vector
 
 from ..._keys import weight_ranks
 from ..base import Declined
-from . import kernels_apsp, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc, kernels_sssp
+from . import kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc, kernels_sssp
 from .kernels_msf import MSFEdges
 from .objects import _bitmap_views, _frontier, _numpy_views, _queue, _unsigned
 
@@ -256,3 +257,16 @@ def core_peel(E, G):
     T = G.T if G.directed else G
     core = kernels_kcore.core_numbers(G.indptr, G.indices, T.indptr, T.indices, G.directed, G.n)
     return E.vector_from_numpy(core)
+
+
+# ---- betweenness ----
+@fuses
+def brandes_batch(E, G, srcs, total, ends):
+    """Brandes over the batch in one parallel numba loop (a BFS and a backward sweep per source)."""
+    acc, counts, reached = kernels_bc.brandes(G.indptr, G.indices, np.asarray(srcs, np.int64), G.n,
+                                              ends is not None, numba.get_num_threads())
+    E.apply(E.vector_from_numpy(acc), "identity", out=total, accum="plus")
+    if ends is None:
+        return None
+    E.apply(E.vector_from_numpy(counts), "identity", out=ends, accum="plus")
+    return reached
