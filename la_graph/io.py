@@ -586,7 +586,7 @@ def _parse_weights(buf, s, lines, what="weight"):
                 big = np.append(big, i)
                 break
     if big.size:
-        i = big[0]
+        i = big.min()                                   # the first such line
         raise buf.error(int(lines[i]), f"{what} {buf.token(int(s[i]))} is an integer beyond 2**53 in magnitude, "
                                        "which float64 weights would round")
     bad = np.flatnonzero(~np.isfinite(w))

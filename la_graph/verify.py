@@ -974,10 +974,8 @@ def check_pagerank(G, ranks, alpha=0.85, *, personalization=None, max_iter=100, 
 # ---------------------------------------------------------------------- triangles, clustering
 def _simple_undirected(G):
     """The structure of ``G`` made undirected, without self-loops: a csr_array of int64 ones."""
-    rows, cols = G.edges()
-    keep = rows != cols
-    r, c = rows[keep].astype(np.int64), cols[keep].astype(np.int64)
-    S = sp.csr_array((np.ones(2 * r.size, np.int64), (np.r_[r, c], np.r_[c, r])), shape=(G.n, G.n))
+    head, tail = _edge_pairs(G, both_ways=True)
+    S = sp.csr_array((np.ones(head.size, np.int64), (head, tail)), shape=(G.n, G.n))
     S.sum_duplicates()
     S.data[:] = 1
     return S
