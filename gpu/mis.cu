@@ -1,61 +1,62 @@
-// One round of Luby's maximal independent set on the device (the engine's fused
-// step luby_round; la_graph/algorithms/mis.py defines it in primitives).
+// Luby's rounds on the device until no candidate is left (the engine's fused step
+// luby; la_graph/algorithms/mis.py defines it in primitives, a round at a time).
 //
-// A: the symmetric CSR without self-loops (IT: int or long long indices);
-// prio: every vertex's priority (distinct long long, >= 0), read only where the
-// vertex is a candidate; cand[v]: v is a candidate.  A group of gs lanes (a
-// power of two <= 32) works on one vertex, as in semiring_mxv.
+// With fixed priorities Luby's rounds compute the greedy set: a vertex is a
+// member exactly when every neighbour of higher priority is not (Blelloch,
+// Fineman & Shun 2012).  So the vertices may decide in any order, and each
+// launch lets a vertex see its neighbours' decisions of the same launch:
 //
-//   mis_join:   a candidate joins (join[v] = 1) when no candidate neighbour has
-//               a higher priority; the scan of its row stops at the first that
-//               has (the algebra's best = A max.second cand; cand > best);
-//   mis_remove: every joiner becomes a member (mval, and mpres unless the member
-//               vector is full) and stops being a candidate, and so does every
-//               neighbour of it (A any.pair new): cand = 0.
+//   state[v]: 0 undecided (a candidate), 1 member, 2 out.
+//   mis_decide: an undecided vertex with a member neighbour is out; one whose
+//               higher-priority neighbours are all out joins and puts its
+//               neighbours out; any other stays undecided and is appended to
+//               the next launch's worklist (next, *count).
+//
+// Any interleaving is safe: of two undecided neighbours only the one of higher
+// priority can join (the other waits until it is out), and a vertex turns out
+// only next to a member.  A: symmetric CSR without self-loops (IT: int or long
+// long indices); prio: distinct priorities, read where state is 0; work: the
+// vertices to look at (null: all n).  A group of gs lanes (a power of two <= 32)
+// scans one vertex's row, as in semiring_mxv.
 
 template <typename IT>
-__global__ void mis_join(const IT* __restrict__ indptr, const IT* __restrict__ indices,
-                         const long long* __restrict__ prio, const bool* __restrict__ cand,
-                         bool* __restrict__ join, long long n, int gs) {
+__global__ void mis_decide(const IT* __restrict__ indptr, const IT* __restrict__ indices,
+                           const long long* __restrict__ prio, unsigned char* state_,
+                           const long long* __restrict__ work, long long nwork, long long* __restrict__ next,
+                           unsigned long long* count, int gs) {
+  volatile unsigned char* state = state_;
   const int sub = threadIdx.x & (gs - 1);
   const unsigned gmask = la_group_mask(gs);
   const long long ngroups = ((long long)gridDim.x * blockDim.x) / gs;
-  for (long long v = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / gs; v < n; v += ngroups) {
-    if (!cand[v]) continue;  // join[] starts all 0
+  for (long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / gs; i < nwork; i += ngroups) {
+    const long long v = work != nullptr ? work[i] : i;
+    if (state[v] != 0) continue;
     const long long pv = prio[v];
     const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
-    bool beaten = false;
+    bool out = false, blocked = false;
     for (long long base = start; base < end; base += gs) {
       const long long p = base + sub;
+      bool o = false, b = false;
       if (p < end) {
         const long long u = (long long)indices[p];
-        beaten = cand[u] && prio[u] > pv;
+        const unsigned char s = state[u];
+        o = s == 1;
+        b = s == 0 && prio[u] > pv;
       }
-      if (gs == 1) {
-        if (beaten) break;
-      } else if (__any_sync(gmask, beaten)) {
-        beaten = true;
-        break;
+      if (gs > 1) {
+        o = __any_sync(gmask, o);
+        b = __any_sync(gmask, b);
       }
+      if (o) { out = true; break; }
+      if (b) { blocked = true; break; }
     }
-    if (sub == 0 && !beaten) join[v] = true;
-  }
-}
-
-template <typename IT>
-__global__ void mis_remove(const IT* __restrict__ indptr, const IT* __restrict__ indices,
-                           const bool* __restrict__ join, bool* cand, bool* __restrict__ mval,
-                           bool* __restrict__ mpres, long long n, int gs) {
-  const int sub = threadIdx.x & (gs - 1);
-  const long long ngroups = ((long long)gridDim.x * blockDim.x) / gs;
-  for (long long v = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / gs; v < n; v += ngroups) {
-    if (!join[v]) continue;
-    if (sub == 0) {
-      cand[v] = false;
-      mval[v] = true;
-      if (mpres != nullptr) mpres[v] = true;
+    if (out) {
+      if (sub == 0) state[v] = 2;
+    } else if (!blocked) {
+      if (sub == 0) state[v] = 1;
+      for (long long p = start + sub; p < end; p += gs) state[indices[p]] = 2;
+    } else if (sub == 0) {
+      next[atomicAdd(count, 1ULL)] = v;
     }
-    const long long end = (long long)indptr[v + 1];
-    for (long long p = (long long)indptr[v] + sub; p < end; p += gs) cand[indices[p]] = false;
   }
 }

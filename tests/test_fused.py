@@ -91,6 +91,7 @@ RUNS = {
     "reach_sweep": ("directed", _reach),
     "vertex_priorities": ("undirected", _mis),
     "luby_round": ("undirected", _mis),
+    "luby": ("undirected", _mis),
     "core_peel": ("directed", lambda G, E: {"core": lg.core_number(G, engine=E)}),
     "brandes_batch": ("directed", lambda G, E: {"bc": lg.betweenness_centrality(G, k=40, seed=1, endpoints=True,
                                                                                engine=E)}),

@@ -230,7 +230,7 @@ def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
 # ---------------------------------------------------------------- fused steps
 def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
-    assert sorted(E.fused_steps) == ["bfs_push", "fastsv_round", "floyd_warshall", "luby_round", "msf_edges",
+    assert sorted(E.fused_steps) == ["bfs_push", "fastsv_round", "floyd_warshall", "luby", "msf_edges",
                                      "msf_forest", "msf_round", "scc_color", "scc_trim", "sssp_delta_stepping",
                                      "sssp_relax", "vertex_priorities"]
     families = steps.families()
@@ -263,7 +263,7 @@ def _declining_calls(E):
                         E.full(4, -1, np.int32))),                                   # int32 parents
         ("sssp_delta_stepping", (G, E.full(n, np.inf, np.float64), None, 0, 1.0)),  # unweighted
         ("msf_forest", (G, E.full(n, 1.0, np.float64))),                           # float keys
-        ("luby_round", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int64)),
+        ("luby", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int64)),
                         E.full(n, 1, np.int64))),                                   # int members
         ("scc_trim", (G, labels32)),
         ("scc_color", (G, 0, labels32)),                                            # int32 labels

@@ -17,10 +17,10 @@ so every round makes progress; Luby's analysis gives O(log n) rounds expected.
 Self-loops are ignored: a loop does not make a vertex its own neighbour, so a
 vertex whose only edge is a loop is isolated and joins.
 
-Two steps an engine may fuse (:mod:`la_graph.algorithms.steps`):
-``vertex_priorities`` (the GPU engine hashes on the device) and ``luby_round``
-(the GPU engine: one kernel that stops scanning a candidate's neighbours at the
-first higher priority, one that removes the new members' neighbours).
+Steps an engine may fuse (:mod:`la_graph.algorithms.steps`):
+``vertex_priorities`` (the GPU engine hashes on the device), ``luby`` (all the
+rounds; the GPU engine lets vertices decide in any order, which gives the same
+set) and ``luby_round`` (one round).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .. import _random
 from .._random import check_seed
 from .steps import step
 
-__all__ = ["maximal_independent_set", "vertex_priorities", "luby_round"]
+__all__ = ["maximal_independent_set", "vertex_priorities", "luby", "luby_round"]
 
 
 def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
@@ -78,8 +78,7 @@ def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
     linked = E.mxv(A, E.full(n, True), "any_pair")  # vertices with a neighbour
     members = E.apply(E.full(n, True), "identity", mask=linked, structural=True, complement=True)
     cand = E.apply(prio, "identity", mask=linked, structural=True)
-    while E.nvals(cand):
-        cand = luby_round(E, A, cand, members)
+    members = luby(E, A, cand, members)
     return (E.to_device if output == "device" else E.to_numpy)(members, fill=False, consume=True)
 
 
@@ -87,6 +86,22 @@ def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
 def vertex_priorities(E, n, seed):
     """Luby's priorities: a full int64 vector of ``n`` distinct non-negative hashes of ``(seed, id)``."""
     return E.vector_from_numpy(_random.vertex_priorities(n, seed))
+
+
+@step("luby")
+def luby(E, A, cand, members):
+    """Luby's rounds (:func:`luby_round`) until no candidate is left; returns ``members``, the set.
+
+    With fixed priorities the rounds build the greedy set of the priority
+    order: a vertex joins exactly when none of its higher-priority neighbours
+    does (Blelloch, Fineman & Shun, 2012).  An engine may therefore let the
+    vertices decide in any order -- the GPU engine lets each see its
+    neighbours' decisions at once, over a worklist of the undecided -- and
+    the set is the same.
+    """
+    while E.nvals(cand):
+        cand = luby_round(E, A, cand, members)
+    return members
 
 
 @step("luby_round")

@@ -314,25 +314,36 @@ def vertex_priorities(E, n, seed):
 
 
 @fuses
-def luby_round(E, A, cand, members):
+def luby(E, A, cand, members):
+    # the greedy set of the priorities, vertices deciding in any order (gpu/mis.cu): one
+    # launch per pass over a shrinking worklist of the undecided, one host read per pass
     if not (isinstance(A, GMat) and isinstance(cand, GVec) and isinstance(members, GVec)
             and cand.dtype == _I64 and members.dtype == _BOOL and A.nrows == A.ncols == cand.size == members.size):
-        raise Declined("luby_round's kernels take a square matrix, int64 candidate priorities and bool members "
+        raise Declined("luby's kernel takes a square matrix, int64 candidate priorities and bool members "
                        "of its size")
     n = cand.size
     indptr, indices, _ = E._csr(A)
-    c = cp.ones(n, _BOOL) if cand.pres is None else cand.pres.copy()
-    join = cp.zeros(n, _BOOL)
-    mval = members.val.copy()
-    mpres = None if members.pres is None else members.pres.copy()
+    _reserve(17 * n + 64, "the maximal independent set's worklists")
+    member = members.val if members.pres is None else members.val & members.pres
+    state = cp.where(member, 1, 2).astype(cp.uint8)          # 0 undecided, 1 member, 2 out
+    if cand.pres is None:
+        state.fill(0)
+    else:
+        state[cand.pres] = 0
     gs = _next_pow2(indices.size / max(n, 1))
-    grid, block = (E._blocks(n * gs),), (256,)
-    IT = indices.dtype
-    _kernel("mis.cu", "mis_join", IT)(grid, block, (indptr, indices, cand.val, c, join, np.int64(n), np.int32(gs)))
-    _kernel("mis.cu", "mis_remove", IT)(
-        grid, block, (indptr, indices, join, c, mval, _NULL if mpres is None else mpres, np.int64(n), np.int32(gs)))
-    members.val, members.pres = mval, mpres
-    return GVec(n, _I64, cand.val, c)
+    work, spare = cp.empty(n, _I64), cp.empty(n, _I64)
+    count = cp.zeros(1, cp.uint64)
+    IT, todo, nwork = indices.dtype, _NULL, n
+    while nwork:
+        count.fill(0)
+        _kernel("mis.cu", "mis_decide", IT)(
+            (E._blocks(nwork * gs),), (256,),
+            (indptr, indices, cand.val, state, todo, np.int64(nwork), spare, count, np.int32(gs)))
+        nwork = int(count[0])
+        work, spare = spare, work
+        todo = work
+    members.val, members.pres = state == 1, None
+    return members
 
 
 # ---------------------------------------------------------------- sssp (gpu/sssp.cu)
