@@ -224,28 +224,9 @@ __global__ void bfs_push_level(const IT* __restrict__ indptr, const IT* __restri
 // ---------------------------------------------------------------- persistent whole-grid kernel
 // bfs_push_grid runs every level in ONE launch over the whole GPU: one block per
 // multiprocessor (the host launches at most that many, so all blocks are resident
-// at once), a software grid barrier between levels (bar[0] arrivals, bar[1]
-// generation; both 0 at launch).  Data other blocks wrote in the previous level
-// (the queue, st) is read around L1 (__ldcg / volatile).  The engine's default.
-__device__ __forceinline__ void bfs_grid_barrier(unsigned* bar, unsigned nblocks) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    volatile unsigned* gen = bar + 1;
-    const unsigned g = *gen;
-    __threadfence();
-    if (atomicAdd(bar, 1u) == nblocks - 1u) {
-      atomicExch(bar, 0u);
-      __threadfence();
-      atomicAdd(bar + 1, 1u);
-    } else {
-      while (*gen == g) {
-      }
-    }
-    __threadfence();
-  }
-  __syncthreads();
-}
-
+// at once), a software grid barrier between levels (la_grid_barrier, common.cuh).
+// Data other blocks wrote in the previous level (the queue, st) is read around L1
+// (__ldcg / volatile).  The engine's default.
 template <typename IT, typename VT>
 __global__ void __launch_bounds__(512) bfs_push_grid(const IT* __restrict__ indptr, const IT* __restrict__ indices,
                                                      IT* qa, IT* qb, long long* st, bool* vis, VT* par, VT* lev,
@@ -273,7 +254,7 @@ __global__ void __launch_bounds__(512) bfs_push_grid(const IT* __restrict__ indp
     my_edges = la_warp_sum(my_edges);
     if ((threadIdx.x & 31) == 0 && my_edges != 0)
       atomicAdd((unsigned long long*)&st[ST_EDG + (P + 1) % 3], my_edges);
-    bfs_grid_barrier(bar, gridDim.x);
+    la_grid_barrier(bar, gridDim.x);
     scanned += (unsigned long long)edges;
     P += 1;
     found += (unsigned long long)__ldcg(&st[ST_CNT + P % 3]);

@@ -185,3 +185,27 @@ __device__ __forceinline__ unsigned la_group_mask(int gs) {
   int lane = threadIdx.x & 31;
   return ((1u << gs) - 1u) << (lane & ~(gs - 1));
 }
+
+// ---------------------------------------------------------------- persistent kernels
+// A software barrier across the whole grid, for kernels launched with no more
+// blocks than can be resident at once (one per multiprocessor): bar[0] counts
+// arrivals, bar[1] is the generation; both 0 at launch.  Data other blocks wrote
+// before the barrier is read around L1 afterwards (__ldcg, volatile or atomics).
+__device__ __forceinline__ void la_grid_barrier(unsigned* bar, unsigned nblocks) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    volatile unsigned* gen = bar + 1;
+    const unsigned g = *gen;
+    __threadfence();
+    if (atomicAdd(bar, 1u) == nblocks - 1u) {
+      atomicExch(bar, 0u);
+      __threadfence();
+      atomicAdd(bar + 1, 1u);
+    } else {
+      while (*gen == g) {
+      }
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}

@@ -1,5 +1,8 @@
-// One shortest-path relaxation on the device (the engine's sssp_relax step for a
-// single-source frontier vector), in three launches over the frontier's edges:
+// Shortest paths on the device.
+//
+// (1) One relaxation (the engine's sssp_relax step for a single-source frontier
+// vector, which the algebraic Bellman-Ford loops over), in three launches over
+// the frontier's edges:
 //
 //   sssp_relax:  for every edge u -> v of the frontier (u = fr[i], with the
 //                distance fq[i] it entered the frontier with): x = fq[i] + w;
@@ -13,6 +16,11 @@
 //
 // A group of gs lanes shares one frontier vertex's row.  The engine gives d and
 // parent fresh copies and fresh zeroed scratch (flag, pc) before the launches.
+//
+// (2) Delta-stepping from a bucket on, every bucket in ONE launch (sssp_nearfar,
+// the engine's sssp_delta_stepping step): near-far (Davidson et al. 2014) in a
+// persistent kernel, one block per multiprocessor and a grid barrier between
+// phases (la_grid_barrier), so no host round trip per bucket or relaxation.
 
 template <typename IT>
 __global__ void sssp_relax(const IT* __restrict__ indptr, const IT* __restrict__ indices,
@@ -64,5 +72,130 @@ __global__ void sssp_finish(const long long* __restrict__ nxt, long long m, cons
     const long long v = nxt[k];
     nq[k] = d[v];
     if (keep_parent) parent[v] = pc[v];
+  }
+}
+
+// ---------------------------------------------------------------- near-far, one launch
+// Round r takes a list of vertices (in, st[r % 3] of them) whose distance changed
+// (or that a new bucket brought in).  Phase R: each one's parent becomes the
+// candidate the last phase P found for it (pc); one at or past the bucket's end
+// (thr) joins the far pile (once: farmark), the others relax their out-edges:
+// d[u] min= d[v] + w (non-negative distances: their bits order as the values, so
+// one integer atomicMin), and the first lane to lower u in this round (flag[u] =
+// r + 1) appends u to the next list.  Phase P (with parents): pc[u] min= v over
+// the edges of phase R with d[v] + w == d[u] into a u lowered in this round (fq
+// holds the d[v] phase R used; -1: not relaxed).  An empty list ends the bucket:
+// the least far distance m picks the next bucket (bounds computed as the
+// algebra computes them), whose far vertices form the next list; the others stay
+// far, and those already settled below the old end leave the pile.  m = inf:
+// done.  st: [0..2] list lengths (round r reads st[r % 3], clears st[(r + 2) % 3]),
+// [3], [4] far pile lengths, [6], [7] the least far distance's bits (by bucket
+// parity), [8] rounds, [9] buckets; the host sets st[0], st[6], st[7], the rest 0.
+template <typename IT>
+__global__ void __launch_bounds__(512) sssp_nearfar(const IT* __restrict__ indptr, const IT* __restrict__ indices,
+                                                    const double* __restrict__ w, double* d, long long* pv,
+                                                    long long* pc, int* flag, int* farmark, long long* la,
+                                                    long long* lb, double* fq, long long* fa, long long* fb,
+                                                    long long* st, double thr, double delta, int gs,
+                                                    unsigned* bar) {
+  const int sub = threadIdx.x & (gs - 1);
+  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long nthreads = (long long)gridDim.x * blockDim.x;
+  const long long ngroups = nthreads / gs;
+  const bool keep = pv != nullptr;
+  int fcur = 0;
+  long long r = 0, nb = 0;
+  for (;;) {
+    const long long nin = __ldcg(&st[r % 3]);
+    if (tid == 0) st[(r + 2) % 3] = 0;  // round r - 1's length: every block has read it
+    const long long* in = (r & 1) ? lb : la;
+    long long* out = (r & 1) ? la : lb;
+    unsigned long long* nout = (unsigned long long*)&st[(r + 1) % 3];
+    if (nin == 0) {  // the bucket is settled: the next one is the far pile's least
+      const long long* fin = fcur ? fb : fa;
+      long long* fout = fcur ? fa : fb;
+      const long long nfar = __ldcg(&st[3 + fcur]);
+      long long* least = &st[6 + (nb & 1)];
+      if (tid == 0) {
+        st[3 + (fcur ^ 1)] = 0;
+        st[6 + ((nb + 1) & 1)] = 0x7ff0000000000000LL;
+      }
+      for (long long i = tid; i < nfar; i += nthreads) {
+        const double x = __ldcg(&d[__ldcg(&fin[i])]);
+        if (x >= thr) atomicMin(least, __double_as_longlong(x));
+      }
+      la_grid_barrier(bar, gridDim.x);
+      const double m = __longlong_as_double(__ldcg(least));
+      if (!(m < __longlong_as_double(0x7ff0000000000000LL))) break;  // the same in every block
+      double b = floor(m / delta);
+      while (b * delta > m) b -= 1;
+      while ((b + 1) * delta <= m) b += 1;
+      const double lo = thr;
+      thr = (b + 1) * delta;
+      for (long long i = tid; i < nfar; i += nthreads) {
+        const long long v = __ldcg(&fin[i]);
+        const double x = __ldcg(&d[v]);
+        if (x < thr) {
+          farmark[v] = 0;
+          if (x >= lo) out[atomicAdd(nout, 1ULL)] = v;
+        } else {
+          fout[atomicAdd((unsigned long long*)&st[3 + (fcur ^ 1)], 1ULL)] = v;
+        }
+      }
+      la_grid_barrier(bar, gridDim.x);
+      fcur ^= 1;
+      nb += 1;
+      r += 1;
+      continue;
+    }
+    const int tag = (int)(r + 1);
+    long long* far = fcur ? fb : fa;
+    for (long long i = tid / gs; i < nin; i += ngroups) {
+      const long long v = __ldcg(&in[i]);
+      if (keep && sub == 0) {
+        const long long c = __ldcg(&pc[v]);
+        if (c != LA_LLONG_MAX) {
+          pv[v] = c;
+          pc[v] = LA_LLONG_MAX;
+        }
+      }
+      const double dv = __ldcg(&d[v]);
+      if (dv >= thr) {
+        if (sub == 0) {
+          fq[i] = -1.0;
+          if (atomicExch(&farmark[v], 1) == 0) far[atomicAdd((unsigned long long*)&st[3 + fcur], 1ULL)] = v;
+        }
+        continue;
+      }
+      if (sub == 0) fq[i] = dv;
+      const long long end = (long long)indptr[v + 1];
+      for (long long p = (long long)indptr[v] + sub; p < end; p += gs) {
+        const long long u = (long long)indices[p];
+        const double x = dv + w[p];
+        if (x < __ldcg(&d[u])) {
+          atomicMin((long long*)&d[u], __double_as_longlong(x));
+          if (atomicExch(&flag[u], tag) != tag) out[atomicAdd(nout, 1ULL)] = u;
+        }
+      }
+    }
+    la_grid_barrier(bar, gridDim.x);
+    if (keep) {
+      for (long long i = tid / gs; i < nin; i += ngroups) {
+        const double dv = __ldcg(&fq[i]);
+        if (dv < 0) continue;
+        const long long v = __ldcg(&in[i]);
+        const long long end = (long long)indptr[v + 1];
+        for (long long p = (long long)indptr[v] + sub; p < end; p += gs) {
+          const long long u = (long long)indices[p];
+          if (__ldcg(&flag[u]) == tag && dv + w[p] == __ldcg(&d[u]) && v < __ldcg(&pc[u])) atomicMin(&pc[u], v);
+        }
+      }
+      la_grid_barrier(bar, gridDim.x);
+    }
+    r += 1;
+  }
+  if (tid == 0) {
+    st[8] = r;
+    st[9] = nb;
   }
 }

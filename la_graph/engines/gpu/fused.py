@@ -399,12 +399,9 @@ def sssp_relax(E, A, q, d, parent):
 
 @fuses
 def sssp_delta_stepping(E, G, d, parent, bucket, delta):
-    # Near-far on the device, every bucket from `bucket` on in one call (next_bucket None):
-    # the near frontier (d below the bucket's end) is relaxed over all its edges with
-    # sssp_relax/sssp_parent until it is empty; a vertex that improves to the bucket's end
-    # or beyond joins the far pile; then the bucket holding the far pile's least distance
-    # is next, its vertices the near frontier.  Work and scratch resets follow the vertices
-    # that change, never n; one host read per relaxation and per bucket.
+    # Every bucket from `bucket` on in one launch of a persistent kernel (gpu/sssp.cu,
+    # sssp_nearfar): near-far with grid barriers between its phases, work following the
+    # vertices that change, no host round trip until the search is done.
     if not (isinstance(d, GVec) and d.dtype == _F64 and _is_full(d)):
         raise Declined("sssp_delta_stepping's kernels take full float64 distances")
     if parent is not None and not (isinstance(parent, GVec) and parent.dtype == _I64 and _is_full(parent)):
@@ -413,51 +410,24 @@ def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     if w is None or w.dtype != _F64:
         raise Declined("sssp_delta_stepping's kernels take float64 weights")
     n, keep = G.n, parent is not None
-    big = np.iinfo(np.int64).max
-    IT, gs = indices.dtype, _next_pow2(indices.size / max(n, 1))
-    _reserve(n * 36 + 64, "the delta-stepping search state")
+    _reserve(n * (64 + 16 * keep) + 256, "the delta-stepping search state")
     dv = d.val.copy()        # the engine never writes into a vector's array
-    pv = parent.val.copy() if keep else cp.empty(1, _I64)
-    pc = cp.full(n, big, _I64) if keep else pv
-    flag = cp.zeros(n, cp.int32)
-    nxt = cp.empty(n, _I64)
-    count = cp.zeros(1, cp.uint64)
-    thr = (bucket + 1) * delta
-    live = cp.isfinite(dv) & (dv >= bucket * delta)
-    fr = cp.flatnonzero(live & (dv < thr)).astype(_I64)
-    far = cp.flatnonzero(live & (dv >= thr)).astype(_I64)
-    parked = [far]
-    while True:
-        while fr.size:
-            fq, nf = dv[fr], np.int64(fr.size)
-            grid = (E._blocks(fr.size * gs),)
-            count.fill(0)
-            _kernel("sssp.cu", "sssp_relax", IT)(
-                grid, (256,), (indptr, indices, w, fr, fq, nf, dv, flag, nxt, count, np.int32(gs)))
-            changed = nxt[:int(count[0])].copy()
-            if keep and changed.size:
-                _kernel("sssp.cu", "sssp_parent", IT)(
-                    grid, (256,), (indptr, indices, w, fr, fq, nf, dv, flag, pc, np.int32(gs)))
-                pv[changed] = pc[changed]
-                pc[changed] = big
-            flag[changed] = 0
-            near = dv[changed] < thr
-            fr = changed[near]
-            parked.append(changed[~near])
-        far = cp.concatenate(parked) if len(parked) > 1 else parked[0]
-        far = far[dv[far] >= thr]                  # those that improved into a settled bucket were relaxed there
-        if far.size == 0:
-            break
-        m = float(dv[far].min())
-        b = int(m // delta)                        # the bucket holding m, bounds computed as the algebra does
-        while b * delta > m:
-            b -= 1
-        while (b + 1) * delta <= m:
-            b += 1
-        thr = (b + 1) * delta
-        far = cp.unique(far)                       # a vertex parked by several relaxations
-        near = dv[far] < thr
-        fr, parked = far[near], [far[~near]]
+    pv = parent.val.copy() if keep else None
+    pc = cp.full(n, np.iinfo(np.int64).max, _I64) if keep else None
+    flag, farmark = cp.zeros(n, cp.int32), cp.zeros(n, cp.int32)
+    la, lb, fa, fb = (cp.empty(n, _I64) for _ in range(4))
+    fq = cp.empty(n, _F64)
+    live = cp.flatnonzero(cp.isfinite(dv) & (dv >= bucket * delta))       # phase R sorts near from far
+    la[:live.size] = live
+    st = cp.zeros(16, _I64)
+    st[0] = live.size
+    st[6:8] = np.float64(np.inf).view(np.int64)
+    bar = cp.zeros(2, cp.uint32)
+    gs = _next_pow2(indices.size / max(n, 1))
+    _kernel("sssp.cu", "sssp_nearfar", indices.dtype)(
+        (E._sms,), (512,),
+        (indptr, indices, w, dv, _NULL if pv is None else pv, _NULL if pc is None else pc, flag, farmark,
+         la, lb, fq, fa, fb, st, np.float64((bucket + 1) * delta), np.float64(delta), np.int32(gs), bar))
     d.val, d.pres = dv, None
     if keep:
         parent.val, parent.pres = pv, None
