@@ -30,7 +30,10 @@ __global__ void mis_decide(const IT* __restrict__ indptr, const IT* __restrict__
   const long long ngroups = ((long long)gridDim.x * blockDim.x) / gs;
   for (long long i = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / gs; i < nwork; i += ngroups) {
     const long long v = work != nullptr ? work[i] : i;
-    if (state[v] != 0) continue;
+    // one read for the whole group: lanes that saw different states would part ways
+    unsigned char sv = sub == 0 ? state[v] : 0;
+    if (gs > 1) sv = (unsigned char)__shfl_sync(gmask, (int)sv, 0, gs);
+    if (sv != 0) continue;
     const long long pv = prio[v];
     const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
     bool out = false, blocked = false;

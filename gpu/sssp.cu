@@ -85,20 +85,56 @@ __global__ void sssp_finish(const long long* __restrict__ nxt, long long m, cons
 // r + 1) appends u to the next list.  Phase P (with parents): pc[u] min= v over
 // the edges of phase R with d[v] + w == d[u] into a u lowered in this round (fq
 // holds the d[v] phase R used; -1: not relaxed).  An empty list ends the bucket:
-// the least far distance m picks the next bucket (bounds computed as the
-// algebra computes them), whose far vertices form the next list; the others stay
-// far, and those already settled below the old end leave the pile.  m = inf:
-// done.  st: [0..2] list lengths (round r reads st[r % 3], clears st[(r + 2) % 3]),
-// [3], [4] far pile lengths, [6], [7] the least far distance's bits (by bucket
-// parity), [8] rounds, [9] buckets; the host sets st[0], st[6], st[7], the rest 0.
+// the least far distance m picks the next bucket of width `width` (bounds
+// computed as the algebra computes them), whose far vertices form the next list;
+// the others stay far, and those already settled below the old end leave the
+// pile.  m = inf: done.  st: [0..2] list lengths (round r reads st[r % 3], clears
+// st[(r + 2) % 3]), [3], [4] far pile lengths, [6], [7] the least far distance's
+// bits (by bucket parity), [8] rounds, [9] buckets; the host sets st[0], st[6],
+// st[7], the rest 0.
+//
+// A group of gs lanes takes a vertex's row; a row longer than NF_BIG goes to a
+// list of its block, which all the block's threads then take row by row (so a hub
+// does not hold the whole grid at the next barrier).
+#define NF_BIG 512
+#define NF_BIGCAP 256
+
 template <typename IT>
-__global__ void __launch_bounds__(512) sssp_nearfar(const IT* __restrict__ indptr, const IT* __restrict__ indices,
-                                                    const double* __restrict__ w, double* d, long long* pv,
-                                                    long long* pc, int* flag, int* farmark, long long* la,
-                                                    long long* lb, double* fq, long long* fa, long long* fb,
-                                                    long long* st, double thr, double delta, int gs,
-                                                    unsigned* bar) {
+__device__ __forceinline__ void nf_relax(const IT* __restrict__ indices, const double* __restrict__ w, double* d,
+                                         int* flag, long long* out, unsigned long long* nout, double dv,
+                                         long long p, long long end, long long stride, int tag) {
+  for (; p < end; p += stride) {
+    const long long u = (long long)indices[p];
+    const double x = dv + w[p];
+    if (x < __ldcg(&d[u])) {
+      atomicMin((long long*)&d[u], __double_as_longlong(x));
+      if (atomicExch(&flag[u], tag) != tag) out[atomicAdd(nout, 1ULL)] = u;
+    }
+  }
+}
+
+template <typename IT>
+__device__ __forceinline__ void nf_parent(const IT* __restrict__ indices, const double* __restrict__ w,
+                                          const double* d, const int* flag, long long* pc, long long v, double dv,
+                                          long long p, long long end, long long stride, int tag) {
+  for (; p < end; p += stride) {
+    const long long u = (long long)indices[p];
+    if (__ldcg(&flag[u]) == tag && dv + w[p] == __ldcg(&d[u]) && v < __ldcg(&pc[u])) atomicMin(&pc[u], v);
+  }
+}
+
+template <typename IT>
+__global__ void __launch_bounds__(512, 2) sssp_nearfar(const IT* __restrict__ indptr, const IT* __restrict__ indices,
+                                                       const double* __restrict__ w, double* d, long long* pv,
+                                                       long long* pc, int* flag, int* farmark, long long* la,
+                                                       long long* lb, double* fq, long long* fa, long long* fb,
+                                                       long long* st, double thr, double width, int gs,
+                                                       unsigned* bar) {
+  __shared__ long long big_v[NF_BIGCAP];
+  __shared__ double big_d[NF_BIGCAP];
+  __shared__ int nbig;
   const int sub = threadIdx.x & (gs - 1);
+  const unsigned gmask = la_group_mask(gs);
   const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const long long nthreads = (long long)gridDim.x * blockDim.x;
   const long long ngroups = nthreads / gs;
@@ -127,11 +163,11 @@ __global__ void __launch_bounds__(512) sssp_nearfar(const IT* __restrict__ indpt
       la_grid_barrier(bar, gridDim.x);
       const double m = __longlong_as_double(__ldcg(least));
       if (!(m < __longlong_as_double(0x7ff0000000000000LL))) break;  // the same in every block
-      double b = floor(m / delta);
-      while (b * delta > m) b -= 1;
-      while ((b + 1) * delta <= m) b += 1;
+      double b = floor(m / width);
+      while (b * width > m) b -= 1;
+      while ((b + 1) * width <= m) b += 1;
       const double lo = thr;
-      thr = (b + 1) * delta;
+      thr = (b + 1) * width;
       for (long long i = tid; i < nfar; i += nthreads) {
         const long long v = __ldcg(&fin[i]);
         const double x = __ldcg(&d[v]);
@@ -150,16 +186,22 @@ __global__ void __launch_bounds__(512) sssp_nearfar(const IT* __restrict__ indpt
     }
     const int tag = (int)(r + 1);
     long long* far = fcur ? fb : fa;
+    if (threadIdx.x == 0) nbig = 0;
+    __syncthreads();
     for (long long i = tid / gs; i < nin; i += ngroups) {
       const long long v = __ldcg(&in[i]);
-      if (keep && sub == 0) {
-        const long long c = __ldcg(&pc[v]);
-        if (c != LA_LLONG_MAX) {
-          pv[v] = c;
-          pc[v] = LA_LLONG_MAX;
+      double dv = 0;
+      if (sub == 0) {
+        if (keep) {
+          const long long c = __ldcg(&pc[v]);
+          if (c != LA_LLONG_MAX) {
+            pv[v] = c;
+            pc[v] = LA_LLONG_MAX;
+          }
         }
+        dv = __ldcg(&d[v]);  // one read for the group: d[v] may drop meanwhile
       }
-      const double dv = __ldcg(&d[v]);
+      if (gs > 1) dv = __shfl_sync(gmask, dv, 0, gs);
       if (dv >= thr) {
         if (sub == 0) {
           fq[i] = -1.0;
@@ -168,27 +210,55 @@ __global__ void __launch_bounds__(512) sssp_nearfar(const IT* __restrict__ indpt
         continue;
       }
       if (sub == 0) fq[i] = dv;
-      const long long end = (long long)indptr[v + 1];
-      for (long long p = (long long)indptr[v] + sub; p < end; p += gs) {
-        const long long u = (long long)indices[p];
-        const double x = dv + w[p];
-        if (x < __ldcg(&d[u])) {
-          atomicMin((long long*)&d[u], __double_as_longlong(x));
-          if (atomicExch(&flag[u], tag) != tag) out[atomicAdd(nout, 1ULL)] = u;
+      const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
+      if (end - start > NF_BIG) {
+        int k = 0;
+        if (sub == 0) {
+          k = atomicAdd(&nbig, 1);
+          if (k < NF_BIGCAP) {
+            big_v[k] = v;
+            big_d[k] = dv;
+          }
         }
+        if (gs > 1) k = __shfl_sync(gmask, k, 0, gs);
+        if (k < NF_BIGCAP) continue;
       }
+      nf_relax(indices, w, d, flag, out, nout, dv, start + sub, end, gs, tag);
+    }
+    __syncthreads();
+    for (int j = 0; j < min(nbig, NF_BIGCAP); ++j) {
+      const long long v = big_v[j];
+      nf_relax(indices, w, d, flag, out, nout, big_d[j], (long long)indptr[v] + threadIdx.x,
+               (long long)indptr[v + 1], blockDim.x, tag);
     }
     la_grid_barrier(bar, gridDim.x);
     if (keep) {
+      if (threadIdx.x == 0) nbig = 0;
+      __syncthreads();
       for (long long i = tid / gs; i < nin; i += ngroups) {
         const double dv = __ldcg(&fq[i]);
         if (dv < 0) continue;
         const long long v = __ldcg(&in[i]);
-        const long long end = (long long)indptr[v + 1];
-        for (long long p = (long long)indptr[v] + sub; p < end; p += gs) {
-          const long long u = (long long)indices[p];
-          if (__ldcg(&flag[u]) == tag && dv + w[p] == __ldcg(&d[u]) && v < __ldcg(&pc[u])) atomicMin(&pc[u], v);
+        const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
+        if (end - start > NF_BIG) {
+          int k = 0;
+          if (sub == 0) {
+            k = atomicAdd(&nbig, 1);
+            if (k < NF_BIGCAP) {
+              big_v[k] = v;
+              big_d[k] = dv;
+            }
+          }
+          if (gs > 1) k = __shfl_sync(gmask, k, 0, gs);
+          if (k < NF_BIGCAP) continue;
         }
+        nf_parent(indices, w, d, flag, pc, v, dv, start + sub, end, gs, tag);
+      }
+      __syncthreads();
+      for (int j = 0; j < min(nbig, NF_BIGCAP); ++j) {
+        const long long v = big_v[j];
+        nf_parent(indices, w, d, flag, pc, v, big_d[j], (long long)indptr[v] + threadIdx.x,
+                  (long long)indptr[v + 1], blockDim.x, tag);
       }
       la_grid_barrier(bar, gridDim.x);
     }

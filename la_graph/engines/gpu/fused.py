@@ -12,6 +12,7 @@ that update in place work on private copies, which the vectors then take.
 
 from __future__ import annotations
 
+import logging
 from types import MappingProxyType
 
 import cupy as cp
@@ -27,6 +28,7 @@ from .memory import _device_errors, _reserve
 from .objects import _BOOL, _F64, _I32, _I64, GMat, GVec, _is_full, _mat_keys
 
 _FUSED = {}
+log = logging.getLogger("la_graph")
 
 #: step name -> its GPU implementation (``GPUEngine.fused_steps``)
 FUSED = MappingProxyType(_FUSED)
@@ -423,11 +425,18 @@ def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     st[0] = live.size
     st[6:8] = np.float64(np.inf).view(np.int64)
     bar = cp.zeros(2, cp.uint32)
-    gs = _next_pow2(indices.size / max(n, 1))
+    degree = indices.size / max(n, 1)
+    gs = _next_pow2(degree)
+    # after the first bucket, buckets of E.SSSP_SPARSE_WIDTH deltas on sparse graphs (average
+    # out-degree below 8: grids, roads), where the rounds' count, not their work, costs
+    width = delta * (E.SSSP_SPARSE_WIDTH if degree < 8 else 1)
     _kernel("sssp.cu", "sssp_nearfar", indices.dtype)(
-        (E._sms,), (512,),
+        (2 * E._sms,), (512,),      # two blocks a multiprocessor, all resident (__launch_bounds__(512, 2))
         (indptr, indices, w, dv, _NULL if pv is None else pv, _NULL if pc is None else pc, flag, farmark,
-         la, lb, fq, fa, fb, st, np.float64((bucket + 1) * delta), np.float64(delta), np.int32(gs), bar))
+         la, lb, fq, fa, fb, st, np.float64((bucket + 1) * delta), np.float64(width), np.int32(gs), bar))
+    if log.isEnabledFor(logging.DEBUG):
+        rounds, buckets = (int(x) for x in cp.asnumpy(st[8:10]))
+        log.debug("sssp_delta_stepping: %d rounds, %d buckets of width %g (delta %g)", rounds, buckets, width, delta)
     d.val, d.pres = dv, None
     if keep:
         parent.val, parent.pres = pv, None
