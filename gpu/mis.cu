@@ -63,3 +63,19 @@ __global__ void mis_decide(const IT* __restrict__ indptr, const IT* __restrict__
     }
   }
 }
+
+// The priorities of the vertices 0..n-1 (the engine's fused step vertex_priorities):
+// mix63(id ^ key), splitmix64's finalizer modulo 2**63 (la_graph/_random.py, whose
+// constants the engine passes in: golden, m1, m2), one thread a vertex.
+template <typename KT>
+__global__ void mis_priorities(KT* __restrict__ prio, long long n, unsigned long long key,
+                               unsigned long long golden, unsigned long long m1, unsigned long long m2) {
+  const unsigned long long low63 = 0x7fffffffffffffffULL;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+    unsigned long long z = (((unsigned long long)v ^ key) + golden) & low63;
+    z = ((z ^ (z >> 30)) * m1) & low63;
+    z = ((z ^ (z >> 27)) * m2) & low63;
+    prio[v] = (KT)(z ^ (z >> 31));
+  }
+}

@@ -53,8 +53,12 @@ def vertex_priorities(n, seed, xp=np):
     one-to-one on vertex ids and :func:`mix63` keeps it so: no two vertices tie,
     and ranking them needs no sort.
     """
-    key = np.uint64(int(splitmix64(np.uint64(seed))) & int(_MASK63))
-    return mix63(xp.arange(n, dtype=np.uint64) ^ key, xp).view(np.int64)
+    return mix63(xp.arange(n, dtype=np.uint64) ^ np.uint64(priority_key(seed)), xp).view(np.int64)
+
+
+def priority_key(seed):
+    """``key(seed)`` of :func:`vertex_priorities`: splitmix64 of the seed cut to 63 bits (an int)."""
+    return int(splitmix64(np.uint64(seed))) & int(_MASK63)
 
 
 def check_seed(seed):

@@ -270,6 +270,13 @@ def _declining_calls(E):
     ]
 
 
+def test_vertex_priorities_are_the_algebras_hash(E):
+    from la_graph import _random
+    for n, seed in [(1, 0), (1000, 7), (70001, 2**64 - 1)]:
+        got = E.to_numpy(E.fused_steps["vertex_priorities"](E, n, seed))
+        np.testing.assert_array_equal(got, _random.vertex_priorities(n, seed))
+
+
 def test_fused_steps_decline_before_changing_anything(E):
     for name, args in _declining_calls(E):
         held = [(x.val, x.pres) for x in args if isinstance(x, gpu_mod.GVec)]

@@ -19,7 +19,7 @@ import cupy as cp
 import numpy as np
 
 from ..._keys import weight_ranks
-from ..._random import vertex_priorities as _priorities
+from ... import _random
 from ..._random import vertex_ranks
 from ...exceptions import InvalidArgumentError
 from ..base import Declined
@@ -311,8 +311,12 @@ def msf_forest(E, G, forest):
 # ---------------------------------------------------------------- mis (gpu/mis.cu)
 @fuses
 def vertex_priorities(E, n, seed):
-    # the algebra's hash, computed on the device (CuPy's uint64 arithmetic wraps as NumPy's does)
-    return GVec(n, _I64, _priorities(n, seed, cp))
+    # the algebra's hash (la_graph._random.mix63 of id ^ key), one kernel on the device
+    prio = cp.empty(n, _I64)
+    _kernel("mis.cu", "mis_priorities", _I64)(
+        (E._blocks(n),), (256,),
+        (prio, np.int64(n), np.uint64(_random.priority_key(seed)), _random._GOLDEN, _random._M1, _random._M2))
+    return GVec(n, _I64, prio)
 
 
 @fuses

@@ -10,7 +10,7 @@ the instantiations a module exports are read off its source: each kernel is
 instantiated for every combination of its template parameters' values, which
 the parameter's name fixes (:data:`TEMPLATE_PARAMETERS`): ``IT`` a CSR's index
 type, ``VT`` vertex ids, ``T`` a semiring's compute type, ``PT`` SSSP parents,
-``M`` the add monoid's code (``M_*`` of ``common.cuh``), ``TS`` the
+``KT`` hash keys, ``M`` the add monoid's code (``M_*`` of ``common.cuh``), ``TS`` the
 Floyd-Warshall tile.  A new kernel, or a new file, needs nothing here.
 """
 
@@ -38,6 +38,7 @@ TEMPLATE_PARAMETERS = {
     "VT": (_I32, _I64),          # vertex ids held by vectors (parents, levels, labels)
     "T": (_I64, _F64),           # the compute type of a semiring
     "PT": (_I64,),               # SSSP parents
+    "KT": (_I64,),               # hash keys (MIS priorities)
     "M": tuple(range(5)),        # add monoid: M_MIN M_MAX M_PLUS M_TIMES M_ANY
     "TS": (FW_TILE,),            # Floyd-Warshall tile
 }
