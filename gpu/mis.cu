@@ -1,18 +1,19 @@
-// Luby's rounds on the device until no candidate is left (the engine's fused step
-// luby; la_graph/algorithms/mis.py defines it in primitives, a round at a time).
+// Luby's algorithm on the device (the engine's fused step luby;
+// la_graph/algorithms/mis.py defines it in primitives, a round at a time).
 //
 // With fixed priorities Luby's rounds compute the greedy set: a vertex is a
 // member exactly when every neighbour of higher priority is not (Blelloch,
 // Fineman & Shun 2012).  So the vertices may decide in any order, and each
 // launch lets a vertex see its neighbours' decisions of the same launch:
 //
-//   state[v]: 0 undecided (a candidate), 1 member, 2 out.
+//   state[v]: 0 undecided (a candidate), 1 member, 2 out; all 0 at the start.
 //   mis_decide: an undecided vertex with a member neighbour is out; one whose
 //               higher-priority neighbours are all out joins and puts its
 //               neighbours out; any other stays undecided and is appended to
 //               the next launch's worklist (next, *count).
 //
-// Any interleaving is safe: of two undecided neighbours only the one of higher
+// An isolated vertex waits for nobody and joins in the first pass.  Any
+// interleaving is safe: of two undecided neighbours only the one of higher
 // priority can join (the other waits until it is out), and a vertex turns out
 // only next to a member.  A: symmetric CSR without self-loops (IT: int or long
 // long indices); prio: distinct priorities, read where state is 0; work: the

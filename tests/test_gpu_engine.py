@@ -263,8 +263,8 @@ def _declining_calls(E):
                         E.full(4, -1, np.int32))),                                   # int32 parents
         ("sssp_delta_stepping", (G, E.full(n, np.inf, np.float64), None, 0, 1.0)),  # unweighted
         ("msf_forest", (G, E.full(n, 1.0, np.float64))),                           # float keys
-        ("luby", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int64)),
-                        E.full(n, 1, np.int64))),                                   # int members
+        ("luby", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int32)))),       # int32 priorities
+        ("luby", (E.matrix(G), part)),                                              # not full
         ("scc_trim", (G, labels32)),
         ("scc_color", (G, 0, labels32)),                                            # int32 labels
     ]

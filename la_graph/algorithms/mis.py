@@ -18,8 +18,8 @@ Self-loops are ignored: a loop does not make a vertex its own neighbour, so a
 vertex whose only edge is a loop is isolated and joins.
 
 Steps an engine may fuse (:mod:`la_graph.algorithms.steps`):
-``vertex_priorities`` (the GPU engine hashes on the device), ``luby`` (all the
-rounds; the GPU engine lets vertices decide in any order, which gives the same
+``vertex_priorities`` (the GPU engine hashes on the device), ``luby`` (the whole
+algorithm; the GPU engine lets vertices decide in any order, which gives the same
 set) and ``luby_round`` (one round).
 """
 
@@ -74,11 +74,7 @@ def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
     E = get_engine(engine)
     n = G.n
     A = E.select(E.matrix(G), "offdiag") if G.self_loops else E.matrix(G)
-    prio = vertex_priorities(E, n, seed)
-    linked = E.mxv(A, E.full(n, True), "any_pair")  # vertices with a neighbour
-    members = E.apply(E.full(n, True), "identity", mask=linked, structural=True, complement=True)
-    cand = E.apply(prio, "identity", mask=linked, structural=True)
-    members = luby(E, A, cand, members)
+    members = luby(E, A, vertex_priorities(E, n, seed))
     return (E.to_device if output == "device" else E.to_numpy)(members, fill=False, consume=True)
 
 
@@ -89,8 +85,13 @@ def vertex_priorities(E, n, seed):
 
 
 @step("luby")
-def luby(E, A, cand, members):
-    """Luby's rounds (:func:`luby_round`) until no candidate is left; returns ``members``, the set.
+def luby(E, A, prio):
+    """Luby's algorithm with priorities ``prio``; returns the set, a bool vector (True: member).
+
+    ``A`` is symmetric without self-loops, ``prio`` a full int64 vector of
+    distinct non-negative priorities.  Isolated vertices join at once; the
+    others are candidates, holding their priority, and rounds
+    (:func:`luby_round`) run until no candidate is left.
 
     With fixed priorities the rounds build the greedy set of the priority
     order: a vertex joins exactly when none of its higher-priority neighbours
@@ -99,6 +100,10 @@ def luby(E, A, cand, members):
     neighbours' decisions at once, over a worklist of the undecided -- and
     the set is the same.
     """
+    n = E.size(prio)
+    linked = E.mxv(A, E.full(n, True), "any_pair")  # vertices with a neighbour
+    members = E.apply(E.full(n, True), "identity", mask=linked, structural=True, complement=True)
+    cand = E.apply(prio, "identity", mask=linked, structural=True)
     while E.nvals(cand):
         cand = luby_round(E, A, cand, members)
     return members

@@ -320,36 +320,31 @@ def vertex_priorities(E, n, seed):
 
 
 @fuses
-def luby(E, A, cand, members):
+def luby(E, A, prio):
     # the greedy set of the priorities, vertices deciding in any order (gpu/mis.cu): one
-    # launch per pass over a shrinking worklist of the undecided, one host read per pass
-    if not (isinstance(A, GMat) and isinstance(cand, GVec) and isinstance(members, GVec)
-            and cand.dtype == _I64 and members.dtype == _BOOL and A.nrows == A.ncols == cand.size == members.size):
-        raise Declined("luby's kernel takes a square matrix, int64 candidate priorities and bool members "
-                       "of its size")
-    n = cand.size
+    # launch per pass over a shrinking worklist of the undecided, one host read per pass;
+    # an isolated vertex has nobody to wait for and joins in the first pass
+    if not (isinstance(A, GMat) and isinstance(prio, GVec) and prio.dtype == _I64 and _is_full(prio)
+            and A.nrows == A.ncols == prio.size):
+        raise Declined("luby's kernel takes a square matrix and a full int64 priority vector of its size")
+    n = prio.size
     indptr, indices, _ = E._csr(A)
     _reserve(17 * n + 64, "the maximal independent set's worklists")
-    member = members.val if members.pres is None else members.val & members.pres
-    state = cp.where(member, 1, 2).astype(cp.uint8)          # 0 undecided, 1 member, 2 out
-    if cand.pres is None:
-        state.fill(0)
-    else:
-        state[cand.pres] = 0
+    state = cp.zeros(n, cp.uint8)                  # 0 undecided, 1 member, 2 out
     gs = _next_pow2(indices.size / max(n, 1))
     work, spare = cp.empty(n, _I64), cp.empty(n, _I64)
     count = cp.zeros(1, cp.uint64)
-    IT, todo, nwork = indices.dtype, _NULL, n
+    IT, todo, nwork, passes = indices.dtype, _NULL, n, 0
     while nwork:
         count.fill(0)
         _kernel("mis.cu", "mis_decide", IT)(
             (E._blocks(nwork * gs),), (256,),
-            (indptr, indices, cand.val, state, todo, np.int64(nwork), spare, count, np.int32(gs)))
-        nwork = int(count[0])
+            (indptr, indices, prio.val, state, todo, np.int64(nwork), spare, count, np.int32(gs)))
+        nwork, passes = int(count[0]), passes + 1
         work, spare = spare, work
         todo = work
-    members.val, members.pres = state == 1, None
-    return members
+    log.debug("luby: %d passes", passes)
+    return GVec(n, _BOOL, state == 1)
 
 
 # ---------------------------------------------------------------- sssp (gpu/sssp.cu)
