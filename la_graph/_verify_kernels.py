@@ -35,3 +35,56 @@ def triangle_total(indptr, indices, n, nchunks):
                 mark[indices[p]] = False
         sums[c] = t
     return sums.sum()
+
+
+@numba.njit(parallel=True, cache=True)
+def brandes_sums(indptr, indices, n, sources, endpoints, nchunks):
+    """Raw Brandes sums over ``sources`` (hop distances), as ``verify._bc_reference`` defines them.
+
+    Per source: a queue BFS counting shortest paths ``sigma``, then the
+    dependencies ``delta(w) = sum over v with d(v) = d(w) + 1 of sigma(w) /
+    sigma(v) (1 + delta(v))`` in reverse queue order.  Sources are dealt to
+    ``nchunks`` chunks, each with its own scratch and its own row of sums.
+    """
+    out = np.zeros((nchunks, n))
+    for c in numba.prange(nchunks):
+        dist = np.full(n, -1, np.int64)
+        sigma = np.zeros(n)
+        delta = np.zeros(n)
+        queue = np.empty(n, np.int64)
+        acc = out[c]
+        for k in range(c, sources.size, nchunks):
+            s = sources[k]
+            dist[s] = 0
+            sigma[s] = 1.0
+            queue[0] = s
+            head, tail = 0, 1
+            while head < tail:
+                u = queue[head]
+                head += 1
+                for p in range(indptr[u], indptr[u + 1]):
+                    v = indices[p]
+                    if dist[v] < 0:
+                        dist[v] = dist[u] + 1
+                        queue[tail] = v
+                        tail += 1
+                    if dist[v] == dist[u] + 1:
+                        sigma[v] += sigma[u]
+            for i in range(tail - 1, -1, -1):
+                x = queue[i]
+                for p in range(indptr[x], indptr[x + 1]):
+                    v = indices[p]
+                    if dist[v] == dist[x] + 1:
+                        delta[x] += sigma[x] / sigma[v] * (1.0 + delta[v])
+                if x != s:
+                    acc[x] += delta[x]
+                if endpoints:
+                    acc[x] += 1.0
+            if endpoints:
+                acc[s] += tail - 2
+            for i in range(tail):
+                x = queue[i]
+                dist[x] = -1
+                sigma[x] = 0.0
+                delta[x] = 0.0
+    return out.sum(axis=0)

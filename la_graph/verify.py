@@ -1187,8 +1187,20 @@ def _edge_pairs(G, *, both_ways):
 
 
 def _bc_reference(G, sources, endpoints):
-    """Raw Brandes sums over ``sources``: scipy BFS distances, then path counts and dependencies per level."""
+    """Raw Brandes sums over ``sources``: scipy BFS distances, then path counts and dependencies per level.
+
+    Beyond 5e7 edge visits (sources times edges) the same sums come from a
+    compiled queue-based Brandes, sources in parallel (:mod:`la_graph._verify_kernels`).
+    """
     n = G.n
+    if sources.size * max(G.nnz, 1) > 5e7:
+        import numba
+
+        from ._verify_kernels import brandes_sums
+
+        chunks = max(1, min(numba.get_num_threads(), sources.size))
+        return brandes_sums(G.indptr.astype(np.int64), G.indices.astype(np.int64), n,
+                            sources.astype(np.int64), bool(endpoints), chunks)
     u, v = _edge_pairs(G, both_ways=False)
     bc = np.zeros(n)
     S = _structure(G)

@@ -102,8 +102,8 @@ def fails(match, fn, *args, **kw):
 
 
 # ---------------------------------------------------------------------- independence of the checkers
-def test_verify_imports_only_numpy_scipy():
-    tree = ast.parse(Path(__file__).parents[1].joinpath("la_graph", "verify.py").read_text())
+def _imports(name):
+    tree = ast.parse(Path(__file__).parents[1].joinpath("la_graph", name).read_text())
     mods = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -111,7 +111,14 @@ def test_verify_imports_only_numpy_scipy():
         elif isinstance(node, ast.ImportFrom):
             base = "." * node.level + (node.module or "")
             mods |= {base + a.name if base == "." else base for a in node.names}
-    assert mods <= {"__future__", "numpy", "scipy.sparse", "._validation", ".exceptions"}, mods
+    return mods
+
+
+def test_verify_imports_only_numpy_scipy_and_its_own_loops():
+    # no engine, no algorithm: the checkers are references of their own (compiled loops in _verify_kernels)
+    assert _imports("verify.py") <= {"__future__", "numpy", "scipy.sparse", "._validation", ".exceptions", "numba",
+                                     "._verify_kernels"}
+    assert _imports("_verify_kernels.py") <= {"__future__", "numpy", "numba"}
 
 
 # ---------------------------------------------------------------------- BFS
@@ -459,3 +466,21 @@ def test_checkers_are_vectorized_on_a_large_graph():
     check_cc(G, labels)
     T = csgraph.minimum_spanning_tree(A)
     check_msf(G, T)
+
+
+def test_compiled_references_agree_with_the_scipy_ones():
+    """The compiled loops that check large graphs give the sums of the vectorized references."""
+    from la_graph import _verify_kernels as K
+    from la_graph import generators
+    from la_graph import verify as Vf
+
+    graphs = [generators.rmat(9, 8, seed=3), generators.rmat(9, 6, seed=4, directed=True), generators.grid_2d(20, 15),
+              Graph.from_edges([0, 1, 1, 2, 3], [1, 1, 2, 0, 3], n=6, directed=True)]
+    for G in graphs:
+        srcs = np.arange(0, G.n, 3)
+        for endpoints in (False, True):
+            np.testing.assert_allclose(
+                K.brandes_sums(G.indptr.astype(np.int64), G.indices.astype(np.int64), G.n, srcs, endpoints, 3),
+                Vf._bc_reference(G, srcs, endpoints), rtol=1e-12, atol=1e-9)
+        S = Vf._simple_undirected(G)
+        assert Vf._triangle_total(Vf._oriented(S)) == int(Vf._closed_pairs(S, S).sum()) // 6
