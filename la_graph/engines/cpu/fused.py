@@ -239,15 +239,27 @@ def floyd_warshall(E, G):
 
 
 # ---- reachability ----
+#: the shared sweep stops when a level found fewer (vertex, source) pairs than this per
+#: vertex it touched and its frontier grew less than ``REACH_GROWTH`` times (frontiers that
+#: rarely meet, as on a road network, will not meet later): each source's search then goes
+#: on alone, cheaper per vertex (a byte per vertex against the sweep's three words).
+#: 16 sources: rome99 1.51 -> 0.68 ms, usroads-48 96 -> 37 ms (2-core machine)
+REACH_MIN_SHARE = 3.0
+REACH_GROWTH = 1.5
+
+
 @fuses
 def reach_sweep(E, G, sources):
     """The sweep bit-sliced, 64 sources a machine word, push or pull per level, in one numba loop."""
     k = sources.size
     T = G.T
-    vis = kernels_reach.ms_reach(_unsigned(G.indptr), _unsigned(G.indices), _unsigned(T.indptr),
-                                 _unsigned(T.indices), sources, (k + 63) // 64, 4)
-    bits = np.unpackbits(vis.view(np.uint8), axis=1, bitorder="little")  # n x 64*words, bit i = source i
-    return np.ascontiguousarray(bits[:, :k].T).astype(bool)
+    indptr, indices = _unsigned(G.indptr), _unsigned(G.indices)
+    vis, fr, active, na = kernels_reach.ms_reach(indptr, indices, _unsigned(T.indptr), _unsigned(T.indices),
+                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE, REACH_GROWTH)
+    out = kernels_reach.unpack_rows(vis, k, np.zeros((k, G.n), bool))
+    if na:  # frontiers rarely met: each source's search goes on alone
+        kernels_reach.finish_each(indptr, indices, fr, active, na, out)
+    return out
 
 
 # ---- core numbers ----

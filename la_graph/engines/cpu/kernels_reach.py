@@ -16,8 +16,16 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha):
-    """Bit-sliced multi-source reachability; returns the visited words ``vis`` (n x nwords uint64).
+def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, growth):
+    """Bit-sliced multi-source reachability; returns ``(vis, fr, active, na)``.
+
+    ``vis`` (n x nwords uint64) the visited words; the search stops early, with
+    ``fr`` the frontier words of the ``na`` vertices ``active[:na]``, when
+    sharing the frontier does not pay: a level found fewer than ``min_share``
+    (vertex, source) pairs per vertex and its frontier grew less than
+    ``growth`` times (on a road network frontiers of different sources rarely
+    meet, and one search per source is cheaper: :func:`finish_each`).
+    ``na == 0``: done.
 
     ``indptr/indices``: CSR of ``A`` (out-edges), ``tptr/tind``: CSR of ``A'``
     (in-edges), all unsigned (numba then skips its negative-index test on
@@ -44,7 +52,13 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha):
             active[na] = s
             na += 1
     new = np.empty(n, indices.dtype)
+    pairs = -1   # (vertex, source) pairs the last level found (-1: no level yet)
+    last = na
     while na > 0:
+        if pairs >= 0 and pairs < min_share * na and na < growth * last:
+            return vis, fr, active, na
+        last = na
+        pairs = 0
         edges = 0  # the frontier's out-edges
         live = np.zeros(nwords, np.uint64)  # the sources whose frontier is not empty
         for a in range(na):
@@ -111,9 +125,67 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha):
         for a in range(nn):
             v = new[a]
             for w in range(nwords):
-                vis[v, w] |= nxt[v, w]
-                fr[v, w] = nxt[v, w]
+                x = nxt[v, w]
+                pairs += _popcount(x)
+                vis[v, w] |= x
+                fr[v, w] = x
                 nxt[v, w] = 0
             active[a] = v
         na = nn
-    return vis
+    return vis, fr, active, 0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@numba.njit(cache=True, nogil=True)
+def unpack_rows(vis, k, out):
+    """``out[i, v] = bit i of vis[v]`` for the set bits (``out``: k x n, all false)."""
+    n, nwords = vis.shape
+    for v in range(n):
+        for w in range(nwords):
+            x = vis[v, w]
+            while x:
+                low = x & (~x + np.uint64(1))
+                i = w * 64 + _popcount(low - np.uint64(1))
+                if i < k:
+                    out[i, v] = True
+                x ^= low
+    return out
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def finish_each(indptr, indices, fr, active, na, out):
+    """Finish each source's search alone, rows in parallel: a plain queue over its bool row.
+
+    ``out[i]`` holds what source ``i`` has reached (:func:`unpack_rows`), and
+    ``fr[active[:na]]`` the words of the frontier :func:`ms_reach` stopped at:
+    vertices reached whose out-edges are not yet scanned.
+    """
+    n = indptr.size - 1
+    for i in numba.prange(out.shape[0]):
+        row = out[i]
+        w = i // 64
+        bit = np.uint64(1) << np.uint64(i % 64)
+        q = np.empty(n, indices.dtype)
+        tail = 0
+        for a in range(na):
+            u = active[a]
+            if fr[u, w] & bit:
+                q[tail] = u
+                tail += 1
+        head = 0
+        while head < tail:
+            u = q[head]
+            head += 1
+            for e in range(indptr[u], indptr[u + 1]):
+                v = indices[e]
+                if not row[v]:
+                    row[v] = True
+                    q[tail] = v
+                    tail += 1
