@@ -201,7 +201,10 @@ def _frontier(indices, n, dtype):
 
     The flags are set in numba (numpy's scatter converts the indices first: 4x
     slower) and handed to GraphBLAS with a raw pack (python-graphblas's costs ~0.1 ms).
+    An empty frontier (a search's end) is a new empty vector: no bitmap of ``n`` flags.
     """
+    if indices.size == 0:
+        return Vector(dtype, n)
     present = np.zeros(n, bool)
     mark(present, indices)
     v = Vector(dtype, n)
