@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from .triangles import oriented_edges, triangle_sums
+from .triangles import oriented_edges, triangle_sums, vertex_triangles
 
 __all__ = ["local_clustering_coefficient"]
 
@@ -82,12 +82,12 @@ def local_clustering_coefficient(G, *, engine=None):
     d = (S.out_degree - loops).astype(np.float64)            # |N(v)|, v itself left out
     if S.nnz == loops.sum():                                 # no edge between two vertices
         return np.zeros(n)
-    L, U = oriented_edges(E, S)
     if G.directed:
+        L, U = oriented_edges(E, S)
         ones = [E.apply(E.matrix(G, transpose=t), "pair", right=1) for t in (False, True)]
         B = E.ewise_add(ones[0], ones[1], "plus", mask=L, structural=True)   # directions of each edge: 1 or 2
         closed = E.to_numpy(triangle_sums(E, L, U, B), consume=True)
     else:
-        closed = 2 * E.to_numpy(triangle_sums(E, L, U), consume=True)
+        closed = 2 * E.to_numpy(vertex_triangles(E, S), consume=True)
     pairs = d * (d - 1)
     return np.divide(closed, pairs, out=np.zeros(n), where=pairs > 0)

@@ -18,7 +18,8 @@ from graphblas import Matrix, Vector
 
 from ..._keys import weight_ranks
 from ..base import Declined
-from . import kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc, kernels_sssp
+from . import (kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc,
+               kernels_sssp, kernels_tc)
 from .kernels_msf import MSFEdges
 from .objects import _bitmap_views, _frontier, _numpy_views, _queue, _unsigned
 
@@ -282,3 +283,13 @@ def brandes_batch(E, G, srcs, total, ends):
         return None
     E.apply(E.vector_from_numpy(counts), "identity", out=ends, accum="plus")
     return reached
+
+
+# ---- triangles ----
+@fuses
+def vertex_triangles(E, S):
+    """Triangles at every vertex in one parallel numba pass over the edges oriented by degree."""
+    rank = np.empty(S.n, np.int64)
+    rank[np.argsort(S.out_degree, kind="stable")] = np.arange(S.n, dtype=np.int64)
+    t = kernels_tc.vertex_triangles(S.indptr, S.indices, rank, S.n, numba.get_num_threads())
+    return E.vector_from_numpy(t)
