@@ -24,6 +24,14 @@ def mark(flags, indices):
 
 
 @numba.njit(cache=True, nogil=True)
+def fill_absent(values, present, fill):
+    """``values[~present] = fill`` in one pass (numpy makes ``~present`` first)."""
+    for i in range(values.size):
+        if not present[i]:
+            values[i] = fill
+
+
+@numba.njit(cache=True, nogil=True)
 def bfs_push_levels(indptr, indices, indeg, frontier, nf, nxt, vis, par, lev, k, max_edges):
     """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while each scans <= ``max_edges`` edges.
 

@@ -13,7 +13,7 @@ from suitesparse_graphblas import ffi, lib
 from suitesparse_graphblas.utils import claim_buffer, unclaim_buffer
 
 from ...exceptions import InvalidArgumentError, InvalidGraphError, LaGraphError
-from .kernels_bfs import mark
+from .kernels_bfs import fill_absent, mark
 
 _NULL = ffi.NULL
 _SUFFIX = {np.dtype(t): s for t, s in [
@@ -70,7 +70,7 @@ class _lent:
             keep_iso = bool(iso[0]) and not self.values
             if iso[0] and self.values:  # one value for all entries: expand it into a new array GraphBLAS will own
                 value = claim_buffer(ffi, vx[0], vx_size[0] // dt.itemsize, dt)[0]  # numpy frees the old one
-                full = self._expand(v, vb, value, dt)
+                full = self._expand(v, vb, value, dt, nvals[0])
                 vx[0] = ffi.from_buffer("void*", full)
                 vx_size[0] = full.nbytes
                 unclaim_buffer(full)
@@ -105,7 +105,7 @@ class _numpy_views(_lent):
         _ok(lib.GxB_Vector_unpack_Full(v._carg, vx, vx_size, iso, _NULL), "unpack")
 
     @staticmethod
-    def _expand(v, vb, value, dt):
+    def _expand(v, vb, value, dt, nvals):
         return np.full(v.size, value, dtype=dt)
 
     @staticmethod
@@ -135,11 +135,15 @@ class _bitmap_views(_lent):
         _ok(lib.GxB_Vector_unpack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "unpack")
 
     @staticmethod
-    def _expand(v, vb, value, dt):
+    def _expand(v, vb, value, dt, nvals):
         # written only where present: a fresh array's untouched pages cost nothing (a page fault
         # each, on first touch, costs more than the write; a BFS parent vector starts with one entry)
         out = np.empty(v.size, dtype=dt)
-        np.copyto(out, value, where=np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_))
+        present = np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_)
+        if nvals * 64 < v.size:   # a few entries (a search's start): find them (one fast scan), set those
+            out[np.flatnonzero(present)] = value
+        else:
+            np.copyto(out, value, where=present)
         return out
 
     @staticmethod
@@ -176,7 +180,7 @@ def _take_values(v, fill):
         values = np.full(n, values[0], dt)
     values = values[:n]
     if nvals[0] < n:
-        np.copyto(values, np.asarray(fill).astype(dt), where=~present)
+        fill_absent(values, present, np.asarray(fill).astype(dt)[()])
     return values
 
 
@@ -185,7 +189,11 @@ def _indices(v):
     if v.ss.format == "bitmap":
         with _bitmap_views(v, values=False) as ((present, _),):
             return np.flatnonzero(present)
-    return v.to_coo(values=False)[0]
+    n = ffi.new("GrB_Index*")
+    _ok(lib.GrB_Vector_nvals(n, v._carg), "nvals")
+    out = np.empty(n[0], np.uint64)  # the indices alone (no values: SuiteSparse takes NULL), read in place
+    _ok(lib.GrB_Vector_extractTuples_BOOL(ffi.from_buffer("GrB_Index*", out), _NULL, n, v._carg), "extractTuples")
+    return out[:n[0]].view(np.int64)
 
 
 def _queue(q, dtype):
