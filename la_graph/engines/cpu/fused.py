@@ -295,10 +295,18 @@ def brandes_batch(E, G, srcs, total, ends):
 
 
 # ---- triangles ----
+def _triangles(S, per_vertex):
+    rank = kernels_tc.degree_rank(S.indptr, S.n)
+    return kernels_tc.triangles(S.indptr, S.indices, rank, S.n, numba.get_num_threads(), per_vertex)
+
+
+@fuses
+def triangle_total(E, S):
+    """The triangle total in one parallel numba pass over the edges oriented by degree."""
+    return int(_triangles(S, False)[0])
+
+
 @fuses
 def vertex_triangles(E, S):
     """Triangles at every vertex in one parallel numba pass over the edges oriented by degree."""
-    rank = np.empty(S.n, np.int64)
-    rank[np.argsort(S.out_degree, kind="stable")] = np.arange(S.n, dtype=np.int64)
-    t = kernels_tc.vertex_triangles(S.indptr, S.indices, rank, S.n, numba.get_num_threads())
-    return E.vector_from_numpy(t)
+    return E.vector_from_numpy(_triangles(S, True))
