@@ -249,13 +249,11 @@ def floyd_warshall(E, G):
 
 
 # ---- reachability ----
-#: the shared sweep stops when a level found fewer (vertex, source) pairs than this per
-#: vertex it touched and its frontier grew less than ``REACH_GROWTH`` times (frontiers that
-#: rarely meet, as on a road network, will not meet later): each source's search then goes
-#: on alone, cheaper per vertex (a byte per vertex against the sweep's three words).
-#: 16 sources: rome99 1.51 -> 0.68 ms, usroads-48 96 -> 37 ms (2-core machine)
+#: the shared sweep stops when its next level is expected to find fewer (vertex, source)
+#: pairs than this per vertex it touches (frontiers that rarely meet, as on a road network):
+#: each source's search then goes on alone, cheaper per vertex (a byte per vertex against
+#: the sweep's three words).  16 sources: rome99 1.51 -> 0.68 ms, usroads-48 96 -> 37 ms
 REACH_MIN_SHARE = 3.0
-REACH_GROWTH = 1.5
 
 
 @fuses
@@ -265,7 +263,7 @@ def reach_sweep(E, G, sources):
     T = G.T
     indptr, indices = _unsigned(G.indptr), _unsigned(G.indices)
     vis, fr, active, na = kernels_reach.ms_reach(indptr, indices, _unsigned(T.indptr), _unsigned(T.indices),
-                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE, REACH_GROWTH)
+                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE)
     out = kernels_reach.unpack_rows(vis, k, np.zeros((k, G.n), bool))
     if na:  # frontiers rarely met: each source's search goes on alone
         kernels_reach.finish_each(indptr, indices, fr, active, na, out)
