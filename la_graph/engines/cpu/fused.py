@@ -292,7 +292,7 @@ def reach_sweep(E, G, sources):
 def core_peel(E, G):
     """Batagelj and Zaversnik's bucket peeling in one numba pass over the CSR (and its transpose when directed)."""
     T = G.T if G.directed else G
-    core = kernels_kcore.core_numbers(G.indptr, G.indices, T.indptr, T.indices, G.directed, G.n)
+    core = kernels_kcore.core_numbers(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), G.directed, G.n)
     return E.vector_from_numpy(core)
 
 
