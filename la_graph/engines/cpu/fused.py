@@ -312,7 +312,7 @@ def brandes_batch(E, G, srcs, total, ends):
 # ---- triangles ----
 def _triangles(S, per_vertex):
     rank = kernels_tc.degree_rank(S.indptr, S.n)
-    return kernels_tc.triangles(S.indptr, S.indices, rank, S.n, numba.get_num_threads(), per_vertex)
+    return kernels_tc.triangles(S.indptr, _unsigned(S.indices), rank, S.n, numba.get_num_threads(), per_vertex)
 
 
 @fuses
