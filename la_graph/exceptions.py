@@ -21,6 +21,7 @@ __all__ = [
     "EngineUnavailable",
     "OutOfDeviceMemory",
     "OutOfMemory",
+    "WorkerLost",
     "VerificationError",
     "NumberingWarning",
 ]
@@ -89,6 +90,10 @@ class OutOfDeviceMemory(LaGraphError, MemoryError):
 
 class OutOfMemory(LaGraphError, MemoryError):
     """A result needs more host memory than is available, or than a ``max_bytes`` limit allows."""
+
+
+class WorkerLost(LaGraphError, RuntimeError):
+    """A worker of the distributed engine left the cluster while a computation needed what it held."""
 
 
 class VerificationError(LaGraphError, AssertionError):

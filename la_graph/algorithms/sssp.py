@@ -413,7 +413,7 @@ def sssp_batch(E, G, sources, delta, max_rounds, parent):
 
 def _split(E, G, delta):
     """Light (``w <= delta``) and heavy edges of ``G``; the last split is kept on ``G``."""
-    key = (E.name, "sssp_split")
+    key = (E.cache_key, "sssp_split")
     hit = G._engine_cache.get(key)
     if hit is None or hit[0] != delta:
         A = E.matrix(G)

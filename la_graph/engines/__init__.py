@@ -1,9 +1,11 @@
 """Engine registry: pick the CPU or GPU engine.
 
-Three engines: ``"cpu"`` (python-graphblas over SuiteSparse:GraphBLAS, numba
-fused steps), ``"gpu"`` (CuPy and la_graph's CUDA kernels) and ``"reference"``
-(numpy and scipy primitives, no fused step: slow by design, the test oracle
-that shows the primitives are enough for every algorithm).
+Four engines: ``"cpu"`` (python-graphblas over SuiteSparse:GraphBLAS, numba
+fused steps), ``"gpu"`` (CuPy and la_graph's CUDA kernels), ``"dask"`` (the
+primitives over a Dask cluster, each worker computing with the CPU or GPU
+engine: see :mod:`la_graph.engines.dask`) and ``"reference"`` (numpy and scipy
+primitives, no fused step: slow by design, the test oracle that shows the
+primitives are enough for every algorithm).
 The engine an algorithm runs on is, first match wins: its ``engine=`` keyword,
 the innermost ``with use_engine(...)`` block, :func:`set_engine`, the
 ``LA_GRAPH_ENGINE`` environment variable, and finally ``"cpu"``.
@@ -34,7 +36,7 @@ __all__ = ["ENGINES", "Engine", "get_engine", "set_engine", "use_engine", "avail
 
 #: engine name -> "module:class"
 ENGINES = {"cpu": "la_graph.engines.cpu:CPUEngine", "gpu": "la_graph.engines.gpu:GPUEngine",
-           "reference": "la_graph.engines.reference:ReferenceEngine"}
+           "reference": "la_graph.engines.reference:ReferenceEngine", "dask": "la_graph.engines.dask:DaskEngine"}
 
 _instances: dict[str, Engine] = {}
 _default: str | None = None
@@ -48,20 +50,20 @@ def _check_name(name):
     return name.lower()
 
 
-def _create(name):
+def _create(name, options=None):
     module, cls = ENGINES[name].split(":")
     try:
         mod = importlib.import_module(module)
     except ImportError as exc:
         if isinstance(exc, EngineUnavailable):
             raise
-        pkg = "cupy" if name == "gpu" else "python-graphblas"
-        extra = "[gpu]" if name == "gpu" else ""
+        pkg = {"gpu": "cupy", "dask": "dask and distributed"}.get(name, "python-graphblas")
+        extra = {"gpu": "[gpu]", "dask": "[dask]"}.get(name, "")
         raise EngineUnavailable(
             f"the {name} engine needs {pkg}, which failed to import ({exc}); "
             f"install it with: pip install 'la_graph{extra}'"
         ) from exc
-    engine = getattr(mod, cls)()
+    engine = getattr(mod, cls)(**(options or {}))
     profile.track(engine, INTERFACE)
     return engine
 
@@ -89,18 +91,35 @@ def get_engine(engine=None):
     return inst
 
 
-def set_engine(name):
-    """Make ``name`` ("cpu", "gpu" or "reference") the default engine for this process; returns the engine."""
+def _configured(name, options):
+    """The engine ``name``; with ``options`` a new one made with them, which ``name`` then names."""
+    name = _check_name(name)
+    if not options:
+        return get_engine(name)
+    with _lock:
+        eng = _instances[name] = _create(name, options)
+    return eng
+
+
+def set_engine(name, **options):
+    """Make ``name`` ("cpu", "gpu", "dask" or "reference") the default engine for this process; returns it.
+
+    ``options`` configure a new instance of the engine (``set_engine("dask", client=c)``).
+    """
     global _default
-    eng = get_engine(_check_name(name))
+    eng = _configured(name, options)
     _default = eng.name
     return eng
 
 
 @contextlib.contextmanager
-def use_engine(name):
-    """Run the ``with`` block on engine ``name`` (this thread only)."""
-    eng = get_engine(_check_name(name))
+def use_engine(name, **options):
+    """Run the ``with`` block on engine ``name`` (this thread only).
+
+    ``options`` configure a new instance of the engine, as for :func:`set_engine`;
+    ``use_engine("dask", client=client)`` runs the block on that Dask cluster.
+    """
+    eng = _configured(name, options)
     stack = getattr(_local, "stack", None)
     if stack is None:
         stack = _local.stack = []

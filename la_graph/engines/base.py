@@ -122,6 +122,11 @@ class Engine(ABC):
     #: spares it a conversion of every result
     narrow_ids: bool = True
 
+    @property
+    def cache_key(self):
+        """What a graph's cache of engine objects (``G._engine_cache``) files this engine's objects under."""
+        return self.name
+
     def id_dtype(self, n):
         """The dtype for vectors of vertex ids of an ``n``-vertex graph."""
         return np.dtype(np.int32 if self.narrow_ids and n <= np.iinfo(np.int32).max else np.int64)

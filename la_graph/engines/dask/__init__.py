@@ -1,0 +1,783 @@
+"""The distributed engine: the operator interface over a Dask cluster.
+
+A matrix is an ``s x s`` grid of blocks, each a matrix of a *local* engine (the
+CPU engine by default; the GPU engine on CUDA workers) held by one Dask
+worker; a vector is ``s`` segments aligned with the block rows and columns,
+each held by the worker of its diagonal block.  Rows and columns are permuted
+once, pseudo-randomly (:mod:`.layout`), so that hubs spread over the grid.
+The algorithms run unchanged: every primitive is carried out block by block --
+
+* ``mxv``: each block ``(i, j)`` multiplies its vector segment ``j`` (the
+  output's mask applied already), and the partial results of block row ``i`` are
+  reduced with the semiring's monoid where output segment ``i`` lives (``vxm``
+  alike along block columns, ``mxm`` gathers row ``i`` of A and column ``j`` of
+  B where output block ``(i, j)`` lives); positional multiplies (``secondi`` ...)
+  report global vertex ids;
+* ``ewise_*``, ``apply``, ``select``, ``assign`` and ``reduce`` segment by
+  segment, where the segments live;
+* ``extract`` and ``scatter`` route requested ids to the segments holding them.
+
+Fused steps of the local engines do not run: each step runs as its algebra,
+and the local engines' primitives do the work.
+
+Objects are handles to Dask futures; operations return as soon as their tasks
+are submitted, and whatever asks for a value (``nvals``, ``reduce``,
+``to_numpy``...) waits for the work it depends on.  A worker lost while the
+engine waits ends the computation with :class:`~la_graph.exceptions.WorkerLost`
+naming the worker; a graph whose blocks do not fit the workers' memory limits
+is refused with :class:`~la_graph.exceptions.OutOfMemory`, naming the bytes per
+worker it needs.
+
+Set-up, first match wins: ``use_engine("dask", client=...)``,
+``use_engine("dask", address="tcp://...")``, the ``LA_GRAPH_DASK_SCHEDULER``
+environment variable (a scheduler address), and finally a
+:class:`distributed.LocalCluster` of up to four single-threaded worker
+processes on this machine.  See ``docs/scaling.md``.
+
+Examples
+--------
+>>> import la_graph as lg
+>>> from distributed import Client, LocalCluster
+>>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+>>> client = Client(cluster)
+>>> G = lg.generators.path(6)
+>>> with lg.use_engine("dask", client=client) as E:
+...     E.grid
+...     lg.bfs(G, 0).levels.tolist()
+2
+[0, 1, 2, 3, 4, 5]
+>>> client.close(); cluster.close()
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import weakref
+from concurrent.futures import CancelledError
+
+import numpy as np
+
+from ...exceptions import EngineUnavailable, InvalidArgumentError, OutOfMemory, WorkerLost
+from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Engine, monoid_type
+from . import tasks
+from .layout import Layout
+
+try:
+    import distributed
+except ImportError as exc:  # pragma: no cover - the registry turns this into EngineUnavailable
+    raise EngineUnavailable(f"the dask engine needs dask and distributed ({exc}); "
+                            "install them with: pip install 'la_graph[dask]'") from exc
+
+__all__ = ["DaskEngine", "DVector", "DMatrix", "Layout"]
+
+#: the environment variable naming a scheduler to connect to
+SCHEDULER_ENV = "LA_GRAPH_DASK_SCHEDULER"
+
+_POSITIONAL = ("firsti", "firstj", "secondi", "secondj")
+_MONOID_UFUNC = {"min": np.fmin, "max": np.fmax, "plus": np.add, "times": np.multiply,
+                 "lor": np.logical_or, "land": np.logical_and}
+_INDEX_SELECT = ("rowle", "rowgt", "tril", "triu", "diag", "offdiag")
+
+
+class Placement:
+    """Which worker holds what: block ``(i, j)`` of an ``s x s`` grid, and vector segment ``k``."""
+
+    _tokens = itertools.count()
+
+    def __init__(self, workers, s):
+        self.workers, self.s = tuple(workers), int(s)
+        self.token = next(self._tokens)
+
+    def block(self, i, j):
+        return self.workers[(i * self.s + j) % len(self.workers)]
+
+    def segment(self, k):
+        return self.block(k, k)
+
+
+class _DObject:
+    """A distributed vector or matrix: its shape and the futures of its local parts."""
+
+    __slots__ = ("shape", "parts", "placement", "__weakref__")
+
+    def __init__(self, shape, parts, placement):
+        self.shape, self.parts, self.placement = tuple(int(s) for s in shape), parts, placement
+
+    def __repr__(self):
+        return f"{type(self).__name__}(shape={self.shape}, grid={self.placement.s})"
+
+
+class DVector(_DObject):
+    """A vector of the distributed engine: ``parts[k]`` is the future of segment ``k``."""
+
+
+class DMatrix(_DObject):
+    """A matrix of the distributed engine: ``parts[i][j]`` is the future of block ``(i, j)``."""
+
+
+def _check_name(name, known, kind):
+    if name not in known:
+        raise InvalidArgumentError(f"unknown {kind} {name!r}; known: {', '.join(known)}")
+    return name
+
+
+def _semiring_parts(semiring):
+    if not isinstance(semiring, str) or "_" not in semiring:
+        raise InvalidArgumentError(f"semiring must be a name like 'min_second', got {semiring!r}")
+    add, mult = semiring.split("_", 1)
+    if add not in MONOIDS or mult not in BINARY_OPS + _POSITIONAL:
+        raise InvalidArgumentError(f"unknown semiring {semiring!r}; known: {', '.join(SEMIRINGS)}")
+    return add, mult
+
+
+class DaskEngine(Engine):
+    """:class:`~la_graph.engines.base.Engine` over a Dask cluster (see the module docstring).
+
+    Parameters
+    ----------
+    client : distributed.Client, optional
+        The cluster to run on.
+    address : str, optional
+        A scheduler address to connect to (when no ``client``); default ``$LA_GRAPH_DASK_SCHEDULER``.
+    grid : int, optional
+        Blocks per matrix side ``s`` (``s * s`` blocks); default ``ceil(sqrt(workers))``.
+    local : str
+        The engine each worker computes with: ``"cpu"`` (default), ``"gpu"`` (CUDA workers,
+        one per GPU) or ``"reference"``.
+    workers : int, optional
+        Worker processes of the LocalCluster made when neither ``client`` nor ``address`` is
+        given; default ``min(4, cores)``.
+    seed : int
+        Seed of the row and column permutation.
+    low_latency : bool
+        Send Dask's control messages at once (default): the client, scheduler and workers
+        batch them every 2-10 ms otherwise, which puts ~11 ms under every round trip
+        (measured on a LocalCluster: 11 ms -> 4 ms per task and result); the algorithms wait
+        for a scalar (a frontier's size, a convergence test) once per iteration.
+    """
+
+    name = "dask"
+    narrow_ids = False
+
+    def __init__(self, client=None, *, address=None, grid=None, local="cpu", workers=None, seed=0,
+                 low_latency=True):
+        if local not in ("cpu", "gpu", "reference"):
+            raise InvalidArgumentError(f"local must be 'cpu', 'gpu' or 'reference', got {local!r}")
+        if grid is not None and (not isinstance(grid, (int, np.integer)) or grid < 1):
+            raise InvalidArgumentError(f"grid must be a positive int, got {grid!r}")
+        self.local, self._grid, self._seed, self.low_latency = local, grid, int(seed), bool(low_latency)
+        self._client, self._address, self._nworkers = client, address, workers
+        self._cluster = None
+        self._placement = None
+        self._layouts = {}
+        self._pending = []
+        self.objects_on_host = local != "gpu"
+
+    # ---------------------------------------------------------------- the cluster
+    @property
+    def client(self):
+        """The :class:`distributed.Client` (a LocalCluster is started on first use when none was given)."""
+        if self._client is None:
+            address = self._address or os.environ.get(SCHEDULER_ENV)
+            if address:
+                self._client = distributed.Client(address)
+            else:
+                cores = os.cpu_count() or 1
+                n = self._nworkers or max(1, min(4, cores))
+                self._cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                                         dashboard_address=None)
+                self._client = distributed.Client(self._cluster)
+                weakref.finalize(self, _close, self._client, self._cluster)
+        return self._client
+
+    def _live_workers(self):
+        return sorted(self.client.run_on_scheduler(_scheduler_workers))
+
+    @property
+    def placement(self):
+        """The current :class:`Placement` (made on first use, and again after the cluster changed)."""
+        if self._placement is None:
+            workers = self._live_workers()
+            if not workers:
+                raise WorkerLost("the Dask cluster has no workers")
+            s = self._grid or int(np.ceil(np.sqrt(len(workers))))
+            threads = None
+            if self.local == "cpu" and self._cluster is not None:
+                threads = max(1, (os.cpu_count() or 1) // len(workers))
+            self.client.run(tasks.init_worker, self.local, threads, workers=workers)
+            if self.low_latency:
+                _low_latency(self.client)
+            self._placement = Placement(workers, s)
+            self._layouts = {}
+        return self._placement
+
+    @property
+    def cache_key(self):
+        return ("dask", self.placement.token)
+
+    @property
+    def grid(self):
+        """Blocks per matrix side."""
+        return self.placement.s
+
+    def layout(self, size):
+        """The :class:`Layout` of a dimension of ``size`` indices."""
+        L = self._layouts.get(size)
+        if L is None:
+            L = self._layouts[size] = Layout(size, self.placement.s, self._seed)
+        return L
+
+    def _submit(self, worker, fn, *args, **kwargs):
+        f = self.client.submit(fn, self.local, *args, workers=[worker], allow_other_workers=False, pure=False,
+                               **kwargs)
+        self._pending.append(f)
+        if len(self._pending) > 4096:
+            self._pending = [p for p in self._pending if not p.done()]
+        return f
+
+    def _gather(self, futures):
+        """The results of ``futures``; a worker lost meanwhile raises WorkerLost naming it."""
+        while True:
+            try:
+                distributed.wait(futures, timeout=1.0)
+                break
+            except TimeoutError:
+                self._check_workers()
+        try:
+            return self.client.gather(futures)
+        except CancelledError as exc:
+            self._check_workers()
+            raise WorkerLost(f"a result the computation needs was lost ({exc})") from exc
+
+    def _check_workers(self):
+        if self._placement is None:
+            return
+        gone = sorted(set(self._placement.workers) - set(self._live_workers()))
+        if gone:
+            self._placement = None                 # the next object is laid out on the workers left
+            raise WorkerLost(f"Dask worker {', '.join(gone)} left the cluster during the computation: the "
+                             f"blocks and vector segments it held are lost; run the algorithm again "
+                             f"(the graph's blocks are rebuilt on the workers left)")
+
+    def synchronize(self):
+        if self._pending:
+            pending, self._pending = self._pending, []
+            self._gather(pending)
+
+    def _same(self, *objs):
+        p = self.placement
+        for x in objs:
+            if isinstance(x, _DObject) and x.placement is not p:
+                raise InvalidArgumentError("an object of the dask engine was made on another set of workers "
+                                           "(the cluster changed since); make it again")
+        return p
+
+    def _check(self, x, ndim, what, shape=None):
+        if not isinstance(x, (DVector, DMatrix)[ndim - 1]):
+            raise InvalidArgumentError(f"{what} must be a {('vector', 'matrix')[ndim - 1]} of the dask engine, "
+                                       f"got {type(x).__name__}")
+        if shape is not None and x.shape != tuple(shape):
+            raise InvalidArgumentError(f"{what} has shape {x.shape}, expected {tuple(shape)}")
+        return x
+
+    # ---------------------------------------------------------------- graphs
+    def matrix(self, G, *, transpose=False):
+        p = self.placement
+        key = (self.cache_key, "AT" if transpose else "A")
+        M = G._engine_cache.get(key)
+        if M is None:
+            H = G.T if transpose else G
+            rows = np.repeat(np.arange(H.n, dtype=np.int64), np.diff(H.indptr))
+            values = True if H.weights is None else np.asarray(H.weights, np.float64)
+            dtype = bool if H.weights is None else np.float64
+            self._check_memory(H.n, H.nnz, 1 if H.weights is None else 8)
+            M = G._engine_cache[key] = self.matrix_from_coo(rows, H.indices, values, H.n, H.n, dtype=dtype)
+        return M
+
+    def _check_memory(self, n, nnz, itemsize):
+        """Refuse a graph whose blocks exceed a worker's memory limit (bytes per worker in the message)."""
+        info = self.client.scheduler_info(n_workers=-1)["workers"] if _has_n_workers(self.client) \
+            else self.client.scheduler_info()["workers"]
+        p = self.placement
+        per = {}
+        for i in range(p.s):
+            for j in range(p.s):
+                per[p.block(i, j)] = per.get(p.block(i, j), 0) + 1
+        share = nnz / (p.s * p.s)
+        for w, blocks in per.items():
+            need = int(blocks * share * (8 + itemsize) * 3 + 8 * n)    # CSR, the CSC copy, the build's copies
+            limit = info.get(w, {}).get("memory_limit") or 0
+            if limit and need > limit:
+                raise OutOfMemory(f"the graph's blocks need about {need:,} bytes on worker {w}, whose memory "
+                                  f"limit is {limit:,} bytes: use more workers or workers with more memory "
+                                  f"(or the single-machine cpu engine)")
+
+    def degree(self, G, *, transpose=False):
+        key = (self.cache_key, "din" if transpose else "dout")
+        d = G._engine_cache.get(key)
+        if d is None:
+            d = G._engine_cache[key] = self.vector_from_numpy(
+                (G.in_degree if transpose else G.out_degree).astype(np.int64))
+        return d
+
+    # ---------------------------------------------------------------- building
+    def _segments(self, size, fn, args):
+        p, L = self.placement, self.layout(size)
+        lengths = L.lengths()
+        return DVector((size,), [self._submit(p.segment(k), fn, *args(k, int(lengths[k])))
+                                 for k in range(p.s)], p)
+
+    def vector(self, size, dtype):
+        return self._segments(size, tasks.empty, lambda k, m: (((m,), np.dtype(dtype))))
+
+    def full(self, size, value, dtype=None):
+        dtype = np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
+        return self._segments(size, tasks.full, lambda k, m: (m, value, dtype))
+
+    def iota(self, size):
+        L = self.layout(size)
+        return self._segments(size, tasks.iota, lambda k, m: (L, k))
+
+    def _put(self, data, worker):
+        """Large arrays travel to their worker once, ahead of the task that uses them."""
+        big = sum(getattr(a, "nbytes", 0) for a in data) > (1 << 20)
+        return self.client.scatter(data, workers=[worker], direct=False, hash=False) if big else data
+
+    def vector_from_numpy(self, values):
+        values = np.array(values)
+        if values.ndim != 1:
+            raise InvalidArgumentError(f"vector_from_numpy needs a 1-d array, got shape {values.shape}")
+        L, p = self.layout(values.size), self.placement
+        return DVector(values.shape, [self._submit(p.segment(k), tasks.from_numpy,
+                                                   self._put([values[L.ids(k)]], p.segment(k))[0])
+                                      for k in range(p.s)], p)
+
+    def _coo_values(self, values, count, dtype):
+        if np.ndim(values) == 0:
+            return values, True
+        values = np.asarray(values)
+        if values.shape != (count,):
+            raise InvalidArgumentError(f"indices and values lengths differ: {count} != {values.size}")
+        return values, False
+
+    def vector_from_coo(self, indices, values, size, *, dup=None, dtype=None):
+        indices = np.asarray(indices, np.int64).ravel()
+        _check_range(indices, size, "index")
+        if dup is not None:
+            _check_name(dup, BINARY_OPS, "binary op")
+        values, scalar = self._coo_values(values, indices.size, dtype)
+        if dtype is None:
+            dtype = np.asarray(values).dtype
+        L, p = self.layout(size), self.placement
+        seg, local = L.locate(indices)
+        pieces = tasks.split(seg, p.s, local, *(() if scalar else (values,)))
+        lengths = L.lengths()
+        parts = []
+        for k in range(p.s):
+            w = p.segment(k)
+            data = self._put(list(pieces[k]), w)
+            parts.append(self._submit(w, tasks.from_coo, (int(lengths[k]),), data[:1],
+                                      values if scalar else data[1], dup, np.dtype(dtype)))
+        return DVector((size,), parts, p)
+
+    def matrix_from_coo(self, rows, cols, values, nrows, ncols, *, dup=None, dtype=None):
+        rows, cols = np.asarray(rows, np.int64).ravel(), np.asarray(cols, np.int64).ravel()
+        if rows.shape != cols.shape:
+            raise InvalidArgumentError(f"rows and cols lengths differ: {rows.size} != {cols.size}")
+        _check_range(rows, nrows, "row index")
+        _check_range(cols, ncols, "column index")
+        if dup is not None:
+            _check_name(dup, BINARY_OPS, "binary op")
+        values, scalar = self._coo_values(values, rows.size, dtype)
+        if dtype is None:
+            dtype = np.asarray(values).dtype
+        p = self.placement
+        Lr, Lc = self.layout(nrows), self.layout(ncols)
+        si, li = Lr.locate(rows)
+        sj, lj = Lc.locate(cols)
+        pieces = tasks.split(si * p.s + sj, p.s * p.s, li, lj, *(() if scalar else (values,)))
+        nr, nc = Lr.lengths(), Lc.lengths()
+        parts = []
+        for i in range(p.s):
+            row = []
+            for j in range(p.s):
+                w, piece = p.block(i, j), pieces[i * p.s + j]
+                data = self._put(list(piece), w)
+                row.append(self._submit(w, tasks.from_coo, (int(nr[i]), int(nc[j])), data[:2],
+                                        values if scalar else data[2], dup, np.dtype(dtype)))
+            parts.append(row)
+        return DMatrix((nrows, ncols), parts, p)
+
+    def _coo(self, x):
+        """``(coordinates..., values)`` of ``x`` as numpy, in the global indexing, unsorted."""
+        p = self._same(x)
+        if isinstance(x, DVector):
+            L = self.layout(x.shape[0])
+            got = self._gather([self.client.submit(tasks.to_coo, self.local, f, pure=False) for f in x.parts])
+            idx = [L.index(L.bounds[k] + g[0]) for k, g in enumerate(got)]
+            return np.concatenate(idx), np.concatenate([g[1] for g in got])
+        Lr, Lc = self.layout(x.shape[0]), self.layout(x.shape[1])
+        flat = [f for row in x.parts for f in row]
+        got = self._gather([self.client.submit(tasks.to_coo, self.local, f, pure=False) for f in flat])
+        rows, cols = [], []
+        for b, g in enumerate(got):
+            i, j = divmod(b, p.s)
+            rows.append(Lr.index(Lr.bounds[i] + g[0]))
+            cols.append(Lc.index(Lc.bounds[j] + g[1]))
+        return np.concatenate(rows), np.concatenate(cols), np.concatenate([g[2] for g in got])
+
+    def to_numpy(self, x, fill=None, *, consume=False):
+        coo = self._coo(_check_obj(x))
+        total = int(np.prod(x.shape))
+        if fill is None and coo[-1].size != total:
+            raise InvalidArgumentError("to_numpy needs fill= for an object with missing entries")
+        values = coo[-1]
+        out = np.empty(total, values.dtype) if fill is None else np.full(total, fill, values.dtype)
+        key = coo[0] if len(coo) == 2 else coo[0] * x.shape[1] + coo[1]
+        out[key] = values
+        return out.reshape(x.shape)
+
+    def to_coo(self, x):
+        coo = self._coo(_check_obj(x))
+        order = np.lexsort(coo[-2::-1])                  # by row, then column
+        return tuple(c[order] for c in coo)
+
+    def copy(self, x):
+        _check_obj(x)                                     # tasks never change their inputs: share the parts
+        parts = list(x.parts) if isinstance(x, DVector) else [list(r) for r in x.parts]
+        return type(x)(x.shape, parts, x.placement)
+
+    def _flat(self, x):
+        return x.parts if isinstance(x, DVector) else [f for row in x.parts for f in row]
+
+    def nvals(self, x):
+        _check_obj(x)
+        return int(sum(self._gather([self.client.submit(tasks.nvals, self.local, f, pure=False)
+                                     for f in self._flat(x)])))
+
+    def size(self, x):
+        _check_obj(x)
+        return x.shape[0] if isinstance(x, DVector) else x.shape
+
+    def isequal(self, x, y):
+        if type(_check_obj(x)) is not type(_check_obj(y)) or x.shape != y.shape:
+            return False
+        self._same(x, y)
+        return all(self._gather([self.client.submit(tasks.isequal, self.local, a, b, pure=False)
+                                 for a, b in zip(self._flat(x), self._flat(y))]))
+
+    # ---------------------------------------------------------------- operations
+    def _outargs(self, shape, ndim, out, mask, accum, complement):
+        if accum is not None:
+            _check_name(accum, BINARY_OPS, "binary op")
+            if out is None:
+                raise InvalidArgumentError("accum needs out=")
+        if complement and mask is None:
+            raise InvalidArgumentError("complement=True needs a mask")
+        if out is not None:
+            self._check(out, ndim, "out", shape)
+        if mask is not None:
+            self._check(mask, ndim, "mask", shape)
+
+    def _rebind(self, out, result):
+        if out is None:
+            return result
+        out.parts = result.parts
+        return out
+
+    def _product(self, kind, A, B, semiring, out, mask, accum, structural, complement, replace):
+        """``mxv`` (``B`` a vector), ``vxm`` (``A`` a vector) or ``mxm``."""
+        add, mult = _semiring_parts(semiring)
+        p = self._same(A, B, out, mask)
+        s = p.s
+        rows = cols = None
+        if kind == "vxm":
+            inner, cols = B.shape
+        else:
+            rows, inner = A.shape
+            cols = B.shape[1] if kind == "mxm" else None
+        if (A.shape[0] if kind == "vxm" else inner) != B.shape[0]:
+            raise InvalidArgumentError(f"inner dimensions differ: {A.shape} times {B.shape}")
+        shape = {"mxv": (rows,), "vxm": (cols,), "mxm": (rows, cols)}[kind]
+        self._outargs(shape, len(shape), out, mask, accum, complement)
+        dims = {"row": rows, "inner": inner, "col": cols}
+        report = {"firsti": "row" if kind != "vxm" else None, "secondj": "col" if kind != "mxv" else None,
+                  "firstj": "inner", "secondi": "inner"}.get(mult)
+
+        def remap(i, k, j):
+            if report is None:
+                return None
+            return self.layout(dims[report]), {"row": i, "inner": k, "col": j}[report]
+
+        mparts = None if mask is None else mask.parts
+        flags = (structural, complement)
+        if kind == "mxm":
+            parts = []
+            for i in range(s):
+                row = []
+                for j in range(s):
+                    row.append(self._submit(
+                        p.block(i, j), tasks.products, [A.parts[i][k] for k in range(s)],
+                        [B.parts[k][j] for k in range(s)], semiring, [remap(i, k, j) for k in range(s)], add,
+                        None if out is None else out.parts[i][j], None if mask is None else mparts[i][j],
+                        accum, structural, complement, replace))
+                parts.append(row)
+            return self._rebind(out, DMatrix(shape, parts, p))
+        segs = []
+        for o in range(s):                                  # the output segment
+            partials = []
+            for k in range(s):                              # the inner segment
+                i, j = (o, k) if kind == "mxv" else (k, o)
+                a, b = (A.parts[i][j], B.parts[k]) if kind == "mxv" else (A.parts[k], B.parts[i][j])
+                partials.append(self._submit(p.block(i, j), tasks.product, kind, a, b, semiring,
+                                             remap(i, k, j), None if mask is None else mparts[o], *flags))
+            segs.append(self._submit(p.segment(o), tasks.combine, add, None if out is None else out.parts[o],
+                                     None if mask is None else mparts[o], accum, structural, complement,
+                                     replace, *partials))
+        return self._rebind(out, DVector(shape, segs, p))
+
+    def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,
+            structural=False, complement=False, replace=False):
+        self._check(A, 2, "A"), self._check(u, 1, "u")
+        return self._product("mxv", A, u, semiring, out, mask, accum, structural, complement, replace)
+
+    def vxm(self, u, A, semiring, *, out=None, mask=None, accum=None,
+            structural=False, complement=False, replace=False):
+        self._check(u, 1, "u"), self._check(A, 2, "A")
+        return self._product("vxm", u, A, semiring, out, mask, accum, structural, complement, replace)
+
+    def mxm(self, A, B, semiring, *, out=None, mask=None, accum=None,
+            structural=False, complement=False, replace=False):
+        self._check(A, 2, "A"), self._check(B, 2, "B")
+        return self._product("mxm", A, B, semiring, out, mask, accum, structural, complement, replace)
+
+    def _each(self, method, objs, out, mask, accum, structural, complement, replace, *extra, ref=None,
+              copy_first=False, **kw):
+        """``method`` on each segment or block of ``objs`` (all of one shape), where it lives."""
+        ref = ref if ref is not None else objs[0]
+        p = self._same(*objs, out, mask, ref)
+        ndim = 1 if isinstance(ref, DVector) else 2
+        for x in objs:
+            self._check(x, ndim, "operand", ref.shape)
+        self._outargs(ref.shape, ndim, out, mask, accum, complement)
+        kw.update(mask=None, accum=accum, structural=structural, complement=complement, replace=replace)
+        flat = [self._flat(x) for x in objs]
+        fo = None if out is None else self._flat(out)
+        fm = None if mask is None else self._flat(mask)
+        result = []
+        for b in range(len(self._flat(ref))):
+            where = p.segment(b) if ndim == 1 else p.block(*divmod(b, p.s))
+            kw_b = dict(kw, mask=None if fm is None else fm[b])
+            if not copy_first:
+                kw_b["out"] = None if fo is None else fo[b]
+            result.append(self._submit(where, tasks.call, method, *[f[b] for f in flat], *extra,
+                                       copy_first=copy_first, **kw_b))
+        return self._wrap(ref, result, p)
+
+    def _wrap(self, ref, flat, p):
+        if isinstance(ref, DVector):
+            return DVector(ref.shape, flat, p)
+        return DMatrix(ref.shape, [flat[i * p.s:(i + 1) * p.s] for i in range(p.s)], p)
+
+    def ewise_add(self, x, y, op, *, out=None, mask=None, accum=None,
+                  structural=False, complement=False, replace=False):
+        _check_name(op, BINARY_OPS, "binary op")
+        return self._rebind(out, self._each("ewise_add", (_check_obj(x), _check_obj(y)), out, mask, accum,
+                                            structural, complement, replace, op))
+
+    def ewise_mult(self, x, y, op, *, out=None, mask=None, accum=None,
+                   structural=False, complement=False, replace=False):
+        _check_name(op, BINARY_OPS, "binary op")
+        return self._rebind(out, self._each("ewise_mult", (_check_obj(x), _check_obj(y)), out, mask, accum,
+                                            structural, complement, replace, op))
+
+    def apply(self, x, op, *, right=None, out=None, mask=None, accum=None,
+              structural=False, complement=False, replace=False):
+        _check_name(op, UNARY_OPS if right is None else BINARY_OPS, "unary op" if right is None else "binary op")
+        return self._rebind(out, self._each("apply", (_check_obj(x),), out, mask, accum, structural, complement,
+                                            replace, op, right=right))
+
+    def select(self, x, op, thunk=None, *, out=None, mask=None, accum=None,
+               structural=False, complement=False, replace=False):
+        _check_name(op, SELECT_OPS, "select op")
+        _check_obj(x)
+        if op not in _INDEX_SELECT:
+            return self._rebind(out, self._each("select", (x,), out, mask, accum, structural, complement,
+                                                replace, op, thunk))
+        p = self._same(x, out, mask)
+        ndim = 1 if isinstance(x, DVector) else 2
+        if ndim == 1 and op not in ("rowle", "rowgt"):
+            raise InvalidArgumentError(f"select op {op!r} needs a matrix")
+        self._outargs(x.shape, ndim, out, mask, accum, complement)
+        Lr = self.layout(x.shape[0])
+        Lc = self.layout(x.shape[1]) if ndim == 2 else None
+        fo = None if out is None else self._flat(out)
+        fm = None if mask is None else self._flat(mask)
+        result = []
+        for b, f in enumerate(self._flat(x)):
+            i, j = (b, None) if ndim == 1 else divmod(b, p.s)
+            where = p.segment(b) if ndim == 1 else p.block(i, j)
+            result.append(self._submit(where, tasks.select_index, f, op, thunk, (Lr, i),
+                                       None if Lc is None else (Lc, j), None if fo is None else fo[b],
+                                       None if fm is None else fm[b], accum, structural, complement, replace))
+        return self._rebind(out, self._wrap(x, result, p))
+
+    def reduce(self, x, monoid):
+        _check_name(monoid, MONOIDS, "monoid")
+        got = self._gather([self.client.submit(tasks.reduce, self.local, f, monoid, pure=False)
+                            for f in self._flat(_check_obj(x))])
+        if monoid == "any":
+            return next((v for n, v in got if n), got[0][1])
+        values = np.array([v for _, v in got])
+        dtype = monoid_type(monoid, values.dtype)
+        return dtype.type(_MONOID_UFUNC[monoid].reduce(values.astype(dtype))).item()
+
+    def reduce_rows(self, A, monoid, *, out=None, mask=None, accum=None,
+                    structural=False, complement=False, replace=False):
+        _check_name(monoid, MONOIDS, "monoid")
+        p = self._same(self._check(A, 2, "A"), out, mask)
+        shape = (A.shape[0],)
+        self._outargs(shape, 1, out, mask, accum, complement)
+        segs = []
+        for i in range(p.s):
+            partials = [self._submit(p.block(i, j), tasks.call, "reduce_rows", A.parts[i][j], monoid)
+                        for j in range(p.s)]
+            segs.append(self._submit(p.segment(i), tasks.combine, monoid, None if out is None else out.parts[i],
+                                     None if mask is None else mask.parts[i], accum, structural, complement,
+                                     replace, *partials))
+        return self._rebind(out, DVector(shape, segs, p))
+
+    def _index_parts(self, index, size):
+        """Per segment of the index, the futures of its per-target-segment requests."""
+        p, target = self.placement, self.layout(size)
+        if isinstance(index, DVector):
+            self._same(index)
+            routes = [self._submit(p.segment(k), tasks.route, f, target, size) for k, f in enumerate(index.parts)]
+            return index.shape[0], [[self._submit(p.segment(k), tasks.pick, r, t) for t in range(p.s)]
+                                    for k, r in enumerate(routes)]
+        idx = np.asarray(index)
+        if idx.dtype.kind not in "iub":
+            idx = idx.astype(np.int64)
+        idx = idx.astype(np.int64).ravel()
+        _check_range(idx, size, "index")
+        L = self.layout(idx.size)
+        out = []
+        for k in range(p.s):
+            seg, local = target.locate(idx[L.ids(k)])
+            out.append(list(tasks.split(seg, p.s, np.arange(seg.size, dtype=np.int64), local)))
+        return idx.size, out
+
+    def extract(self, u, index, *, out=None, mask=None, accum=None,
+                structural=False, complement=False, replace=False):
+        p = self._same(self._check(u, 1, "u"), out, mask)
+        m, requests = self._index_parts(index, u.shape[0])
+        self._outargs((m,), 1, out, mask, accum, complement)
+        lengths = self.layout(m).lengths()
+        segs = []
+        for k in range(p.s):
+            answers = [self._submit(p.segment(t), tasks.gather, u.parts[t], requests[k][t]) for t in range(p.s)]
+            segs.append(self._submit(p.segment(k), tasks.assemble, int(lengths[k]),
+                                     None if out is None else out.parts[k], None if mask is None else mask.parts[k],
+                                     accum, structural, complement, replace, *answers))
+        return self._rebind(out, DVector((m,), segs, p))
+
+    def assign(self, w, u, *, mask=None, accum=None, structural=False, complement=False, replace=False):
+        _check_obj(w)
+        if isinstance(u, _DObject):
+            result = self._each("assign", (w, u), None, mask, accum, structural, complement, replace,
+                                copy_first=True)
+        else:
+            result = self._each("assign", (w,), None, mask, accum, structural, complement, replace, u,
+                                copy_first=True)
+        return self._rebind(w, result)
+
+    def scatter(self, w, index, values, *, dup="min", accum="min"):
+        p = self._same(self._check(w, 1, "w"))
+        if dup is not None:
+            _check_name(dup, BINARY_OPS, "binary op")
+        if accum is not None:
+            _check_name(accum, BINARY_OPS, "binary op")
+        n = w.shape[0]
+        target = self.layout(n)
+        if not isinstance(index, DVector) and not isinstance(values, DVector):
+            idx = np.asarray(index).astype(np.int64).ravel()
+            vals = np.asarray(values).ravel()
+            if vals.shape != idx.shape:
+                raise InvalidArgumentError(f"index and values lengths differ: {idx.size} != {vals.size}")
+            _check_range(idx, n, "index")
+            seg, local = target.locate(idx)
+            pieces = tasks.split(seg, p.s, local, vals)
+            segs = [self._submit(p.segment(k), tasks.scatter, w.parts[k], dup, accum,
+                                 self._put(list(pieces[k]), p.segment(k))) for k in range(p.s)]
+            return self._rebind(w, DVector(w.shape, segs, p))
+        if not isinstance(index, DVector):
+            index = self.vector_from_numpy(np.asarray(index).astype(np.int64).ravel())
+        if not isinstance(values, DVector):
+            values = self.vector_from_numpy(np.asarray(values).ravel())
+        self._same(index, values)
+        if index.shape != values.shape:
+            raise InvalidArgumentError(f"index and values lengths differ: {index.shape[0]} != {values.shape[0]}")
+        L = self.layout(index.shape[0])
+        routed = [self._submit(p.segment(t), tasks.route_values, index.parts[t], values.parts[t], L, t, target, n)
+                  for t in range(p.s)]
+        segs = []
+        for k in range(p.s):
+            pieces = [self._submit(p.segment(t), tasks.pick, routed[t], k) for t in range(p.s)]
+            segs.append(self._submit(p.segment(k), tasks.scatter, w.parts[k], dup, accum, *pieces))
+        return self._rebind(w, DVector(w.shape, segs, p))
+
+    # ---------------------------------------------------------------- measurement
+    def traffic(self, x):
+        """Bytes of ``x``'s entries (indices and values), per segment or block: what one transfer moves."""
+        return self._gather([self.client.submit(tasks.nbytes, self.local, f, pure=False)
+                             for f in self._flat(_check_obj(x))])
+
+
+def _check_obj(x):
+    if not isinstance(x, _DObject):
+        raise InvalidArgumentError(f"expected a vector or matrix of the dask engine, got {type(x).__name__}")
+    return x
+
+
+def _check_range(index, size, what):
+    if index.size and (index.min() < 0 or index.max() >= size):
+        raise InvalidArgumentError(f"{what} out of range 0..{size - 1}: {index[(index < 0) | (index >= size)][:5]}")
+
+
+def _low_latency(client):
+    """Dask's batched message streams (client, scheduler, workers) made to send at once."""
+    comm = getattr(client, "scheduler_comm", None)
+    if comm is not None and hasattr(comm, "interval"):
+        comm.interval = 0.0
+    client.run_on_scheduler(_scheduler_streams)
+    client.run(_worker_stream)
+
+
+def _scheduler_streams(dask_scheduler):
+    for comm in [*dask_scheduler.stream_comms.values(), *dask_scheduler.client_comms.values()]:
+        if hasattr(comm, "interval"):
+            comm.interval = 0.0
+
+
+def _worker_stream(dask_worker):
+    stream = getattr(dask_worker, "batched_stream", None)
+    if stream is not None and hasattr(stream, "interval"):
+        stream.interval = 0.0
+
+
+def _scheduler_workers(dask_scheduler):
+    return list(dask_scheduler.workers)
+
+
+def _has_n_workers(client):
+    import inspect
+    return "n_workers" in inspect.signature(client.scheduler_info).parameters
+
+
+def _close(client, cluster):
+    try:
+        client.close()
+        cluster.close()
+    except Exception:  # noqa: BLE001 - interpreter shutdown: nothing to report to
+        pass

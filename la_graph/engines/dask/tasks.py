@@ -1,0 +1,232 @@
+"""The functions the distributed engine runs on its workers.
+
+Each takes the name of the worker's local engine (``"cpu"``, ``"gpu"``,
+``"reference"``) first and works on that engine's objects: the segments of a
+vector and the blocks of a matrix.  A task never changes an object it is given
+(Dask may hand one object to several tasks at once): an operation with an
+output object writes into a copy, and the client rebinds its handle to the new
+segment.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import get_engine
+
+
+def _E(name):
+    return get_engine(name)
+
+
+def init_worker(name, threads):
+    """Start the local engine on this worker; a CPU engine gets ``threads`` GraphBLAS threads."""
+    E = _E(name)
+    if name == "cpu" and threads:
+        import graphblas as gb
+        gb.ss.config["nthreads"] = int(threads)
+    return E.name
+
+
+def empty(name, shape, dtype):
+    """A new empty vector (``shape == (n,)``) or matrix of the local engine."""
+    E = _E(name)
+    if len(shape) == 1:
+        return E.vector(shape[0], dtype)
+    none = np.empty(0, np.int64)
+    return E.matrix_from_coo(none, none, np.empty(0, dtype), shape[0], shape[1], dtype=dtype)
+
+
+def full(name, size, value, dtype):
+    return _E(name).full(size, value, dtype)
+
+
+def from_numpy(name, values):
+    return _E(name).vector_from_numpy(values)
+
+
+def from_coo(name, shape, coords, values, dup, dtype):
+    """A local vector or matrix from local coordinates (``coords``: ``(idx,)`` or ``(rows, cols)``)."""
+    E = _E(name)
+    if len(shape) == 1:
+        return E.vector_from_coo(coords[0], values, shape[0], dup=dup, dtype=dtype)
+    return E.matrix_from_coo(coords[0], coords[1], values, shape[0], shape[1], dup=dup, dtype=dtype)
+
+
+def iota(name, layout, k):
+    """Segment ``k`` of ``[0, 1, ..., size-1]``: each entry holds its own (global) index."""
+    return _E(name).vector_from_numpy(layout.ids(k))
+
+
+def call(name, method, *args, copy_first=False, **kwargs):
+    """``E.method(*args, **kwargs)`` on the local engine; ``out=`` (or, with ``copy_first``, the first
+    argument: assign's target) is copied first, so no input changes."""
+    E = _E(name)
+    if kwargs.get("out") is not None:
+        kwargs["out"] = E.copy(kwargs["out"])
+    if copy_first:
+        args = (E.copy(args[0]),) + args[1:]
+    return getattr(E, method)(*args, **kwargs)
+
+
+def _remap(E, T, layout, k):
+    """``T`` with its values, local positions of segment ``k`` of ``layout``, turned into global indices."""
+    if layout is None:
+        return T
+    coords = E.to_coo(T)
+    values = layout.index(layout.bounds[k] + coords[-1])
+    size = E.size(T)
+    if isinstance(size, tuple):
+        return E.matrix_from_coo(coords[0], coords[1], values, size[0], size[1], dtype=np.int64)
+    return E.vector_from_coo(coords[0], values, size, dtype=np.int64)
+
+
+def product(name, method, a, b, semiring, remap, mask=None, structural=False, complement=False):
+    """One block's share of ``mxv``/``vxm``/``mxm``, its positional values made global.
+
+    ``remap`` is ``(layout, segment)`` of the dimension a positional multiply
+    (``secondi`` ...) reports, or None.  The output's mask, if any, is applied
+    here already, so a masked product computes only the entries it may write.
+    """
+    E = _E(name)
+    T = getattr(E, method)(a, b, semiring, mask=mask, structural=structural, complement=complement)
+    return _remap(E, T, *(remap or (None, None)))
+
+
+def products(name, a_blocks, b_blocks, semiring, remaps, monoid, out, mask, accum, structural, complement,
+             replace):
+    """One output block of ``mxm``: ``sum_k A[i, k] B[k, j]`` over the monoid, written to ``out``."""
+    E = _E(name)
+    parts = [product(name, "mxm", a, b, semiring, r, mask, structural, complement)
+             for a, b, r in zip(a_blocks, b_blocks, remaps)]
+    return combine(name, monoid, out, mask, accum, structural, complement, replace, *parts, E=E)
+
+
+def combine(name, monoid, out, mask, accum, structural, complement, replace, *parts, E=None):
+    """The partial results ``parts`` of one output segment reduced by ``monoid``, written to ``out``
+    with the GraphBLAS output rule (mask, accumulator, replace)."""
+    E = E or _E(name)
+    T = parts[0]
+    for p in parts[1:]:
+        T = E.ewise_add(T, p, monoid)
+    return write(E, T, out, mask, accum, structural, complement, replace)
+
+
+def write(E, T, out, mask, accum, structural, complement, replace):
+    """``out<mask, replace> accum= T`` on a copy of ``out`` (a new object when ``out`` is None)."""
+    if out is None:
+        if mask is None:
+            return T
+        return E.apply(T, "identity", mask=mask, structural=structural, complement=complement)
+    out = E.copy(out)
+    return E.assign(out, T, mask=mask, accum=accum, structural=structural, complement=complement,
+                    replace=replace)
+
+
+def reduce(name, x, monoid):
+    """``(nvals, reduction, dtype)`` of one segment."""
+    E = _E(name)
+    value = E.reduce(x, monoid)
+    return E.nvals(x), value
+
+
+def nvals(name, x):
+    return _E(name).nvals(x)
+
+
+def to_coo(name, x):
+    return _E(name).to_coo(x)
+
+
+def isequal(name, x, y):
+    return bool(_E(name).isequal(x, y))
+
+
+def select_index(name, x, op, thunk, row, col, out, mask, accum, structural, complement, replace):
+    """``select`` by an index rule (``rowle``, ``tril``, ...) on a segment or block, with global indices.
+
+    ``row`` (and, for a matrix, ``col``) are ``(layout, segment)`` of the object's dimensions.
+    """
+    E = _E(name)
+    coords = E.to_coo(x)
+    thunk = 0 if thunk is None else int(thunk)
+    i = row[0].index(row[0].bounds[row[1]] + coords[0])
+    if op in ("rowle", "rowgt"):
+        keep = i <= thunk if op == "rowle" else i > thunk
+    else:
+        d = col[0].index(col[0].bounds[col[1]] + coords[1]) - i
+        keep = {"tril": d <= thunk, "triu": d >= thunk, "diag": d == thunk, "offdiag": d != thunk}[op]
+    shape = E.size(x)
+    shape = shape if isinstance(shape, tuple) else (shape,)
+    T = from_coo(name, shape, [c[keep] for c in coords[:-1]], coords[-1][keep], None, coords[-1].dtype)
+    return write(E, T, out, mask, accum, structural, complement, replace)
+
+
+def route(name, index, target, check):
+    """Where the ids of one index segment live: for each segment ``k`` of ``target``, the
+    ``(positions in this segment, local index in k)`` of the ids it holds.  ``check``: the id range."""
+    ids = np.asarray(_E(name).to_numpy(index), dtype=np.int64)
+    if ids.size and (ids.min() < 0 or ids.max() >= check):
+        bad = ids[(ids < 0) | (ids >= check)][:5]
+        from ...exceptions import InvalidArgumentError
+        raise InvalidArgumentError(f"index out of range 0..{check - 1}: {bad}")
+    seg, local = target.locate(ids)
+    return split(seg, target.parts, np.arange(ids.size, dtype=np.int64), local)
+
+
+def split(seg, parts, *arrays):
+    """``arrays`` split by ``seg`` into ``parts`` groups, each keeping the order it had."""
+    order = np.argsort(seg, kind="stable")
+    cuts = np.searchsorted(seg[order], np.arange(parts + 1))
+    return tuple(tuple(a[order[cuts[k]:cuts[k + 1]]] for a in arrays) for k in range(parts))
+
+
+def pick(name, pieces, k):
+    return pieces[k]
+
+
+def gather(name, u, request):
+    """The entries of local vector ``u`` at ``request = (positions, local ids)``: ``(positions, values)``
+    of the ones present."""
+    E = _E(name)
+    pos, local = request
+    got = E.extract(u, local)
+    idx, values = E.to_coo(got)
+    return pos[idx], values
+
+
+def assemble(name, size, out, mask, accum, structural, complement, replace, *answers):
+    """One output segment of ``extract`` from the ``(positions, values)`` answers of the source segments."""
+    E = _E(name)
+    pos = np.concatenate([a[0] for a in answers])
+    values = np.concatenate([a[1] for a in answers])
+    T = E.vector_from_coo(pos, values, size, dtype=values.dtype)
+    return write(E, T, out, mask, accum, structural, complement, replace)
+
+
+def route_values(name, index, values, layout, t, target, check):
+    """``scatter``'s routing of one segment ``t`` of ``index`` and ``values``: per target segment the
+    ``(local index, value, original position)`` triples, the positions keeping duplicates in order."""
+    E = _E(name)
+    (pieces) = route(name, index, target, check)
+    vals = E.to_numpy(values)
+    order = layout.index(layout.bounds[t] + np.arange(vals.size, dtype=np.int64))
+    return tuple((local, vals[pos], order[pos]) for pos, local in pieces)
+
+
+def scatter(name, w, dup, accum, *pieces):
+    """``w[local] accum= dup-reduction(values)`` on a copy of segment ``w``, the pieces' values taken in
+    their original order."""
+    E = _E(name)
+    local = np.concatenate([p[0] for p in pieces])
+    values = np.concatenate([p[1] for p in pieces])
+    if len(pieces[0]) > 2:
+        order = np.argsort(np.concatenate([p[2] for p in pieces]), kind="stable")
+        local, values = local[order], values[order]
+    return E.scatter(E.copy(w), local, values, dup=dup, accum=accum)
+
+
+def nbytes(name, x):
+    """Bytes of one segment's entries (indices and values) as they travel."""
+    coords = _E(name).to_coo(x)
+    return int(sum(c.nbytes for c in coords))

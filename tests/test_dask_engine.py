@@ -1,0 +1,127 @@
+"""The distributed engine on a LocalCluster of worker processes: every algorithm agrees with the CPU engine.
+
+One cluster of two single-threaded worker processes serves the module (the
+blocks and segments travel between processes, pickled, as on a real cluster);
+the engine lays matrices out as a 2 x 2 grid of blocks, so every product
+reduces partial results across workers.  A second engine on the same cluster
+uses a 3 x 3 grid (blocks shared unevenly, segments of unequal length).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import la_graph as lg
+from la_graph import generators as gen
+from la_graph import verify
+
+distributed = pytest.importorskip("distributed")
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=40)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module", params=[None, 3], ids=["grid2", "grid3"])
+def E(client, request):
+    from la_graph.engines.dask import DaskEngine
+    return DaskEngine(client, grid=request.param)
+
+
+GRAPHS = {
+    "rmat": lambda: gen.rmat(8, 6, seed=3),
+    "rmat-dir-w": lambda: gen.rmat(8, 5, seed=4, directed=True, weights=(1, 20)),
+    "grid-w": lambda: gen.grid_2d(9, 11, weights=(1, 9), seed=2),
+    "caveman": lambda: gen.connected_caveman(6, 5),
+    "path": lambda: gen.path(7),
+    "single": lambda: lg.Graph.from_edges([], [], n=1),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(GRAPHS))
+def G(request):
+    return GRAPHS[request.param]()
+
+
+def test_layout_is_a_permutation_and_balanced():
+    from la_graph.engines.dask.layout import Layout
+    for size, parts in [(0, 2), (1, 2), (2, 3), (3, 2), (1000, 4), (4097, 3)]:
+        L = Layout(size, parts, seed=5)
+        pos = L.position(np.arange(size))
+        assert sorted(pos.tolist()) == list(range(size))
+        assert (L.index(pos) == np.arange(size)).all()
+        assert np.concatenate([L.ids(k) for k in range(parts)]).tolist() == L.index(np.arange(size)).tolist()
+    # R-MAT's hubs (low ids) spread: vertices 0..15 land in all four segments
+    seg, _ = Layout(1 << 16, 4).locate(np.arange(16))
+    assert len(set(seg.tolist())) == 4
+
+
+def test_bfs_and_sssp(E, G):
+    s = G.n // 2
+    b, ref = lg.bfs(G, s, engine=E), lg.bfs(G, s, engine="cpu")
+    assert np.array_equal(b.level, ref.level)
+    verify.check_bfs(G, s, b)
+    r = lg.sssp(G, s, engine=E)
+    assert np.allclose(r.distance, lg.sssp(G, s, engine="cpu").distance)
+    verify.check_sssp(G, s, r.distance, r.parent)
+    many = lg.bfs(G, sources=[0, G.n - 1], engine=E)
+    assert np.array_equal(many.level, lg.bfs(G, sources=[0, G.n - 1], engine="cpu").level)
+
+
+def test_components(E, G):
+    assert np.array_equal(lg.connected_components(G.to_undirected(), engine=E),
+                          lg.connected_components(G.to_undirected(), engine="cpu"))
+    assert np.array_equal(lg.strongly_connected_components(G, engine=E),
+                          lg.strongly_connected_components(G, engine="cpu"))
+
+
+def test_mis_and_msf(E, G):
+    U = G.to_undirected()
+    assert np.array_equal(lg.maximal_independent_set(U, seed=2, engine=E),
+                          lg.maximal_independent_set(U, seed=2, engine="cpu"))
+    f, ref = lg.minimum_spanning_forest(U, engine=E), lg.minimum_spanning_forest(U, engine="cpu")
+    assert np.array_equal(f.u, ref.u) and np.array_equal(f.v, ref.v)
+    assert f.total_weight == pytest.approx(ref.total_weight)
+
+
+def test_all_pairs_and_reachability(E, G):
+    assert np.allclose(lg.apsp(G, engine=E), lg.apsp(G, engine="cpu"))
+    sources = np.unique([0, G.n // 3, G.n - 1])
+    assert np.array_equal(lg.reachability(G, sources, engine=E), lg.reachability(G, sources, engine="cpu"))
+
+
+def test_shortcut(E, G):
+    a, b = lg.shortcut(G, seed=1, engine=E), lg.shortcut(G, seed=1, engine="cpu")
+    assert a == b
+
+
+def test_graphalytics_kernels(E, G):
+    U = G.to_undirected()
+    assert np.allclose(lg.pagerank(G, engine=E), lg.pagerank(G, engine="cpu"), rtol=1e-9, atol=1e-12)
+    assert lg.triangle_count(U, engine=E) == lg.triangle_count(U, engine="cpu")
+    assert np.array_equal(lg.triangles(U, engine=E), lg.triangles(U, engine="cpu"))
+    assert np.allclose(lg.local_clustering_coefficient(G, engine=E), lg.local_clustering_coefficient(G, engine="cpu"))
+    assert np.allclose(lg.betweenness_centrality(G, engine=E), lg.betweenness_centrality(G, engine="cpu"))
+    assert np.array_equal(lg.label_propagation(G, engine=E), lg.label_propagation(G, engine="cpu"))
+    assert np.array_equal(lg.core_number(U, engine=E), lg.core_number(U, engine="cpu"))
+
+
+@pytest.mark.parametrize("name", ["snap/email-Eu-core.txt.gz", "dimacs/rome99.gr"])
+def test_real_graphs(E, shared_data, name):
+    from tests.graphs import real
+    G = real(shared_data, name)
+    assert np.array_equal(lg.strongly_connected_components(G, engine=E),
+                          lg.strongly_connected_components(G, engine="cpu"))
+    assert np.allclose(lg.sssp(G, 0, engine=E).distance, lg.sssp(G, 0, engine="cpu").distance)
+    b = lg.bfs(G, 0, engine=E)
+    assert np.array_equal(b.level, lg.bfs(G, 0, engine="cpu").level)
+    verify.check_bfs(G, 0, b)
