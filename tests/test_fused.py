@@ -93,6 +93,7 @@ RUNS = {
     "luby_round": ("undirected", _mis),
     "luby": ("undirected", _mis),
     "core_peel": ("directed", lambda G, E: {"core": lg.core_number(G, engine=E)}),
+    "triangle_total": ("undirected", lambda G, E: {"total": np.array([lg.triangle_count(G, engine=E)])}),
     "vertex_triangles": ("undirected", lambda G, E: {"triangles": lg.triangles(G, engine=E),
                                                      "lcc": lg.local_clustering_coefficient(G, engine=E)}),
     "brandes_batch": ("directed", lambda G, E: {"bc": lg.betweenness_centrality(G, k=40, seed=1, endpoints=True,

@@ -38,7 +38,7 @@ from .. import _validation as V
 from ..engines import get_engine
 from .steps import step
 
-__all__ = ["triangles", "triangle_count", "oriented_edges", "triangle_sums", "vertex_triangles"]
+__all__ = ["triangles", "triangle_count", "oriented_edges", "triangle_sums", "triangle_total", "vertex_triangles"]
 
 
 def triangle_count(G, *, engine=None):
@@ -80,7 +80,17 @@ def triangle_count(G, *, engine=None):
     E = get_engine(engine)
     if G.nnz == 0:
         return 0
-    L, _ = oriented_edges(E, G, reverse=False)
+    return triangle_total(E, G)
+
+
+@step("triangle_total")
+def triangle_total(E, S):
+    """The triangles of the undirected graph ``S`` (with an edge), each once: ``sum(C<L> = L plus.pair L)``.
+
+    The GPU engine fuses it: one thread an oriented edge, intersecting the two
+    rows of later neighbours.
+    """
+    L, _ = oriented_edges(E, S, reverse=False)
     C = E.mxm(L, L, "plus_pair", mask=L, structural=True)
     return int(E.reduce(C, "plus"))
 
