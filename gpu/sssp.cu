@@ -123,6 +123,23 @@ __device__ __forceinline__ void nf_parent(const IT* __restrict__ indices, const 
   }
 }
 
+// A row longer than NF_BIG goes to the block's list (v, dv) for all its threads to take; true when it
+// went (false when short, or when the list is full: then the group takes it itself).
+__device__ __forceinline__ bool nf_defer(long long v, double dv, long long len, long long* big_v, double* big_d,
+                                         int* nbig, int sub, unsigned gmask, int gs) {
+  if (len <= NF_BIG) return false;
+  int k = 0;
+  if (sub == 0) {
+    k = atomicAdd(nbig, 1);
+    if (k < NF_BIGCAP) {
+      big_v[k] = v;
+      big_d[k] = dv;
+    }
+  }
+  if (gs > 1) k = __shfl_sync(gmask, k, 0, gs);
+  return k < NF_BIGCAP;
+}
+
 template <typename IT>
 __global__ void __launch_bounds__(512, 2) sssp_nearfar(const IT* __restrict__ indptr, const IT* __restrict__ indices,
                                                        const double* __restrict__ w, double* d, long long* pv,
@@ -211,18 +228,7 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(const IT* __restrict__ in
       }
       if (sub == 0) fq[i] = dv;
       const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
-      if (end - start > NF_BIG) {
-        int k = 0;
-        if (sub == 0) {
-          k = atomicAdd(&nbig, 1);
-          if (k < NF_BIGCAP) {
-            big_v[k] = v;
-            big_d[k] = dv;
-          }
-        }
-        if (gs > 1) k = __shfl_sync(gmask, k, 0, gs);
-        if (k < NF_BIGCAP) continue;
-      }
+      if (nf_defer(v, dv, end - start, big_v, big_d, &nbig, sub, gmask, gs)) continue;
       nf_relax(indices, w, d, flag, out, nout, dv, start + sub, end, gs, tag);
     }
     __syncthreads();
@@ -240,18 +246,7 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(const IT* __restrict__ in
         if (dv < 0) continue;
         const long long v = __ldcg(&in[i]);
         const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
-        if (end - start > NF_BIG) {
-          int k = 0;
-          if (sub == 0) {
-            k = atomicAdd(&nbig, 1);
-            if (k < NF_BIGCAP) {
-              big_v[k] = v;
-              big_d[k] = dv;
-            }
-          }
-          if (gs > 1) k = __shfl_sync(gmask, k, 0, gs);
-          if (k < NF_BIGCAP) continue;
-        }
+        if (nf_defer(v, dv, end - start, big_v, big_d, &nbig, sub, gmask, gs)) continue;
         nf_parent(indices, w, d, flag, pc, v, dv, start + sub, end, gs, tag);
       }
       __syncthreads();
