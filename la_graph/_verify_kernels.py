@@ -88,3 +88,8 @@ def brandes_sums(indptr, indices, n, sources, endpoints, nchunks):
                 sigma[x] = 0.0
                 delta[x] = 0.0
     return out.sum(axis=0)
+
+
+def brandes_reference(indptr, indices, n, sources, endpoints):
+    """:func:`brandes_sums` with the sources dealt to as many chunks as numba has threads."""
+    return brandes_sums(indptr, indices, n, sources, endpoints, max(1, min(numba.get_num_threads(), sources.size)))

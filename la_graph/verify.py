@@ -1194,13 +1194,10 @@ def _bc_reference(G, sources, endpoints):
     """
     n = G.n
     if sources.size * max(G.nnz, 1) > 5e7:
-        import numba
+        from ._verify_kernels import brandes_reference
 
-        from ._verify_kernels import brandes_sums
-
-        chunks = max(1, min(numba.get_num_threads(), sources.size))
-        return brandes_sums(G.indptr.astype(np.int64), G.indices.astype(np.int64), n,
-                            sources.astype(np.int64), bool(endpoints), chunks)
+        return brandes_reference(G.indptr.astype(np.int64), G.indices.astype(np.int64), n,
+                                 sources.astype(np.int64), bool(endpoints))
     u, v = _edge_pairs(G, both_ways=False)
     bc = np.zeros(n)
     S = _structure(G)

@@ -80,6 +80,7 @@ RUNS = {
     "scc_trim": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
     "scc_fwbw": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
     "scc_color": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
+    "scc_labels": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
     "msf_edges": ("weighted", _msf),
     "msf_round": ("weighted", _msf),
     "msf_forest": ("weighted", _msf),

@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "la_graph"
 BACKENDS = ("graphblas", "cupy", "cupyx", "numba")
-#: where backend imports belong
-BACKEND_HOMES = ("la_graph.engines", "la_graph.bench.native")
+#: where backend imports belong (the checkers' compiled references too: loops of their own, no engine code)
+BACKEND_HOMES = ("la_graph.engines", "la_graph.bench.native", "la_graph._verify_kernels")
 
 
 def package_modules(root=ROOT, package=PACKAGE):

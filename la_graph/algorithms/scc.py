@@ -28,6 +28,9 @@ entry for every vertex already assigned:
    over the vertices left, in linear time (coloring is quadratic on a chain of
    small SCCs: no colour has more than one root).
 
+All three together are the step ``scc_labels``, which the CPU engine fuses
+into one Tarjan pass over the whole graph.
+
 Each SCC is labelled by its smallest vertex id, as connected components are.
 """
 
@@ -41,7 +44,7 @@ from .._random import vertex_ranks
 from .connected_components import connected_components
 from .steps import step
 
-__all__ = ["strongly_connected_components", "scc_trim", "scc_fwbw", "scc_color"]
+__all__ = ["strongly_connected_components", "scc_labels", "scc_trim", "scc_fwbw", "scc_color"]
 
 
 def strongly_connected_components(G, *, engine=None, output="numpy"):
@@ -78,14 +81,28 @@ def strongly_connected_components(G, *, engine=None, output="numpy"):
         return connected_components(G, engine=engine, output=output)
     E = get_engine(engine)
     n = G.n
-    labels = E.hint(E.vector(n, np.int64), "dense")
+    labels = scc_labels(E, G, E.hint(E.vector(n, np.int64), "dense"))
+    return (E.to_device if output == "device" else E.to_numpy)(labels, fill=-1, consume=True)  # full by now
+
+
+@step("scc_labels")
+def scc_labels(E, G, labels):
+    """All three steps: every vertex of ``G`` gets its SCC's smallest id in ``labels`` (empty); returns ``labels``.
+
+    The CPU engine fuses it: Tarjan's algorithm over the whole graph, one
+    linear pass (what its ``scc_color`` does with the vertices left), up to
+    half a million vertices; beyond, where a giant SCC's two searches beat
+    Tarjan's depth-first walk through it, it declines (the profiler shows it)
+    and these steps run.
+    """
+    n = G.n
     done = scc_trim(E, G, labels)
     if done < n:
         pivot = _pivot(E, G, labels)
         done += scc_fwbw(E, G, pivot, labels)
     if done < n:
         scc_color(E, G, 0, labels)  # rounds until all are labelled
-    return (E.to_device if output == "device" else E.to_numpy)(labels, fill=-1, consume=True)  # full by now
+    return labels
 
 
 def _pivot(E, G, labels):

@@ -21,7 +21,7 @@ from ..base import Declined
 from . import (kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc,
                kernels_sssp, kernels_tc)
 from .kernels_msf import MSFEdges
-from .objects import _bitmap_views, _frontier, _numpy_views, _queue, _unsigned
+from .objects import _bitmap_views, _frontier, _numpy_views, _queue, _scratch, _unsigned, _vnvals, _vsize
 
 _FUSED = {}
 
@@ -39,7 +39,7 @@ def _need_full(step, *vectors):
     """Decline ``step`` unless ``vectors`` are full and distinct (they are lent to numba as numpy arrays)."""
     if len({id(v) for v in vectors}) < len(vectors):
         raise Declined(f"{step} lends its vectors to numba: they must be distinct objects")
-    if any(v.nvals != v.size for v in vectors):
+    if any(_vnvals(v) != _vsize(v) for v in vectors):
         raise Declined(f"{step} needs full vectors")
 
 
@@ -62,20 +62,20 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
     """Push levels in one numba loop over the CSR, on the parent/level vectors lent as bitmaps."""
     _need_visited("bfs_push", parent, level)
     n = G.n
-    if q.nvals == 0:
+    if _vnvals(q) == 0:
         return q, k, 0, 0, 0, 0
     ids = _unsigned(G.indices).dtype  # the queues hold vertex ids: 32 bits up to 2**31 vertices
-    frontier, nf = _queue(q, ids)
-    if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
-        return q, k, nf, 0, 0, 0
-    with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-        frontier, nf, k, found, scanned, found_in = kernels_bfs.bfs_push_levels(
-            _unsigned(G.indptr), _unsigned(G.indices), G.in_degree if G.directed else _NO_DEGREES, frontier, nf,
-            np.empty(n, ids),
-            pb if parent is not None else lb, pv, lv, k, max_edges)
-        if parent is not None and level is not None:
-            lb[:] = pb  # the levels' structure is the parents'
-    return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned, found_in
+    with _scratch(G, (ids, False), (ids, False)) as (queue, nxt):
+        frontier, nf = _queue(q, ids, queue)
+        if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
+            return q, k, nf, 0, 0, 0
+        with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
+            frontier, nf, k, found, scanned, found_in = kernels_bfs.bfs_push_levels(
+                _unsigned(G.indptr), _unsigned(G.indices), G.in_degree if G.directed else _NO_DEGREES, frontier,
+                nf, nxt, pb if parent is not None else lb, pv, lv, k, max_edges)
+            if parent is not None and level is not None:
+                lb[:] = pb  # the levels' structure is the parents'
+        return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned, found_in
 
 
 @fuses
@@ -85,14 +85,15 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
     n = G.n
     T = G.T
     ids = _unsigned(T.indices).dtype
-    frontier, nf = _queue(q, ids)
-    with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-        frontier, nq, k, found, found_in = kernels_bfs.bfs_pull_levels(
-            _unsigned(T.indptr), _unsigned(T.indices), frontier, nf, np.empty(n, ids), np.zeros(n, bool),
-            pb if parent is not None else lb, pv, lv, k, min_frontier)
-        if parent is not None and level is not None:
-            lb[:] = pb
-    return _frontier(frontier[:nq], n, q.dtype), k, nq, found, found_in
+    with _scratch(G, (ids, False), (ids, False), (bool, True)) as (queue, nxt, in_frontier):
+        frontier, nf = _queue(q, ids, queue)
+        with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
+            frontier, nq, k, found, found_in = kernels_bfs.bfs_pull_levels(
+                _unsigned(T.indptr), _unsigned(T.indices), frontier, nf, nxt, in_frontier,
+                pb if parent is not None else lb, pv, lv, k, min_frontier)
+            if parent is not None and level is not None:
+                lb[:] = pb
+        return _frontier(frontier[:nq], n, q.dtype), k, nq, found, found_in
 
 
 # ---- connected components ----
@@ -144,6 +145,22 @@ def scc_color(E, G, seed, labels):
         return int(kernels_scc.tarjan(G.indptr, _unsigned(G.indices), done, lab))
 
 
+#: scc_labels runs Tarjan alone up to this many vertices; beyond, the trim and the giant SCC's two
+#: searches first (R-MAT 20: 241 ms against 368 ms for Tarjan alone; R-MAT 18 and below, web and
+#: citation graphs of 35-100 k vertices: Tarjan alone 1.3-2.4x faster; 2-core machine, 2026-11)
+SCC_TARJAN_ONLY_MAX_N = 1 << 19
+
+
+@fuses
+def scc_labels(E, G, labels):
+    """Tarjan's algorithm over the whole graph up to SCC_TARJAN_ONLY_MAX_N vertices; declined beyond."""
+    if G.n > SCC_TARJAN_ONLY_MAX_N:
+        raise Declined(f"scc_labels runs Tarjan alone up to {SCC_TARJAN_ONLY_MAX_N:,} vertices; this graph has "
+                       f"{G.n:,}: the step's trim and searches (fused too) go first")
+    scc_color(E, G, 0, labels)
+    return labels
+
+
 # ---- msf: both steps or neither (the edge set is this engine's own) ----
 @fuses
 def msf_edges(E, G):
@@ -168,16 +185,11 @@ def _writeable(a):
     return a if a.flags.writeable else a.copy()
 
 
-def _search_state(E, d, parent):
-    """Numpy copies of ``d`` and ``parent`` for a kernel to update (no parents: an empty array)."""
-    dd = _writeable(E.to_numpy(d, fill=np.inf))
-    pp = _writeable(E.to_numpy(parent, fill=-1)) if parent is not None else np.empty(0, np.int64)
-    return dd, pp
-
-
-def _search_result(dd, pp, parent):
-    """``(d, parent)`` as vectors again (``None`` for parents not kept)."""
-    return Vector.from_dense(dd), (Vector.from_dense(pp) if parent is not None else None)
+def _search_vectors(step, d, parent):
+    """Decline ``step`` unless ``d`` and ``parent`` (or None) are full and distinct: the kernels update them in place."""
+    _need_full(step, *(v for v in (d, parent) if v is not None))
+    if parent is not None and d is parent:
+        raise Declined(f"{step} updates d and parent in place: they must be distinct objects")
 
 
 def _max_weight(G):
@@ -189,28 +201,42 @@ def _max_weight(G):
     return m
 
 
+#: the compiled loops' buckets are this share of ``delta`` wide: one thread relaxing a
+#: vertex's edges at once gains nothing from wide buckets, and narrower ones relax fewer
+#: vertices twice (same run, 2 cores: rome99 0.227 -> 0.167 ms, usroads-48:w1-255
+#: 17.8 -> 14.0 ms, rmat20:w1-255 680 -> 610 ms; flat between 0.1 and 0.3)
+SSSP_BUCKET_SHARE = 0.25
+
+
+def _bucket_width(delta, maxw):
+    return kernels_sssp.effective_delta(delta * SSSP_BUCKET_SHARE, maxw)
+
+
 @fuses
 def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     """Every bucket from ``bucket`` on, in one numba loop (``next_bucket`` is then None)."""
     _need_weights("sssp_delta_stepping", G)
-    dd, pp = _search_state(E, d, parent)
+    _search_vectors("sssp_delta_stepping", d, parent)
     maxw = _max_weight(G)
-    kernels_sssp.delta_stepping(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta,
-                                kernels_sssp.effective_delta(delta, maxw), maxw)
-    return (*_search_result(dd, pp, parent), None)
+    with _numpy_views(d, parent) as (dd, pp):   # d and parent lent to the kernel: updated in place, no copies
+        kernels_sssp.delta_stepping(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta,
+                                    _bucket_width(delta, maxw), maxw)
+    return d, parent, None
 
 
 @fuses
 def sssp_bellman_ford(E, G, d, parent, q, max_rounds):
     """Rounds in one numba loop, relaxing with the newest distances; stops at a cycle of the parents."""
     _need_weights("sssp_bellman_ford", G)
-    dd, pp = _search_state(E, d, parent)
+    _search_vectors("sssp_bellman_ford", d, parent)
     frontier, nf = _queue(q, np.int64)
-    frontier, nf, rounds = kernels_sssp.bellman_ford(G.indptr, _unsigned(G.indices), G.weights, dd, pp, frontier,
-                                                     nf, max_rounds)
-    last = np.sort(frontier[:nf])
-    q = Vector.from_coo(last, dd[last], size=G.n, dtype=np.float64)
-    return (*_search_result(dd, pp, parent), q, rounds)
+    with _numpy_views(d, parent) as (dd, pp):   # d and parent lent to the kernel: updated in place, no copies
+        frontier, nf, rounds = kernels_sssp.bellman_ford(G.indptr, _unsigned(G.indices), G.weights, dd, pp,
+                                                         frontier, nf, max_rounds)
+        last = np.sort(frontier[:nf])
+        values = dd[last]
+    q = Vector.from_coo(last, values, size=G.n, dtype=np.float64)
+    return d, parent, q, rounds
 
 
 @fuses
@@ -221,7 +247,7 @@ def sssp_batch(E, G, sources, delta, max_rounds, parent):
     D = np.full((k, n), np.inf)
     P = np.full((k, n) if parent else (k, 0), -1, np.int64)
     maxw = _max_weight(G)
-    step = kernels_sssp.effective_delta(delta, maxw) if delta is not None else 0.0
+    step = _bucket_width(delta, maxw) if delta is not None else 0.0
     active = kernels_sssp.batch(G.indptr, _unsigned(G.indices), G.weights, D, P, sources, step, maxw, max_rounds)
     return Matrix.from_dense(D), (Matrix.from_dense(P) if parent else None), active
 
@@ -240,13 +266,11 @@ def floyd_warshall(E, G):
 
 
 # ---- reachability ----
-#: the shared sweep stops when a level found fewer (vertex, source) pairs than this per
-#: vertex it touched and its frontier grew less than ``REACH_GROWTH`` times (frontiers that
-#: rarely meet, as on a road network, will not meet later): each source's search then goes
-#: on alone, cheaper per vertex (a byte per vertex against the sweep's three words).
-#: 16 sources: rome99 1.51 -> 0.68 ms, usroads-48 96 -> 37 ms (2-core machine)
+#: the shared sweep stops when its next level is expected to find fewer (vertex, source)
+#: pairs than this per vertex it touches (frontiers that rarely meet, as on a road network):
+#: each source's search then goes on alone, cheaper per vertex (a byte per vertex against
+#: the sweep's three words).  16 sources: rome99 1.51 -> 0.68 ms, usroads-48 96 -> 37 ms
 REACH_MIN_SHARE = 3.0
-REACH_GROWTH = 1.5
 
 
 @fuses
@@ -256,7 +280,7 @@ def reach_sweep(E, G, sources):
     T = G.T
     indptr, indices = _unsigned(G.indptr), _unsigned(G.indices)
     vis, fr, active, na = kernels_reach.ms_reach(indptr, indices, _unsigned(T.indptr), _unsigned(T.indices),
-                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE, REACH_GROWTH)
+                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE)
     out = kernels_reach.unpack_rows(vis, k, np.zeros((k, G.n), bool))
     if na:  # frontiers rarely met: each source's search goes on alone
         kernels_reach.finish_each(indptr, indices, fr, active, na, out)
@@ -268,7 +292,7 @@ def reach_sweep(E, G, sources):
 def core_peel(E, G):
     """Batagelj and Zaversnik's bucket peeling in one numba pass over the CSR (and its transpose when directed)."""
     T = G.T if G.directed else G
-    core = kernels_kcore.core_numbers(G.indptr, G.indices, T.indptr, T.indices, G.directed, G.n)
+    core = kernels_kcore.core_numbers(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), G.directed, G.n)
     return E.vector_from_numpy(core)
 
 
@@ -276,7 +300,7 @@ def core_peel(E, G):
 @fuses
 def brandes_batch(E, G, srcs, total, ends):
     """Brandes over the batch in one parallel numba loop (a BFS and a backward sweep per source)."""
-    acc, counts, reached = kernels_bc.brandes(G.indptr, G.indices, np.asarray(srcs, np.int64), G.n,
+    acc, counts, reached = kernels_bc.brandes(G.indptr, _unsigned(G.indices), np.asarray(srcs, np.int64), G.n,
                                               ends is not None, numba.get_num_threads())
     E.apply(E.vector_from_numpy(acc), "identity", out=total, accum="plus")
     if ends is None:
@@ -286,10 +310,18 @@ def brandes_batch(E, G, srcs, total, ends):
 
 
 # ---- triangles ----
+def _triangles(S, per_vertex):
+    rank = kernels_tc.degree_rank(S.indptr, S.n)
+    return kernels_tc.triangles(S.indptr, _unsigned(S.indices), rank, S.n, numba.get_num_threads(), per_vertex)
+
+
+@fuses
+def triangle_total(E, S):
+    """The triangle total in one parallel numba pass over the edges oriented by degree."""
+    return int(_triangles(S, False)[0])
+
+
 @fuses
 def vertex_triangles(E, S):
     """Triangles at every vertex in one parallel numba pass over the edges oriented by degree."""
-    rank = np.empty(S.n, np.int64)
-    rank[np.argsort(S.out_degree, kind="stable")] = np.arange(S.n, dtype=np.int64)
-    t = kernels_tc.vertex_triangles(S.indptr, S.indices, rank, S.n, numba.get_num_threads())
-    return E.vector_from_numpy(t)
+    return E.vector_from_numpy(_triangles(S, True))

@@ -11,14 +11,21 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .kernels_scc import _has
+
 
 @numba.njit(cache=True, nogil=True)
 def _peel(ptr, ind, v, deg, start, vert, pos):
-    """``v`` leaves: each neighbour of higher degree loses one and moves one block down."""
+    """``v`` leaves: each neighbour of higher degree loses one and moves one block down.
+
+    ``deg[v]`` stays as it is meanwhile (only higher degrees drop), and a self-loop
+    fails the test (``deg[v] > deg[v]`` is false).
+    """
+    dv = deg[v]
     for e in range(ptr[v], ptr[v + 1]):
         u = ind[e]
-        if u != v and deg[u] > deg[v]:
-            du = deg[u]
+        du = deg[u]
+        if du > dv:
             pw = start[du]                 # the first vertex of u's block changes place with u
             w = vert[pw]
             if u != w:
@@ -40,15 +47,12 @@ def core_numbers(indptr, indices, tptr, tind, directed, n):
     an edge both ways counts twice, as NetworkX counts it); self-loops are skipped.
     """
     deg = np.zeros(n, np.int64)
-    for v in range(n):
-        d = 0
-        for e in range(indptr[v], indptr[v + 1]):
-            if indices[e] != v:
-                d += 1
+    for v in range(n):   # row lengths less a self-loop (rows are sorted: a binary search, no edge scan)
+        lo, hi = indptr[v], indptr[v + 1]
+        d = hi - lo - _has(indices, lo, hi, v)
         if directed:
-            for e in range(tptr[v], tptr[v + 1]):
-                if tind[e] != v:
-                    d += 1
+            lo, hi = tptr[v], tptr[v + 1]
+            d += hi - lo - _has(tind, lo, hi, v)
         deg[v] = d
     top = 0
     for v in range(n):

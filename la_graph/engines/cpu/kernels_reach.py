@@ -16,16 +16,18 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, growth):
+def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
     """Bit-sliced multi-source reachability; returns ``(vis, fr, active, na)``.
 
     ``vis`` (n x nwords uint64) the visited words; the search stops early, with
     ``fr`` the frontier words of the ``na`` vertices ``active[:na]``, when
-    sharing the frontier does not pay: a level found fewer than ``min_share``
-    (vertex, source) pairs per vertex and its frontier grew less than
-    ``growth`` times (on a road network frontiers of different sources rarely
-    meet, and one search per source is cheaper: :func:`finish_each`).
-    ``na == 0``: done.
+    sharing the frontier will not pay: from the second level on, when the next
+    level is expected to find fewer than ``min_share`` (vertex, source) pairs
+    per vertex -- a level's pairs per vertex beyond one, ``s - 1``, scaled by
+    how much its frontier grew, ``g`` (the excess grows with the share of the
+    graph a frontier covers): ``1 + (s - 1) g < min_share``.  On a road network
+    frontiers of different sources rarely meet, and one search per source is
+    cheaper (:func:`finish_each`).  ``na == 0``: done.
 
     ``indptr/indices``: CSR of ``A`` (out-edges), ``tptr/tind``: CSR of ``A'``
     (in-edges), all unsigned (numba then skips its negative-index test on
@@ -52,13 +54,16 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, gro
             active[na] = s
             na += 1
     new = np.empty(n, indices.dtype)
-    pairs = -1   # (vertex, source) pairs the last level found (-1: no level yet)
-    last = na
+    pairs = 0    # (vertex, source) pairs the last level found
+    last = na    # the frontier before it
+    levels = 0
     while na > 0:
-        if pairs >= 0 and pairs < min_share * na and na < growth * last:
+        # s = pairs / na, g = na / last: 1 + (s - 1) g = 1 + (pairs - na) / last
+        if levels >= 2 and pairs - na < (min_share - 1) * last:
             return vis, fr, active, na
         last = na
         pairs = 0
+        levels += 1
         edges = 0  # the frontier's out-edges
         live = np.zeros(nwords, np.uint64)  # the sources whose frontier is not empty
         for a in range(na):
@@ -159,33 +164,57 @@ def unpack_rows(vis, k, out):
     return out
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
+#: sources x edges below which :func:`finish_each` runs on one thread: where cores are
+#: shared, waking a second one can cost milliseconds (rome99, 16 sources, 2 busy cores:
+#: 0.67 ms on one thread, 7.98 ms on two), which only a large search hides
+PARALLEL_WORK = 1 << 26
+
+
 def finish_each(indptr, indices, fr, active, na, out):
-    """Finish each source's search alone, rows in parallel: a plain queue over its bool row.
+    """Finish each source's search alone: a plain queue over its bool row.
 
     ``out[i]`` holds what source ``i`` has reached (:func:`unpack_rows`), and
     ``fr[active[:na]]`` the words of the frontier :func:`ms_reach` stopped at:
-    vertices reached whose out-edges are not yet scanned.
+    vertices reached whose out-edges are not yet scanned.  Rows in parallel
+    when ``rows x edges`` is at least :data:`PARALLEL_WORK`.
     """
+    if out.shape[0] * indices.size >= PARALLEL_WORK:
+        _finish_parallel(indptr, indices, fr, active, na, out)
+    else:
+        _finish_serial(indptr, indices, fr, active, na, out)
+
+
+@numba.njit(cache=True, nogil=True)
+def _finish_row(indptr, indices, fr, active, na, i, row):
     n = indptr.size - 1
-    for i in numba.prange(out.shape[0]):
-        row = out[i]
-        w = i // 64
-        bit = np.uint64(1) << np.uint64(i % 64)
-        q = np.empty(n, indices.dtype)
-        tail = 0
-        for a in range(na):
-            u = active[a]
-            if fr[u, w] & bit:
-                q[tail] = u
+    w = i // 64
+    bit = np.uint64(1) << np.uint64(i % 64)
+    q = np.empty(n, indices.dtype)
+    tail = 0
+    for a in range(na):
+        u = active[a]
+        if fr[u, w] & bit:
+            q[tail] = u
+            tail += 1
+    head = 0
+    while head < tail:
+        u = q[head]
+        head += 1
+        for e in range(indptr[u], indptr[u + 1]):
+            v = indices[e]
+            if not row[v]:
+                row[v] = True
+                q[tail] = v
                 tail += 1
-        head = 0
-        while head < tail:
-            u = q[head]
-            head += 1
-            for e in range(indptr[u], indptr[u + 1]):
-                v = indices[e]
-                if not row[v]:
-                    row[v] = True
-                    q[tail] = v
-                    tail += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _finish_serial(indptr, indices, fr, active, na, out):
+    for i in range(out.shape[0]):
+        _finish_row(indptr, indices, fr, active, na, i, out[i])
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def _finish_parallel(indptr, indices, fr, active, na, out):
+    for i in numba.prange(out.shape[0]):
+        _finish_row(indptr, indices, fr, active, na, i, out[i])

@@ -6,7 +6,7 @@ the later one in the order of ascending degree (ties by id), as
 a CSR of each vertex's later neighbours (no row longer than ``sqrt(2 m)``).
 For each vertex ``u`` its later neighbours are marked; every later neighbour
 ``k`` then scans its own later neighbours ``v``, and each marked one closes the
-triangle ``u, k, v``, counted at all three corners.  Vertices are dealt to the
+triangle ``u, k, v``: counted once for the total, or at all three corners.  Vertices are dealt to the
 threads round-robin (so the hubs spread), each thread adding into a row of its
 own; the rows are summed at the end.
 """
@@ -15,6 +15,25 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+
+
+@numba.njit(cache=True, nogil=True)
+def degree_rank(indptr, n):
+    """Each vertex's place in the order of ascending degree, ties by id (a counting sort, O(n))."""
+    top = 0
+    for u in range(n):
+        top = max(top, indptr[u + 1] - indptr[u])
+    start = np.zeros(top + 2, np.int64)
+    for u in range(n):
+        start[indptr[u + 1] - indptr[u] + 1] += 1
+    for d in range(1, top + 2):
+        start[d] += start[d - 1]
+    rank = np.empty(n, np.int64)
+    for u in range(n):
+        d = indptr[u + 1] - indptr[u]
+        rank[u] = start[d]
+        start[d] += 1
+    return rank
 
 
 @numba.njit(cache=True, nogil=True)
@@ -39,10 +58,13 @@ def _later_neighbours(indptr, indices, rank, n):
 
 
 @numba.njit(parallel=True, cache=True)
-def vertex_triangles(indptr, indices, rank, n, nthreads):
-    """int64 triangles at each vertex of the simple undirected graph in CSR (``rank``: the degree order)."""
+def triangles(indptr, indices, rank, n, nthreads, per_vertex):
+    """Triangles of the simple undirected graph in CSR (``rank``: the degree order), int64.
+
+    ``per_vertex``: the count at each vertex (n), else the total (one entry).
+    """
     ptr, ind = _later_neighbours(indptr, indices, rank, n)
-    part = np.zeros((nthreads, n), np.int64)
+    part = np.zeros((nthreads, n if per_vertex else 1), np.int64)
     for c in numba.prange(nthreads):
         mark = np.zeros(n, np.bool_)
         t = part[c]
@@ -54,9 +76,12 @@ def vertex_triangles(indptr, indices, rank, n, nthreads):
                 for q in range(ptr[k], ptr[k + 1]):
                     v = ind[q]
                     if mark[v]:
-                        t[u] += 1
-                        t[k] += 1
-                        t[v] += 1
+                        if per_vertex:
+                            t[u] += 1
+                            t[k] += 1
+                            t[v] += 1
+                        else:
+                            t[0] += 1
             for p in range(ptr[u], ptr[u + 1]):
                 mark[ind[p]] = False
     return part.sum(axis=0)

@@ -35,6 +35,20 @@ def _np(dtype):
     return np.dtype(dtype.np_type)
 
 
+def _vsize(v):
+    """``v.size`` by one raw call (python-graphblas's property costs ~4 us: several per fused step)."""
+    n = ffi.new("GrB_Index*")
+    _ok(lib.GrB_Vector_size(n, v._carg), "size")
+    return n[0]
+
+
+def _vnvals(v):
+    """``v.nvals`` by one raw call."""
+    n = ffi.new("GrB_Index*")
+    _ok(lib.GrB_Vector_nvals(n, v._carg), "nvals")
+    return n[0]
+
+
 class _lent:
     """Lend vectors' storage as numpy arrays without copying, and take it back.
 
@@ -74,7 +88,7 @@ class _lent:
                 vx[0] = ffi.from_buffer("void*", full)
                 vx_size[0] = full.nbytes
                 unclaim_buffer(full)
-            values = None if keep_iso else np.frombuffer(ffi.buffer(vx[0], vx_size[0]), dtype=dt)[:v.size]
+            values = None if keep_iso else np.frombuffer(ffi.buffer(vx[0], vx_size[0]), dtype=dt)[:_vsize(v)]
             self.held.append((vb, vx, vb_size[0], vx_size[0], keep_iso))
             out.append(self._views(v, vb, values))
         return out
@@ -97,7 +111,7 @@ class _numpy_views(_lent):
 
     @staticmethod
     def _check(v):
-        if v.nvals != v.size:
+        if _vnvals(v) != _vsize(v):
             raise InvalidArgumentError("this operation needs full vectors")
 
     @staticmethod
@@ -106,7 +120,7 @@ class _numpy_views(_lent):
 
     @staticmethod
     def _expand(v, vb, value, dt, nvals):
-        return np.full(v.size, value, dtype=dt)
+        return np.full(_vsize(v), value, dtype=dt)
 
     @staticmethod
     def _views(v, vb, values):
@@ -138,9 +152,10 @@ class _bitmap_views(_lent):
     def _expand(v, vb, value, dt, nvals):
         # written only where present: a fresh array's untouched pages cost nothing (a page fault
         # each, on first touch, costs more than the write; a BFS parent vector starts with one entry)
-        out = np.empty(v.size, dtype=dt)
-        present = np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_)
-        if nvals * 64 < v.size:   # a few entries (a search's start): find them (one fast scan), set those
+        n = _vsize(v)
+        out = np.empty(n, dtype=dt)
+        present = np.frombuffer(ffi.buffer(vb[0], n), dtype=np.bool_)
+        if nvals * 64 < n:   # a few entries (a search's start): find them (one fast scan), set those
             out[np.flatnonzero(present)] = value
         else:
             np.copyto(out, value, where=present)
@@ -148,11 +163,11 @@ class _bitmap_views(_lent):
 
     @staticmethod
     def _views(v, vb, values):
-        return np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_), values
+        return np.frombuffer(ffi.buffer(vb[0], _vsize(v)), dtype=np.bool_), values
 
     @staticmethod
     def _pack(v, vb, vx, vb_size, vx_size, iso):
-        nvals = int(np.count_nonzero(np.frombuffer(ffi.buffer(vb[0], v.size), dtype=np.bool_)))
+        nvals = int(np.count_nonzero(np.frombuffer(ffi.buffer(vb[0], _vsize(v)), dtype=np.bool_)))
         _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, vb_size, vx_size, iso, nvals, _NULL), "pack")
 
 
@@ -164,7 +179,7 @@ def _take_values(v, fill):
     milliseconds.  Absent entries become ``fill`` (written only there).
     """
     dt = _np(v.dtype)
-    n = v.size
+    n = _vsize(v)
     vb, vx = ffi.new("int8_t**"), ffi.new("void**")
     vb_size, vx_size = ffi.new("GrB_Index*"), ffi.new("GrB_Index*")
     iso, nvals = ffi.new("bool*"), ffi.new("GrB_Index*")
@@ -198,8 +213,8 @@ def _indices(v):
 
 def _queue(q, dtype):
     """A scratch queue of ``q.size`` vertex ids (``dtype``) holding ``q``'s indices first; returns ``(queue, count)``."""
-    nq = q.nvals
-    queue = np.empty(q.size, dtype)
+    nq = _vnvals(q)
+    queue = np.empty(_vsize(q), dtype)
     queue[:nq] = _indices(q)
     return queue, nq
 
@@ -222,6 +237,19 @@ def _frontier(indices, n, dtype):
     _ok(lib.GxB_Vector_pack_Bitmap(v._carg, vb, vx, present.nbytes, one.nbytes, True, indices.size, _NULL), "pack")
     unclaim_buffer(present)  # GraphBLAS owns (and frees) both arrays now
     unclaim_buffer(one)
+    return v
+
+
+def _owning_full(values):
+    """A full vector that takes over 1-d numpy array ``values`` (a raw pack: no copy)."""
+    dt = values.dtype
+    values = np.ascontiguousarray(values)
+    if not values.flags.owndata or not values.flags.writeable:
+        values = values.copy()
+    v = Vector(dt, values.size)
+    vx = ffi.new("void**", ffi.from_buffer("void*", values))
+    _ok(lib.GxB_Vector_pack_Full(v._carg, vx, values.nbytes, False, _NULL), "pack")
+    unclaim_buffer(values)  # GraphBLAS owns (and frees) it now
     return v
 
 

@@ -18,8 +18,8 @@ from suitesparse_graphblas import ffi, lib
 from ...exceptions import InvalidArgumentError
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
 from .fused import FUSED
-from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _ok, _take_values,
-                      graph_to_graphblas)
+from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _ok, _owning_full,
+                      _take_values, _vsize, graph_to_graphblas)
 
 _SPARSITY = {"sparse": lib.GxB_SPARSE, "dense": lib.GxB_BITMAP + lib.GxB_FULL}
 _SEMIRING_CACHE = {}
@@ -152,8 +152,9 @@ class CPUEngine(Engine):
 
     def full(self, size, value, dtype=None):
         dtype = np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
-        # stored value by value, not iso: later in-place updates then never meet an iso C
-        return Vector.from_dense(np.full(size, value, dtype=dtype))
+        # stored value by value, not iso: later in-place updates then never meet an iso C;
+        # the numpy array handed to GraphBLAS as it is (from_dense copies it: ~30 us more)
+        return _owning_full(np.full(size, value, dtype=dtype))
 
     def iota(self, size):
         return Vector.from_dense(np.arange(size, dtype=np.int64))
@@ -162,11 +163,12 @@ class CPUEngine(Engine):
         return Vector.from_dense(np.ascontiguousarray(values))
 
     def vector_from_coo(self, indices, values, size, *, dup=None, dtype=None):
-        if np.isscalar(values) and np.size(indices) == 1 and 0 <= int(np.ravel(indices)[0]) < size:
+        if np.size(indices) == 1 and np.size(values) == 1 and 0 <= int(np.ravel(indices)[0]) < size:
             # one entry (a search's source): set it; building a vector costs ~0.1 ms of calls
-            dt = np.dtype(dtype) if dtype is not None else np.asarray(values).dtype
+            value = values if np.isscalar(values) else np.ravel(values)[0]
+            dt = np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
             v = Vector(dt, size)
-            _ok(getattr(lib, f"GrB_Vector_setElement_{_SUFFIX[dt]}")(v._carg, dt.type(values).item(),
+            _ok(getattr(lib, f"GrB_Vector_setElement_{_SUFFIX[dt]}")(v._carg, dt.type(value).item(),
                                                                       int(np.ravel(indices)[0])), "setElement")
             return v
         values = np.full(np.size(indices), values) if np.isscalar(values) and dup is not None else values
@@ -180,7 +182,7 @@ class CPUEngine(Engine):
                                nrows=nrows, ncols=ncols, dup_op=dup, dtype=dtype)
 
     def to_numpy(self, x, fill=None, *, consume=False):
-        full = x.nvals == (x.size if isinstance(x, Vector) else x.nrows * x.ncols)
+        full = self.nvals(x) == (_vsize(x) if isinstance(x, Vector) else x.nrows * x.ncols)
         if fill is None and not full:
             raise InvalidArgumentError("to_numpy needs fill= for an object with missing entries")
         if consume and isinstance(x, Vector) and x.ss.format in ("bitmap", "full") and not x.ss.is_iso:
@@ -190,7 +192,7 @@ class CPUEngine(Engine):
             with _bitmap_views(x) as ((present, values),):   # (x is empty while its storage is lent)
                 if full:
                     return values.copy()
-                out = np.full(x.size, fill, dtype=values.dtype)
+                out = np.full(values.size, fill, dtype=values.dtype)
                 np.copyto(out, values, where=present)  # reads only present values: untouched pages stay so
                 return out
         return x.to_dense(fill_value=fill)
@@ -355,7 +357,7 @@ class CPUEngine(Engine):
     def extract(self, u, index, *, out=None, mask=None, accum=None,
                 structural=False, complement=False, replace=False):
         idx = _index_array(index)
-        if mask is None and accum is None and out is None and not complement and u.nvals == u.size:
+        if mask is None and accum is None and out is None and not complement and self.nvals(u) == _vsize(u):
             with _numpy_views(u) as (ua,):
                 return Vector.from_dense(ua[idx])  # dense gather: numpy beats GrB_extract here
         return self._store(u[idx], out, mask, accum, structural, complement, replace)
@@ -366,7 +368,7 @@ class CPUEngine(Engine):
         vec = isinstance(w, Vector)
         if isinstance(u, (Vector, Matrix)):
             if vec:
-                info = lib.GrB_Vector_assign(w._carg, _carg(mask), acc, u._carg, lib.GrB_ALL, w.size, desc)
+                info = lib.GrB_Vector_assign(w._carg, _carg(mask), acc, u._carg, lib.GrB_ALL, _vsize(w), desc)
             else:
                 info = lib.GrB_Matrix_assign(w._carg, _carg(mask), acc, u._carg, lib.GrB_ALL, w.nrows,
                                              lib.GrB_ALL, w.ncols, desc)
@@ -376,7 +378,7 @@ class CPUEngine(Engine):
             x = dt.type(u).item()
             if vec:
                 info = getattr(lib, f"GrB_Vector_assign_{suffix}")(w._carg, _carg(mask), acc, x, lib.GrB_ALL,
-                                                                    w.size, desc)
+                                                                    _vsize(w), desc)
             else:
                 info = getattr(lib, f"GrB_Matrix_assign_{suffix}")(w._carg, _carg(mask), acc, x, lib.GrB_ALL,
                                                                     w.nrows, lib.GrB_ALL, w.ncols, desc)
@@ -386,7 +388,7 @@ class CPUEngine(Engine):
     def scatter(self, w, index, values, *, dup="min", accum="min"):
         idx = _index_array(index)
         vals = values.to_dense() if isinstance(values, Vector) else np.asarray(values)
-        if dup == accum and dup in _UFUNC_AT and w.nvals == w.size:
+        if dup == accum and dup in _UFUNC_AT and self.nvals(w) == _vsize(w):
             with _numpy_views(w) as (wa,):
                 _UFUNC_AT[dup].at(wa, idx, vals.astype(wa.dtype, copy=False))
             return w
