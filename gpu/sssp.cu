@@ -264,3 +264,28 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(const IT* __restrict__ in
     st[9] = nb;
   }
 }
+
+// ---------------------------------------------------------------- parents after the search
+// With every weight positive a shortest-path tree needs no record of the search:
+// pc[v] = the smallest u with d[u] + w(u, v) == d[v] and d[u] < d[v] (so the
+// parents strictly decrease d: no cycle), one pass over the edges of the reached
+// vertices after sssp_nearfar has run without its parent phase.  A group of gs
+// lanes takes a row.  (A weight below half an ulp of a distance can leave v with
+// no such u; the engine checks for that and then runs the search with parents.)
+template <typename IT>
+__global__ void sssp_pred(const IT* __restrict__ indptr, const IT* __restrict__ indices,
+                          const double* __restrict__ w, const double* __restrict__ d, long long* pc, long long n,
+                          int gs) {
+  const int sub = threadIdx.x & (gs - 1);
+  const long long ngroups = ((long long)gridDim.x * blockDim.x) / gs;
+  for (long long u = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / gs; u < n; u += ngroups) {
+    const double du = d[u];
+    if (!(du < __longlong_as_double(0x7ff0000000000000LL))) continue;
+    const long long end = (long long)indptr[u + 1];
+    for (long long p = (long long)indptr[u] + sub; p < end; p += gs) {
+      const long long v = (long long)indices[p];
+      const double dv = d[v];
+      if (du < dv && du + w[p] == dv && u < pc[v]) atomicMin(&pc[v], u);
+    }
+  }
+}
