@@ -21,7 +21,7 @@ from ..base import Declined
 from . import (kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc,
                kernels_sssp, kernels_tc)
 from .kernels_msf import MSFEdges
-from .objects import _bitmap_views, _frontier, _numpy_views, _queue, _scratch, _unsigned, _vnvals, _vsize
+from .objects import _bitmap_views, _frontier, _numpy_views, _queue, _unsigned, _vnvals, _vsize
 
 _FUSED = {}
 
@@ -65,17 +65,17 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
     if _vnvals(q) == 0:
         return q, k, 0, 0, 0, 0
     ids = _unsigned(G.indices).dtype  # the queues hold vertex ids: 32 bits up to 2**31 vertices
-    with _scratch(G, (ids, False), (ids, False)) as (queue, nxt):
-        frontier, nf = _queue(q, ids, queue)
-        if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
-            return q, k, nf, 0, 0, 0
-        with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-            frontier, nf, k, found, scanned, found_in = kernels_bfs.bfs_push_levels(
-                _unsigned(G.indptr), _unsigned(G.indices), G.in_degree if G.directed else _NO_DEGREES, frontier,
-                nf, nxt, pb if parent is not None else lb, pv, lv, k, max_edges)
-            if parent is not None and level is not None:
-                lb[:] = pb  # the levels' structure is the parents'
-        return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned, found_in
+    frontier, nf = _queue(q, ids)
+    if int((G.indptr[frontier[:nf] + 1] - G.indptr[frontier[:nf]]).sum()) > max_edges:
+        return q, k, nf, 0, 0, 0
+    with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
+        frontier, nf, k, found, scanned, found_in = kernels_bfs.bfs_push_levels(
+            _unsigned(G.indptr), _unsigned(G.indices), G.in_degree if G.directed else _NO_DEGREES, frontier, nf,
+            np.empty(n, ids),
+            pb if parent is not None else lb, pv, lv, k, max_edges)
+        if parent is not None and level is not None:
+            lb[:] = pb  # the levels' structure is the parents'
+    return _frontier(frontier[:nf], n, q.dtype), k, nf, found, scanned, found_in
 
 
 @fuses
@@ -85,15 +85,14 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
     n = G.n
     T = G.T
     ids = _unsigned(T.indices).dtype
-    with _scratch(G, (ids, False), (ids, False), (bool, True)) as (queue, nxt, in_frontier):
-        frontier, nf = _queue(q, ids, queue)
-        with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-            frontier, nq, k, found, found_in = kernels_bfs.bfs_pull_levels(
-                _unsigned(T.indptr), _unsigned(T.indices), frontier, nf, nxt, in_frontier,
-                pb if parent is not None else lb, pv, lv, k, min_frontier)
-            if parent is not None and level is not None:
-                lb[:] = pb
-        return _frontier(frontier[:nq], n, q.dtype), k, nq, found, found_in
+    frontier, nf = _queue(q, ids)
+    with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
+        frontier, nq, k, found, found_in = kernels_bfs.bfs_pull_levels(
+            _unsigned(T.indptr), _unsigned(T.indices), frontier, nf, np.empty(n, ids), np.zeros(n, bool),
+            pb if parent is not None else lb, pv, lv, k, min_frontier)
+        if parent is not None and level is not None:
+            lb[:] = pb
+    return _frontier(frontier[:nq], n, q.dtype), k, nq, found, found_in
 
 
 # ---- connected components ----
