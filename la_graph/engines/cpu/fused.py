@@ -179,16 +179,9 @@ def msf_round(E, f, edges, forest):
 
 
 # ---- sssp ----
-def _writeable(a):
-    """``a``, or a copy of it where numpy would not let a kernel write it."""
-    return a if a.flags.writeable else a.copy()
-
-
 def _search_vectors(step, d, parent):
     """Decline ``step`` unless ``d`` and ``parent`` (or None) are full and distinct: the kernels update them in place."""
-    _need_full(step, *(v for v in (d, parent) if v is not None))
-    if parent is not None and d is parent:
-        raise Declined(f"{step} updates d and parent in place: they must be distinct objects")
+    _need_full(step, *(v for v in (d, parent) if v is not None))   # distinct objects included
 
 
 def _max_weight(G):

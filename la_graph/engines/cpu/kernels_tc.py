@@ -1,4 +1,4 @@
-"""Triangles at every vertex in one compiled pass over the edges oriented by degree.
+"""Triangles (the total, or at every vertex) in one compiled pass over the edges oriented by degree.
 
 The edges of the simple undirected graph are oriented from the earlier end to
 the later one in the order of ascending degree (ties by id), as
@@ -6,9 +6,9 @@ the later one in the order of ascending degree (ties by id), as
 a CSR of each vertex's later neighbours (no row longer than ``sqrt(2 m)``).
 For each vertex ``u`` its later neighbours are marked; every later neighbour
 ``k`` then scans its own later neighbours ``v``, and each marked one closes the
-triangle ``u, k, v``: counted once for the total, or at all three corners.  Vertices are dealt to the
-threads round-robin (so the hubs spread), each thread adding into a row of its
-own; the rows are summed at the end.
+triangle ``u, k, v``: counted once for the total, or at all three corners.
+Vertices are dealt to the threads round-robin (so the hubs spread), each
+thread adding into a row of its own; the rows are summed at the end.
 """
 
 from __future__ import annotations

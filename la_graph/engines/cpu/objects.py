@@ -204,8 +204,7 @@ def _indices(v):
     if v.ss.format == "bitmap":
         with _bitmap_views(v, values=False) as ((present, _),):
             return np.flatnonzero(present)
-    n = ffi.new("GrB_Index*")
-    _ok(lib.GrB_Vector_nvals(n, v._carg), "nvals")
+    n = ffi.new("GrB_Index*", _vnvals(v))   # in: the room; out: the entries read
     out = np.empty(n[0], np.uint64)  # the indices alone (no values: SuiteSparse takes NULL), read in place
     _ok(lib.GrB_Vector_extractTuples_BOOL(ffi.from_buffer("GrB_Index*", out), _NULL, n, v._carg), "extractTuples")
     return out[:n[0]].view(np.int64)

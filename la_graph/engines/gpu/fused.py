@@ -20,7 +20,6 @@ import numpy as np
 
 from ..._keys import weight_ranks
 from ... import _random
-from ..._random import vertex_ranks
 from ...exceptions import InvalidArgumentError
 from ..base import Declined
 from .kernels import _NULL, _kernel, _next_pow2
@@ -504,7 +503,7 @@ def scc_color(E, G, seed, labels):
         return 0  # every vertex is labelled
     indptr, indices, tptr, tind, done, lab = _scc_state(E, G, labels)
     n = G.n
-    prio = cp.asarray(vertex_ranks(n, seed))    # the algebra's permutation: colors index `smallest`
+    prio = cp.asarray(_random.vertex_ranks(n, seed))    # the algebra's permutation: colors index `smallest`
     IT = indices.dtype
     left = n - int(done.sum())
     color, smallest = cp.empty(n, _I64), cp.empty(n, _I64)
