@@ -123,6 +123,23 @@ __device__ __forceinline__ void nf_parent(const IT* __restrict__ indices, const 
   }
 }
 
+// A row longer than NF_BIG goes to the block's list (v, dv) for all its threads to take; true when it
+// went (false when short, or when the list is full: then the group takes it itself).
+__device__ __forceinline__ bool nf_defer(long long v, double dv, long long len, long long* big_v, double* big_d,
+                                         int* nbig, int sub, unsigned gmask, int gs) {
+  if (len <= NF_BIG) return false;
+  int k = 0;
+  if (sub == 0) {
+    k = atomicAdd(nbig, 1);
+    if (k < NF_BIGCAP) {
+      big_v[k] = v;
+      big_d[k] = dv;
+    }
+  }
+  if (gs > 1) k = __shfl_sync(gmask, k, 0, gs);
+  return k < NF_BIGCAP;
+}
+
 template <typename IT>
 __global__ void __launch_bounds__(512, 2) sssp_nearfar(const IT* __restrict__ indptr, const IT* __restrict__ indices,
                                                        const double* __restrict__ w, double* d, long long* pv,
@@ -211,18 +228,7 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(const IT* __restrict__ in
       }
       if (sub == 0) fq[i] = dv;
       const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
-      if (end - start > NF_BIG) {
-        int k = 0;
-        if (sub == 0) {
-          k = atomicAdd(&nbig, 1);
-          if (k < NF_BIGCAP) {
-            big_v[k] = v;
-            big_d[k] = dv;
-          }
-        }
-        if (gs > 1) k = __shfl_sync(gmask, k, 0, gs);
-        if (k < NF_BIGCAP) continue;
-      }
+      if (nf_defer(v, dv, end - start, big_v, big_d, &nbig, sub, gmask, gs)) continue;
       nf_relax(indices, w, d, flag, out, nout, dv, start + sub, end, gs, tag);
     }
     __syncthreads();
@@ -240,18 +246,7 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(const IT* __restrict__ in
         if (dv < 0) continue;
         const long long v = __ldcg(&in[i]);
         const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
-        if (end - start > NF_BIG) {
-          int k = 0;
-          if (sub == 0) {
-            k = atomicAdd(&nbig, 1);
-            if (k < NF_BIGCAP) {
-              big_v[k] = v;
-              big_d[k] = dv;
-            }
-          }
-          if (gs > 1) k = __shfl_sync(gmask, k, 0, gs);
-          if (k < NF_BIGCAP) continue;
-        }
+        if (nf_defer(v, dv, end - start, big_v, big_d, &nbig, sub, gmask, gs)) continue;
         nf_parent(indices, w, d, flag, pc, v, dv, start + sub, end, gs, tag);
       }
       __syncthreads();
@@ -267,5 +262,30 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(const IT* __restrict__ in
   if (tid == 0) {
     st[8] = r;
     st[9] = nb;
+  }
+}
+
+// ---------------------------------------------------------------- parents after the search
+// With every weight positive a shortest-path tree needs no record of the search:
+// pc[v] = the smallest u with d[u] + w(u, v) == d[v] and d[u] < d[v] (so the
+// parents strictly decrease d: no cycle), one pass over the edges of the reached
+// vertices after sssp_nearfar has run without its parent phase.  A group of gs
+// lanes takes a row.  (A weight below half an ulp of a distance can leave v with
+// no such u; the engine checks for that and then runs the search with parents.)
+template <typename IT>
+__global__ void sssp_pred(const IT* __restrict__ indptr, const IT* __restrict__ indices,
+                          const double* __restrict__ w, const double* __restrict__ d, long long* pc, long long n,
+                          int gs) {
+  const int sub = threadIdx.x & (gs - 1);
+  const long long ngroups = ((long long)gridDim.x * blockDim.x) / gs;
+  for (long long u = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / gs; u < n; u += ngroups) {
+    const double du = d[u];
+    if (!(du < __longlong_as_double(0x7ff0000000000000LL))) continue;
+    const long long end = (long long)indptr[u + 1];
+    for (long long p = (long long)indptr[u] + sub; p < end; p += gs) {
+      const long long v = (long long)indices[p];
+      const double dv = d[v];
+      if (du < dv && du + w[p] == dv && u < pc[v]) atomicMin(&pc[v], u);
+    }
   }
 }

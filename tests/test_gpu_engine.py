@@ -232,7 +232,7 @@ def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
     assert sorted(E.fused_steps) == ["bfs_push", "fastsv_round", "floyd_warshall", "luby", "msf_edges",
                                      "msf_forest", "msf_round", "scc_color", "scc_trim", "sssp_delta_stepping",
-                                     "sssp_relax", "vertex_priorities"]
+                                     "sssp_relax", "triangle_total", "vertex_priorities", "vertex_triangles"]
     families = steps.families()
     for name, impl in E.fused_steps.items():
         step = steps.STEPS[name]

@@ -87,7 +87,9 @@ def triangle_count(G, *, engine=None):
 def triangle_total(E, S):
     """The triangles of the undirected graph ``S`` (with an edge), each once: ``sum(C<L> = L plus.pair L)``.
 
-    The CPU engine fuses it: one compiled pass marking each vertex's later neighbours.
+    The CPU engine fuses it as one compiled pass marking each vertex's later
+    neighbours, the GPU engine as one thread an oriented edge, intersecting the
+    two rows of later neighbours.
     """
     L, _ = oriented_edges(E, S, reverse=False)
     C = E.mxm(L, L, "plus_pair", mask=L, structural=True)

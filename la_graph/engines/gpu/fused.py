@@ -409,11 +409,22 @@ def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     indptr, indices, w = E._csr(E.matrix(G))
     if w is None or w.dtype != _F64:
         raise Declined("sssp_delta_stepping's kernels take float64 weights")
+    # positive weights: the parents in one pass after the search (sssp_pred), not a phase per round;
+    # None where a weight below a distance's rounding left a reached vertex without one
+    if parent is not None and _least_weight(E, G, w) > 0:
+        done = _nearfar(E, G, d, parent, bucket, delta, indptr, indices, w, after=True)
+        if done is not None:
+            return done
+    return _nearfar(E, G, d, parent, bucket, delta, indptr, indices, w, after=False)
+
+
+def _nearfar(E, G, d, parent, bucket, delta, indptr, indices, w, *, after):
     n, keep = G.n, parent is not None
+    big = np.iinfo(np.int64).max
     _reserve(n * (64 + 16 * keep) + 256, "the delta-stepping search state")
     dv = d.val.copy()        # the engine never writes into a vector's array
     pv = parent.val.copy() if keep else None
-    pc = cp.full(n, np.iinfo(np.int64).max, _I64) if keep else None
+    pc = cp.full(n, big, _I64) if keep else None
     flag, farmark = cp.zeros(n, cp.int32), cp.zeros(n, cp.int32)
     la, lb, fa, fb = (cp.empty(n, _I64) for _ in range(4))
     fq = cp.empty(n, _F64)
@@ -430,8 +441,18 @@ def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     width = delta * (E.SSSP_SPARSE_WIDTH if degree < 8 else 1)
     _kernel("sssp.cu", "sssp_nearfar", indices.dtype)(
         (2 * E._sms,), (512,),      # two blocks a multiprocessor, all resident (__launch_bounds__(512, 2))
-        (indptr, indices, w, dv, _NULL if pv is None else pv, _NULL if pc is None else pc, flag, farmark,
-         la, lb, fq, fa, fb, st, np.float64((bucket + 1) * delta), np.float64(width), np.int32(gs), bar))
+        (indptr, indices, w, dv, _NULL if (pv is None or after) else pv, _NULL if (pc is None or after) else pc,
+         flag, farmark, la, lb, fq, fa, fb, st, np.float64((bucket + 1) * delta), np.float64(width), np.int32(gs),
+         bar))
+    if after:
+        _kernel("sssp.cu", "sssp_pred", indices.dtype)(
+            (E._blocks(n * gs),), (256,), (indptr, indices, w, dv, pc, np.int64(n), np.int32(gs)))
+        found = pc != big
+        own = pv == cp.arange(n, dtype=_I64)                 # the sources: their own parents
+        if int(cp.count_nonzero(cp.isfinite(dv) & ~found & ~own)):   # a weight lost in rounding
+            log.debug("sssp_delta_stepping: a reached vertex has no parent by d[u] + w == d[v]; parents in the loop")
+            return None
+        pv = cp.where(found & ~own, pc, pv)
     if log.isEnabledFor(logging.DEBUG):
         rounds, buckets = (int(x) for x in cp.asnumpy(st[8:10]))
         log.debug("sssp_delta_stepping: %d rounds, %d buckets of width %g (delta %g)", rounds, buckets, width, delta)
@@ -439,6 +460,15 @@ def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     if keep:
         parent.val, parent.pres = pv, None
     return d, parent, None
+
+
+def _least_weight(E, G, w):
+    """The smallest weight of ``G`` (cached on the graph)."""
+    key = E._graph_key("least_weight")
+    m = G._engine_cache.get(key)
+    if m is None:
+        m = G._engine_cache[key] = float(w.min()) if w.size else 0.0
+    return m
 
 
 # ---------------------------------------------------------------- scc (gpu/scc.cu)
@@ -494,3 +524,43 @@ def scc_color(E, G, seed, labels):
         total += int(reached.sum())
     labels.val, labels.pres = lab, done
     return total
+
+
+# ---------------------------------------------------------------- triangles (gpu/triangles.cu)
+def _later_neighbours(E, S):
+    """``(ptr, ind, rows)`` of the edges of ``S`` oriented by degree (ascending, ties by id), on the device."""
+    indptr, indices, _ = E._csr(E.matrix(S))
+    n, nnz = S.n, int(indices.size)
+    _reserve(nnz * (17 + indices.itemsize) + 16 * n + 64, f"the {nnz // 2:,} edges oriented by degree")
+    deg = (indptr[1:] - indptr[:-1]).astype(_I64)
+    rank = cp.empty(n, _I64)
+    rank[cp.argsort(deg)] = cp.arange(n, dtype=_I64)        # any total order counts the same triangles
+    rows = cp.searchsorted(indptr[1:], cp.arange(nnz, dtype=indptr.dtype), side="right").astype(_I64)
+    keep = rank[rows] < rank[indices]                         # self-loops: never later than themselves
+    rows, ind = rows[keep], indices[keep]                     # still sorted within each row
+    ptr = cp.zeros(n + 1, _I64)
+    ptr[1:] = cp.cumsum(cp.bincount(rows, minlength=n))
+    return ptr, ind, rows
+
+
+def _triangles(E, S, per_vertex):
+    ptr, ind, rows = _later_neighbours(E, S)
+    total = cp.zeros(1, cp.uint64)
+    tv = cp.zeros(S.n, cp.uint64) if per_vertex else None
+    if rows.size:
+        _kernel("triangles.cu", "tc_edges", ind.dtype)(
+            (E._blocks(rows.size),), (256,),
+            (ptr, ind, rows, np.int64(rows.size), total, _NULL if tv is None else tv))
+    return total, tv
+
+
+@fuses
+def triangle_total(E, S):
+    total, _ = _triangles(E, S, False)
+    return int(total[0])
+
+
+@fuses
+def vertex_triangles(E, S):
+    _, tv = _triangles(E, S, True)
+    return GVec(S.n, _I64, tv.view(_I64))
