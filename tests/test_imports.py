@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "la_graph"
-BACKENDS = ("graphblas", "cupy", "cupyx", "numba")
+BACKENDS = ("graphblas", "cupy", "cupyx", "numba", "dask", "distributed", "dask_cuda")
 #: where backend imports belong (the checkers' compiled references too: loops of their own, no engine code)
 BACKEND_HOMES = ("la_graph.engines", "la_graph.bench.native", "la_graph._verify_kernels")
 
