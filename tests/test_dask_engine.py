@@ -31,7 +31,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=40)
+                                       dashboard_address=":0", silence_logs=40)
     c = distributed.Client(cluster)
     yield c
     c.close()
@@ -153,8 +153,8 @@ def _gpu_cluster(kind):
         pytest.skip(f"no CUDA device: {exc}")
     if kind == "cuda":
         dask_cuda = pytest.importorskip("dask_cuda")
-        return dask_cuda.LocalCUDACluster(n_workers=1, dashboard_address=None, silence_logs=40)
-    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        return dask_cuda.LocalCUDACluster(n_workers=1, dashboard_address=":0", silence_logs=40)
+    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                     silence_logs=40)
 
 
@@ -180,7 +180,7 @@ def test_gpu_workers(kind):
 
 def test_a_lost_worker_ends_the_computation_naming_it():
     from la_graph.engines.dask import DaskEngine
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                        silence_logs=50)
     client = distributed.Client(cluster)
     try:
@@ -204,7 +204,7 @@ def test_a_lost_worker_ends_the_computation_naming_it():
 
 def test_a_graph_too_big_for_the_workers_is_refused_with_the_bytes_needed():
     from la_graph.engines.dask import DaskEngine
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None,
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0",
                                        memory_limit="64KiB", silence_logs=50)
     client = distributed.Client(cluster)
     try:

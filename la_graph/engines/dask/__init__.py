@@ -38,7 +38,7 @@ Examples
 --------
 >>> import la_graph as lg
 >>> from distributed import Client, LocalCluster
->>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+>>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0")
 >>> client = Client(cluster)
 >>> G = lg.generators.path(6)
 >>> with lg.use_engine("dask", client=client) as E:
@@ -150,6 +150,9 @@ class DaskEngine(Engine):
         given; default ``min(4, cores)``.
     seed : int
         Seed of the row and column permutation.
+    threads : int, optional
+        GraphBLAS threads per CPU worker; default: the cores over the workers for the
+        LocalCluster the engine starts, and the workers' own setting on a given cluster.
     low_latency : bool
         Send Dask's control messages at once (default): the client, scheduler and workers
         batch them every 2-10 ms otherwise, which puts ~11 ms under every round trip
@@ -161,7 +164,7 @@ class DaskEngine(Engine):
     narrow_ids = False
 
     def __init__(self, client=None, *, address=None, grid=None, local="cpu", workers=None, seed=0,
-                 low_latency=True):
+                 threads=None, low_latency=True):
         if local not in ("cpu", "gpu", "reference"):
             raise InvalidArgumentError(f"local must be 'cpu', 'gpu' or 'reference', got {local!r}")
         if grid is not None and (not isinstance(grid, (int, np.integer)) or grid < 1):
@@ -169,6 +172,7 @@ class DaskEngine(Engine):
         self.local, self._grid, self._seed, self.low_latency = local, grid, int(seed), bool(low_latency)
         self._client, self._address, self._nworkers = client, address, workers
         self._cluster = None
+        self._threads = threads
         self._placement = None
         self._layouts = {}
         self._pending = []
@@ -186,7 +190,7 @@ class DaskEngine(Engine):
                 cores = os.cpu_count() or 1
                 n = self._nworkers or max(1, min(4, cores))
                 self._cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                         dashboard_address=None)
+                                                         dashboard_address=":0")
                 self._client = distributed.Client(self._cluster)
                 weakref.finalize(self, _close, self._client, self._cluster)
         return self._client
@@ -202,8 +206,8 @@ class DaskEngine(Engine):
             if not workers:
                 raise WorkerLost("the Dask cluster has no workers")
             s = self._grid or int(np.ceil(np.sqrt(len(workers))))
-            threads = None
-            if self.local == "cpu" and self._cluster is not None:
+            threads = self._threads
+            if threads is None and self.local == "cpu" and self._cluster is not None:
                 threads = max(1, (os.cpu_count() or 1) // len(workers))
             self.client.run(tasks.init_worker, self.local, threads, workers=workers)
             if self.low_latency:
@@ -236,14 +240,25 @@ class DaskEngine(Engine):
             self._pending = [p for p in self._pending if not p.done()]
         return f
 
-    def _gather(self, futures):
-        """The results of ``futures``; a worker lost meanwhile raises WorkerLost naming it."""
+    def _wait(self, futures):
+        """Wait until ``futures`` are done, the results staying where they are; a worker lost meanwhile
+        raises WorkerLost naming it, and a task's error is raised here."""
         while True:
             try:
                 distributed.wait(futures, timeout=1.0)
                 break
             except TimeoutError:
                 self._check_workers()
+        for f in futures:
+            if f.status == "error":
+                raise f.exception()
+            if f.status in ("cancelled", "lost"):
+                self._check_workers()
+                raise WorkerLost(f"a result the computation needs was lost ({f.key})")
+
+    def _gather(self, futures):
+        """The results of ``futures`` on the client (see :meth:`_wait`)."""
+        self._wait(futures)
         try:
             return self.client.gather(futures)
         except CancelledError as exc:
@@ -263,7 +278,7 @@ class DaskEngine(Engine):
     def synchronize(self):
         if self._pending:
             pending, self._pending = self._pending, []
-            self._gather(pending)
+            self._wait(pending)
 
     def _same(self, *objs):
         p = self.placement
