@@ -20,8 +20,8 @@ Run ``python -m la_graph.bench.scaling --help``; ``--plot`` draws the JSON.
 Examples
 --------
 >>> from la_graph.bench.scaling import mxv_model_bytes
->>> mxv_model_bytes(1000, 2, ["a", "b"], 16)   # 2 x 2 grid on two workers
-32000
+>>> mxv_model_bytes(1000, 2, ["a", "b"], 16)   # 2 x 2 grid on two workers: two partials move
+16000
 """
 
 from __future__ import annotations

@@ -130,15 +130,16 @@ def use_engine(name, **options):
         stack.pop()
 
 
-def available_engines(reference=False):
+def available_engines(reference=False, distributed=False):
     """Names of the engines that can run here.
 
     The ``"reference"`` engine (numpy primitives, no fused step: a test oracle,
-    slow by design) is listed only with ``reference=True``.
+    slow by design) is listed only with ``reference=True``, and the ``"dask"``
+    engine (which starts a cluster on first use) only with ``distributed=True``.
     """
     out = []
     for name in ENGINES:
-        if name == "reference" and not reference:
+        if (name == "reference" and not reference) or (name == "dask" and not distributed):
             continue
         try:
             get_engine(name)
