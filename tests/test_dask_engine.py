@@ -151,15 +151,19 @@ def _gpu_cluster(kind):
             pytest.skip("no CUDA device")
     except cp.cuda.runtime.CUDARuntimeError as exc:
         pytest.skip(f"no CUDA device: {exc}")
-    if kind == "cuda":
+    if kind in ("cuda", "cuda-every-gpu"):
         dask_cuda = pytest.importorskip("dask_cuda")
-        return dask_cuda.LocalCUDACluster(n_workers=1, dashboard_address=":0", silence_logs=40)
+        if kind == "cuda":
+            return dask_cuda.LocalCUDACluster(n_workers=1, dashboard_address=":0", silence_logs=40)
+        if cp.cuda.runtime.getDeviceCount() < 2:
+            pytest.skip("one GPU: the run across GPUs needs two or more")
+        return dask_cuda.LocalCUDACluster(dashboard_address=":0", silence_logs=40)
     return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                     silence_logs=40)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("kind", ["cuda", "two-on-one-gpu"])
+@pytest.mark.parametrize("kind", ["cuda", "two-on-one-gpu", "cuda-every-gpu"])
 def test_gpu_workers(kind):
     """Ran on one H100 (2026-11-25): both kinds passed, 99 s together."""
     from la_graph.engines.dask import DaskEngine

@@ -83,15 +83,6 @@ def _transfer_bytes(client):
     return sum(client.run(lambda dask_worker: dask_worker.transfer_outgoing_bytes_total).values())
 
 
-def _cluster(workers, local):
-    import distributed
-    if local == "gpu":
-        import dask_cuda
-        return dask_cuda.LocalCUDACluster(n_workers=workers, dashboard_address=":0", silence_logs=50)
-    return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                    dashboard_address=":0", silence_logs=50)
-
-
 def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=True, log=print):
     """Rows ``{graph, workers, algo, ms, ...}`` and ``mxv`` traffic rows, for each worker count.
 
@@ -101,8 +92,7 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
     if weak and len(graphs) != len(workers):
         raise lg.InvalidArgumentError(f"weak scaling pairs graphs with worker counts: {len(graphs)} graphs, "
                                       f"{len(workers)} worker counts")
-    import distributed
-    from ..engines.dask import DaskEngine
+    from ..engines.dask import DaskEngine, local_cluster
     rows, traffic = [], []
     built = {}
     for name in graphs:
@@ -111,8 +101,7 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
         log(f"{name}: {built[name]}, built in {time.perf_counter() - t:.1f} s")
     refs = {}
     for w in workers:
-        cluster = _cluster(w, local)
-        client = distributed.Client(cluster)
+        client, cluster = local_cluster(w, local)
         try:
             E = DaskEngine(client, local=local, grid=int(np.ceil(np.sqrt(w))), threads=1)
             for k, (name, G) in enumerate(built.items()):
@@ -125,16 +114,20 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                 layout_s = time.perf_counter() - t
                 u = E.full(G.n, 1.0)
                 E.synchronize()
-                before = _transfer_bytes(client)
                 E.mxv(A, u, "plus_times")
                 E.synchronize()
+                before = _transfer_bytes(client)
+                t = time.perf_counter()
+                E.mxv(A, u, "plus_times")
+                E.synchronize()
+                mxv_ms = (time.perf_counter() - t) * 1e3
                 moved = _transfer_bytes(client) - before
                 entry = 8                                     # a full local vector travels as its float64 values
                 model = mxv_model_bytes(G.n, E.grid, list(E.placement.workers), entry)
                 traffic.append({"graph": name, "workers": w, "grid": E.grid, "n": G.n, "mxv_bytes": int(moved),
-                                "model_bytes": model, "per_worker_bytes": int(moved / w)})
+                                "model_bytes": model, "per_worker_bytes": int(moved / w), "mxv_ms": mxv_ms})
                 log(f"  {name} on {w} workers ({E.grid}x{E.grid} blocks): layout {layout_s:.1f} s, "
-                    f"one mxv moved {moved / 1e6:.1f} MB (2-D model {model / 1e6:.1f} MB)")
+                    f"one mxv {mxv_ms:.1f} ms moved {moved / 1e6:.1f} MB (2-D model {model / 1e6:.1f} MB)")
                 for algo in algos:
                     H = G if algo != "sssp" or G.weighted else None
                     if H is None:

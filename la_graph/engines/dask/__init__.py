@@ -69,7 +69,7 @@ except ImportError as exc:  # pragma: no cover - the registry turns this into En
     raise EngineUnavailable(f"the dask engine needs dask and distributed ({exc}); "
                             "install them with: pip install 'la_graph[dask]'") from exc
 
-__all__ = ["DaskEngine", "DVector", "DMatrix", "Layout"]
+__all__ = ["DaskEngine", "DVector", "DMatrix", "Layout", "local_cluster"]
 
 #: the environment variable naming a scheduler to connect to
 SCHEDULER_ENV = "LA_GRAPH_DASK_SCHEDULER"
@@ -187,11 +187,8 @@ class DaskEngine(Engine):
             if address:
                 self._client = distributed.Client(address)
             else:
-                cores = os.cpu_count() or 1
-                n = self._nworkers or max(1, min(4, cores))
-                self._cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                         dashboard_address=":0")
-                self._client = distributed.Client(self._cluster)
+                n = self._nworkers or max(1, min(4, os.cpu_count() or 1))
+                self._client, self._cluster = local_cluster(n, self.local)
                 weakref.finalize(self, _close, self._client, self._cluster)
         return self._client
 
@@ -747,6 +744,23 @@ class DaskEngine(Engine):
         """Bytes of ``x``'s entries (indices and values), per segment or block: what one transfer moves."""
         return self._gather([self.client.submit(tasks.nbytes, self.local, f, pure=False)
                              for f in self._flat(_check_obj(x))])
+
+
+def local_cluster(workers, local="cpu"):
+    """``(client, cluster)`` of ``workers`` worker processes on this machine, one thread each.
+
+    ``local="gpu"``: dask-cuda's LocalCUDACluster, one worker per GPU (``workers`` of them).
+    """
+    if local == "gpu":
+        try:
+            import dask_cuda
+        except ImportError as exc:
+            raise EngineUnavailable(f"GPU workers need dask-cuda ({exc}): pip install dask-cuda") from exc
+        cluster = dask_cuda.LocalCUDACluster(n_workers=workers, dashboard_address=":0", silence_logs=50)
+    else:
+        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                           dashboard_address=":0", silence_logs=50)
+    return distributed.Client(cluster), cluster
 
 
 def _check_obj(x):
