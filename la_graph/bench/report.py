@@ -64,15 +64,22 @@ def is_record(doc):
             and all(isinstance(r, dict) and {"algorithm", "tool", "median_s"} <= set(r) for r in doc["results"]))
 
 
-def load(paths, skip_others=False):
+SCALING_KIND = "la_graph dask scaling"
+
+
+def load(paths, skip_others=False, scaling=None):
     """``[(path, record)]``, oldest first; earlier script records upgraded.
 
     With ``skip_others``, JSON files that are not benchmark records are left out;
-    otherwise they are an error.
+    otherwise they are an error.  Scaling records of the distributed engine
+    (:mod:`la_graph.bench.scaling`) go to the list ``scaling`` when one is given.
     """
     docs = []
     for p in paths:
         doc = json.loads(Path(p).read_text())
+        if scaling is not None and isinstance(doc, dict) and doc.get("kind") == SCALING_KIND:
+            scaling.append((Path(p), doc))
+            continue
         if not is_record(doc):
             if skip_others:
                 continue
@@ -371,9 +378,46 @@ def _machine_line(doc):
     return "; ".join(bits)
 
 
+def scaling_section(path, doc, img_dir, out):
+    """The page's lines for one scaling record of the distributed engine: times, traffic, a plot."""
+    kind = "weak" if any(r.get("scaling") == "weak" for r in doc["rows"]) else "strong"
+    lines = [f"## Distributed engine, {kind} scaling, {doc['local']} workers: `{path.name}`", "",
+             f"{doc['date']}; {doc['machine']}; median ms of the timed runs, every answer compared with the "
+             f"CPU engine's (`python -m la_graph.bench.scaling`; see [scaling out](scaling.md))."
+             + (f" {doc['note']}." if doc.get("note") else ""), ""]
+    workers = sorted({r["workers"] for r in doc["rows"]})
+    lines += ["| graph | algorithm | " + " | ".join(f"{w} worker{'s' * (w > 1)}" for w in workers) + " | checked |",
+              "|---|---|" + "---:|" * len(workers) + "---|"]
+    cells = {}
+    for r in doc["rows"]:
+        cells.setdefault((r["graph"] if kind == "strong" else "ladder", r["algo"]), {})[r["workers"]] = r
+    for (graph, algo), by in cells.items():
+        if kind == "weak":
+            graph = " / ".join(by[w]["graph"] for w in workers if w in by)
+        ok = all(r["checked"] is not False for r in by.values())
+        lines.append(f"| {graph} | {algo} | " + " | ".join(f"{by[w]['ms']:,.1f}" if w in by else "—" for w in workers)
+                     + f" | {'yes' if ok else '**WRONG**'} |")
+    if doc.get("traffic"):
+        lines += ["", "One `mxv` with a full vector: bytes the workers sent each other, and the 2-D model's count:", "",
+                  "| graph | workers | grid | measured MB | model MB |", "|---|---:|---:|---:|---:|"]
+        lines += [f"| {t['graph']} | {t['workers']} | {t['grid']}×{t['grid']} | {t['mxv_bytes'] / 1e6:.1f} | "
+                  f"{t['model_bytes'] / 1e6:.1f} |" for t in doc["traffic"]]
+    for n in doc.get("nccl_same_gpus", []):
+        lines += ["", f"NCCL between the same {n['devices']} GPUs, {n['bytes'] / 1e6:.1f} MB: all-gather "
+                      f"{n['allgather_ms']:.3f} ms, all-reduce {n['allreduce_ms']:.3f} ms."]
+    if img_dir is not None:
+        from .scaling import plot
+        img_dir.mkdir(parents=True, exist_ok=True)
+        p = img_dir / f"{_slug(path.stem)}.png"
+        plot(doc, p)
+        lines += ["", f"![{kind} scaling]({_rel(p, out)})"]
+    return lines + [""]
+
+
 def render(paths, out="docs/benchmarks.md", img_dir=None, plots=True, skip_others=False):
     """Write the page (and the plots into ``img_dir``, default ``<out stem>/`` beside it); return its path."""
-    docs = load(paths, skip_others)
+    scaling = []
+    docs = load(paths, skip_others, scaling)
     out = Path(out)
     img_dir = Path(img_dir) if img_dir else out.with_suffix("")
     evals = evaluate(docs)
@@ -410,6 +454,8 @@ def render(paths, out="docs/benchmarks.md", img_dir=None, plots=True, skip_other
                 parts += [f"![speed-up of la_graph over each peer]({_rel(p, out)})", ""]
         if doc.get("notes"):
             parts += ["Notes:", "", *[f"* {n}" for n in dict.fromkeys(doc["notes"])], ""]
+    for path, doc in sorted(scaling, key=lambda pd: pd[1]["date"], reverse=True):
+        parts += scaling_section(path, doc, img_dir if plots else None, out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(parts).rstrip() + "\n")
     return out
