@@ -91,6 +91,39 @@ def monoid_type(monoid, dtype):
     return np.dtype(np.int64) if monoid == "plus" and np.dtype(dtype) == np.bool_ else np.dtype(dtype)
 
 
+def check_name(name, known, kind):
+    """``name``, checked to be one of ``known`` (an operator name of ``kind``: "binary op", "monoid"...)."""
+    if name not in known:
+        raise InvalidArgumentError(f"unknown {kind} {name!r}; known: {', '.join(known)}")
+    return name
+
+
+def check_range(index, size, what):
+    """Raise unless every entry of the int array ``index`` is in ``0 .. size-1``."""
+    if index.size and (index.min() < 0 or index.max() >= size):
+        raise InvalidArgumentError(f"{what} out of range 0..{size - 1}: {index[(index < 0) | (index >= size)][:5]}")
+
+
+def check_coords(rows, cols, nrows, ncols):
+    """``rows`` and ``cols`` of a ``matrix_from_coo`` call as int64 arrays, checked (lengths, ranges)."""
+    rows, cols = np.asarray(rows, np.int64).ravel(), np.asarray(cols, np.int64).ravel()
+    if rows.shape != cols.shape:
+        raise InvalidArgumentError(f"rows and cols lengths differ: {rows.size} != {cols.size}")
+    check_range(rows, nrows, "row index")
+    check_range(cols, ncols, "column index")
+    return rows, cols
+
+
+def check_output_args(out, mask, accum, complement):
+    """The rules on the output arguments that hold for every engine (``accum`` needs ``out`` ...)."""
+    if accum is not None:
+        check_name(accum, BINARY_OPS, "binary op")
+        if out is None:
+            raise InvalidArgumentError("accum needs out=")
+    if complement and mask is None:
+        raise InvalidArgumentError("complement=True needs a mask")
+
+
 class Declined(Exception):
     """Raised by a fused step that cannot take its arguments, before it changes anything.
 

@@ -35,7 +35,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import InvalidArgumentError
-from .base import BINARY_OPS, BOOL_SEMIRINGS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, monoid_type
+from .base import (BINARY_OPS, BOOL_SEMIRINGS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, monoid_type)
+from .base import check_name as _check_name
+from .base import check_coords, check_output_args
+from .base import check_range as _check_range
 
 BOOL, I64 = np.dtype(bool), np.dtype(np.int64)
 _COMPARE = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
@@ -86,12 +89,6 @@ def _empty(shape, dtype):
 
 
 # ---------------------------------------------------------------- checks
-def _check_name(name, known, kind):
-    if name not in known:
-        raise InvalidArgumentError(f"unknown {kind} {name!r}; known: {', '.join(known)}")
-    return name
-
-
 def _check_shape(x, shape, what):
     if not isinstance(x, Sparse):
         raise InvalidArgumentError(f"{what} must be a vector or matrix of the reference engine, "
@@ -106,11 +103,6 @@ def _check_ndim(x, ndim, what):
     if len(_check_shape(x, None, what).shape) != ndim:
         raise InvalidArgumentError(f"{what} must be a {('vector', 'matrix')[ndim - 1]}, got shape {x.shape}")
     return x
-
-
-def _check_range(index, size, what):
-    if index.size and (index.min() < 0 or index.max() >= size):
-        raise InvalidArgumentError(f"{what} out of range 0..{size - 1}: {index[(index < 0) | (index >= size)][:5]}")
 
 
 # ---------------------------------------------------------------- values
@@ -326,12 +318,7 @@ def _write(C, T, mask=None, accum=None, structural=False, complement=False, repl
 
 def _output(T, out, mask, accum, structural, complement, replace):
     """Write the result ``T`` of an operation with the GraphBLAS output arguments."""
-    if accum is not None:
-        _check_name(accum, BINARY_OPS, "binary op")
-        if out is None:
-            raise InvalidArgumentError("accum needs out=")
-    if complement and mask is None:
-        raise InvalidArgumentError("complement=True needs a mask")
+    check_output_args(out, mask, accum, complement)
     C = _empty(T.shape, T.dtype) if out is None else _check_shape(out, T.shape, "out")
     return _write(C, T, mask, accum, structural, complement, replace)
 
@@ -423,11 +410,7 @@ class ReferenceEngine(Engine):
         return self._from_coo((size,), indices, values, dup, dtype)
 
     def matrix_from_coo(self, rows, cols, values, nrows, ncols, *, dup=None, dtype=None):
-        rows, cols = np.asarray(rows, np.int64).ravel(), np.asarray(cols, np.int64).ravel()
-        if rows.shape != cols.shape:
-            raise InvalidArgumentError(f"rows and cols lengths differ: {rows.size} != {cols.size}")
-        _check_range(rows, nrows, "row index")
-        _check_range(cols, ncols, "column index")
+        rows, cols = check_coords(rows, cols, nrows, ncols)
         return self._from_coo((nrows, ncols), rows * ncols + cols, values, dup, dtype)
 
     def to_numpy(self, x, fill=None, *, consume=False):

@@ -60,6 +60,9 @@ import numpy as np
 
 from ...exceptions import EngineUnavailable, InvalidArgumentError, OutOfMemory, WorkerLost
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Engine, monoid_type
+from ..base import check_name as _check_name
+from ..base import check_coords, check_output_args
+from ..base import check_range as _check_range
 from . import tasks
 from .layout import Layout
 
@@ -114,12 +117,6 @@ class DVector(_DObject):
 
 class DMatrix(_DObject):
     """A matrix of the distributed engine: ``parts[i][j]`` is the future of block ``(i, j)``."""
-
-
-def _check_name(name, known, kind):
-    if name not in known:
-        raise InvalidArgumentError(f"unknown {kind} {name!r}; known: {', '.join(known)}")
-    return name
 
 
 def _semiring_parts(semiring):
@@ -365,22 +362,21 @@ class DaskEngine(Engine):
                                                    self._put([values[L.ids(k)]], p.segment(k))[0])
                                       for k in range(p.s)], p)
 
-    def _coo_values(self, values, count, dtype):
-        if np.ndim(values) == 0:
-            return values, True
-        values = np.asarray(values)
-        if values.shape != (count,):
-            raise InvalidArgumentError(f"indices and values lengths differ: {count} != {values.size}")
-        return values, False
+    def _coo_values(self, values, count, dup, dtype):
+        """``(values, scalar, dtype)`` of a ``*_from_coo`` call, checked."""
+        if dup is not None:
+            _check_name(dup, BINARY_OPS, "binary op")
+        scalar = np.ndim(values) == 0
+        if not scalar:
+            values = np.asarray(values)
+            if values.shape != (count,):
+                raise InvalidArgumentError(f"indices and values lengths differ: {count} != {values.size}")
+        return values, scalar, np.dtype(dtype if dtype is not None else np.asarray(values).dtype)
 
     def vector_from_coo(self, indices, values, size, *, dup=None, dtype=None):
         indices = np.asarray(indices, np.int64).ravel()
         _check_range(indices, size, "index")
-        if dup is not None:
-            _check_name(dup, BINARY_OPS, "binary op")
-        values, scalar = self._coo_values(values, indices.size, dtype)
-        if dtype is None:
-            dtype = np.asarray(values).dtype
+        values, scalar, dtype = self._coo_values(values, indices.size, dup, dtype)
         L, p = self.layout(size), self.placement
         seg, local = L.locate(indices)
         pieces = tasks.split(seg, p.s, local, *(() if scalar else (values,)))
@@ -394,16 +390,8 @@ class DaskEngine(Engine):
         return DVector((size,), parts, p)
 
     def matrix_from_coo(self, rows, cols, values, nrows, ncols, *, dup=None, dtype=None):
-        rows, cols = np.asarray(rows, np.int64).ravel(), np.asarray(cols, np.int64).ravel()
-        if rows.shape != cols.shape:
-            raise InvalidArgumentError(f"rows and cols lengths differ: {rows.size} != {cols.size}")
-        _check_range(rows, nrows, "row index")
-        _check_range(cols, ncols, "column index")
-        if dup is not None:
-            _check_name(dup, BINARY_OPS, "binary op")
-        values, scalar = self._coo_values(values, rows.size, dtype)
-        if dtype is None:
-            dtype = np.asarray(values).dtype
+        rows, cols = check_coords(rows, cols, nrows, ncols)
+        values, scalar, dtype = self._coo_values(values, rows.size, dup, dtype)
         p = self.placement
         Lr, Lc = self.layout(nrows), self.layout(ncols)
         si, li = Lr.locate(rows)
@@ -481,12 +469,7 @@ class DaskEngine(Engine):
 
     # ---------------------------------------------------------------- operations
     def _outargs(self, shape, ndim, out, mask, accum, complement):
-        if accum is not None:
-            _check_name(accum, BINARY_OPS, "binary op")
-            if out is None:
-                raise InvalidArgumentError("accum needs out=")
-        if complement and mask is None:
-            raise InvalidArgumentError("complement=True needs a mask")
+        check_output_args(out, mask, accum, complement)
         if out is not None:
             self._check(out, ndim, "out", shape)
         if mask is not None:
@@ -767,11 +750,6 @@ def _check_obj(x):
     if not isinstance(x, _DObject):
         raise InvalidArgumentError(f"expected a vector or matrix of the dask engine, got {type(x).__name__}")
     return x
-
-
-def _check_range(index, size, what):
-    if index.size and (index.min() < 0 or index.max() >= size):
-        raise InvalidArgumentError(f"{what} out of range 0..{size - 1}: {index[(index < 0) | (index >= size)][:5]}")
 
 
 def _low_latency(client):
