@@ -34,6 +34,9 @@ import numpy as np
 from ..._random import splitmix64
 
 _ROUNDS = 4
+#: layouts of at most this many indices keep the permutation as two tables (16 bytes an index)
+#: once a query covers a good share of them: a gather then replaces the Feistel rounds
+TABLE_MAX = 1 << 27
 
 
 class Layout:
@@ -47,7 +50,7 @@ class Layout:
         and the entry at position ``p`` of segment ``k`` is its local entry ``p - bounds[k]``.
     """
 
-    __slots__ = ("size", "parts", "bounds", "_half", "_mask", "_keys")
+    __slots__ = ("size", "parts", "bounds", "_half", "_mask", "_keys", "_pos", "_ids")
 
     def __init__(self, size, parts, seed=0):
         self.size, self.parts = int(size), int(parts)
@@ -57,6 +60,15 @@ class Layout:
         self._mask = np.uint64((1 << int(self._half)) - 1)
         self._keys = splitmix64(np.arange(_ROUNDS, dtype=np.uint64)
                                 + np.uint64((int(seed) * 1_000_003 + self.size) & ((1 << 62) - 1)))
+        self._pos = self._ids = None
+
+    def __getstate__(self):                                # the tables stay where they were built
+        return {k: getattr(self, k) for k in self.__slots__ if k not in ("_pos", "_ids")}
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            setattr(self, k, v)
+        self._pos = self._ids = None
 
     def __eq__(self, other):
         return isinstance(other, Layout) and (self.size, self.parts) == (other.size, other.parts) \
@@ -88,6 +100,16 @@ class Layout:
         v = np.asarray(v, dtype=np.int64)
         if not self.permuted:
             return v.copy()
+        if self._pos is None and self.size <= TABLE_MAX and v.size * 8 >= self.size:
+            ids = np.arange(self.size, dtype=np.int64)
+            self._pos = self._walk_rounds(ids, False)
+            self._ids = np.empty_like(self._pos)
+            self._ids[self._pos] = ids
+        if self._pos is not None:
+            return (self._ids if inverse else self._pos)[v]
+        return self._walk_rounds(v, inverse)
+
+    def _walk_rounds(self, v, inverse):
         x = self._feistel(v.astype(np.uint64), inverse)
         out = np.flatnonzero(x >= np.uint64(self.size))
         while out.size:                                    # cycle-walk back into 0 .. size-1

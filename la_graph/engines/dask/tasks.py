@@ -15,8 +15,18 @@ import numpy as np
 from .. import get_engine
 
 
+_LAYOUTS = {}
+
+
 def _E(name):
     return get_engine(name)
+
+
+def _kept(layout):
+    """This worker's copy of ``layout``, whose permutation tables outlive the task."""
+    if layout is None:
+        return None
+    return _LAYOUTS.setdefault(layout, layout)
 
 
 def init_worker(name, threads):
@@ -55,7 +65,7 @@ def from_coo(name, shape, coords, values, dup, dtype):
 
 def iota(name, layout, k):
     """Segment ``k`` of ``[0, 1, ..., size-1]``: each entry holds its own (global) index."""
-    return _E(name).vector_from_numpy(layout.ids(k))
+    return _E(name).vector_from_numpy(_kept(layout).ids(k))
 
 
 def call(name, method, *args, copy_first=False, **kwargs):
@@ -73,6 +83,7 @@ def _remap(E, T, layout, k):
     """``T`` with its values, local positions of segment ``k`` of ``layout``, turned into global indices."""
     if layout is None:
         return T
+    layout = _kept(layout)
     coords = E.to_coo(T)
     values = layout.index(layout.bounds[k] + coords[-1])
     size = E.size(T)
@@ -150,6 +161,8 @@ def select_index(name, x, op, thunk, row, col, out, mask, accum, structural, com
     E = _E(name)
     coords = E.to_coo(x)
     thunk = 0 if thunk is None else int(thunk)
+    row = (_kept(row[0]), row[1])
+    col = None if col is None else (_kept(col[0]), col[1])
     i = row[0].index(row[0].bounds[row[1]] + coords[0])
     if op in ("rowle", "rowgt"):
         keep = i <= thunk if op == "rowle" else i > thunk
@@ -170,12 +183,13 @@ def route(name, index, target, check):
         bad = ids[(ids < 0) | (ids >= check)][:5]
         from ...exceptions import InvalidArgumentError
         raise InvalidArgumentError(f"index out of range 0..{check - 1}: {bad}")
-    seg, local = target.locate(ids)
+    seg, local = _kept(target).locate(ids)
     return split(seg, target.parts, np.arange(ids.size, dtype=np.int64), local)
 
 
 def split(seg, parts, *arrays):
     """``arrays`` split by ``seg`` into ``parts`` groups, each keeping the order it had."""
+    seg = seg.astype(np.int16) if parts < (1 << 15) else seg     # numpy's stable sort of int16 is a radix sort
     order = np.argsort(seg, kind="stable")
     cuts = np.searchsorted(seg[order], np.arange(parts + 1))
     return tuple(tuple(a[order[cuts[k]:cuts[k + 1]]] for a in arrays) for k in range(parts))
@@ -210,7 +224,7 @@ def route_values(name, index, values, layout, t, target, check):
     E = _E(name)
     (pieces) = route(name, index, target, check)
     vals = E.to_numpy(values)
-    order = layout.index(layout.bounds[t] + np.arange(vals.size, dtype=np.int64))
+    order = _kept(layout).index(layout.bounds[t] + np.arange(vals.size, dtype=np.int64))
     return tuple((local, vals[pos], order[pos]) for pos, local in pieces)
 
 
