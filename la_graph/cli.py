@@ -77,7 +77,9 @@ def _parser():
                          epilog="algorithms: " + "; ".join(f"{k}: {v}" for k, v in ALGORITHMS.items()))
     run.add_argument("algo", choices=tuple(ALGORITHMS), metavar="ALGO", help=", ".join(ALGORITHMS))
     graph_args(run)
-    run.add_argument("--engine", choices=("cpu", "gpu"), default=None, help="engine (default: LA_GRAPH_ENGINE or cpu)")
+    run.add_argument("--engine", choices=("cpu", "gpu", "dask"), default=None,
+                     help="engine (default: LA_GRAPH_ENGINE or cpu); dask: the cluster at "
+                          "$LA_GRAPH_DASK_SCHEDULER, else a LocalCluster on this machine")
     run.add_argument("--source", type=int, default=None, help="source vertex of bfs / sssp (default 0)")
     run.add_argument("--sources", type=_int_list, default=None,
                      help="comma-separated source vertices (bfs, sssp, reachability; default for reachability: 0)")
