@@ -170,25 +170,19 @@ def read_edges(engine, path, *, directed=False, weighted=None, n=None, base=0, c
     if path.lower().endswith(".gz"):
         raise InvalidArgumentError(_gzip_message(path))
     p = E.placement
-    size, head = E._gather([run(E, p.workers[0], _probe, path)])[0]
+    size, head, columns, header = E._gather([run(E, p.workers[0], _probe, path, weighted)])[0]
     if head == _GZIP:
         raise InvalidArgumentError(_gzip_message(path))
     nchunks = max(1, -(-size // chunk_bytes))
     where = [p.workers[c % len(p.workers)] for c in range(nchunks)]
+    use_weights = columns == 3 if weighted is None else weighted
     parsed = [run(E, where[c], _parse_chunk, path, c * chunk_bytes, min(size, (c + 1) * chunk_bytes), size,
-                   c == 0, base, n, weighted) for c in range(nchunks)]
+                  columns, header, base, n, use_weights) for c in range(nchunks)]
     infos = E._gather([run(E, w, _chunk_info, f) for w, f in zip(where, parsed)])
-    full = [(c, info) for c, info in enumerate(infos) if info[1]]
-    columns = full[0][1][1] if full else 2
-    for c, (_, k, _, line, begin) in full:
-        if k != columns:
-            at = E._gather([run(E, where[c], _line_number, path, begin, line)])[0]
-            raise FileFormatError(f"{path}, line {at}: expected {columns} columns (as on the first line), got {k}")
-    is_weighted = columns == 3 if weighted is None else weighted
     if n is None:
-        n = 1 + max((info[2] for _, info in full), default=-1)
-    edges = sum(info[0] for info in infos)
-    return _build(E, parsed, where, n, directed, is_weighted, edges)     # (it frees ``parsed``)
+        n = 1 + max((top for _, top in infos), default=-1)
+    edges = sum(m for m, _ in infos)
+    return _build(E, parsed, where, n, directed, use_weights, edges)     # (it frees ``parsed``)
 
 
 def _gzip_message(path):
@@ -311,11 +305,45 @@ def _build(E, chunks, where, n, directed, weighted, edges):
 
 
 # ---------------------------------------------------------------------- on the workers
-def _probe(name, path):
-    """``(size, first two bytes)`` of the file, as a worker sees it."""
+def _probe(name, path, weighted):
+    """``(size, first two bytes, columns, header)`` of the file, as a worker sees it.
+
+    ``columns``: the token count of the first data line (0: no data line), which
+    every line must have; ``header``: the byte offset of the first data line's
+    first token when that line is a header (no token is a number: it is
+    skipped), else None.
+    """
     size = os.stat(path).st_size
     with open(path, "rb") as f:
-        return size, f.read(2)
+        head = f.read(2)
+        if head == _GZIP:
+            return size, head, 0, None
+        f.seek(0)
+        offset, header = 0, None
+        for number, line in enumerate(f, 1):
+            if number == 1 and line.startswith(_BOM):
+                line = b"   " + line[3:]
+            try:
+                buf = _io._Buffer.of(line.rstrip(b"\n") + b"\n" + bytes(_io._PAD), path)
+            except FileFormatError as exc:
+                raise _renumber(exc, path, number) from None
+            tab = _io._tokenize(buf, _COMMENT)
+            if tab.line.size:
+                if header is None and _io._is_header(buf, tab):
+                    header = offset + int(tab.start[0])
+                else:
+                    return size, head, _check_columns(path, number, int(tab.count[0]), weighted), header
+            offset += len(line)
+    return size, head, 0, header
+
+
+def _check_columns(path, line, k, weighted):
+    if k not in (2, 3):
+        raise FileFormatError(f"{path}, line {line}: {k} columns: an edge list has 2 ('u v') or 3 ('u v w')")
+    if weighted and k == 2:
+        raise FileFormatError(f"{path}, line {line}: weighted=True, but the lines have 2 columns ('u v'): "
+                              "no weights")
+    return k
 
 
 def _read_range(path, start, end, size):
@@ -340,51 +368,45 @@ def _read_range(path, start, end, size):
     return b"".join(parts), begin
 
 
-def _parse_chunk(name, path, start, end, size, first, base, n, weighted):
-    """Chunk ``[start, end)`` of the file parsed: ``(u, v, w, columns, first data line, begin)``.
+def _parse_chunk(name, path, start, end, size, columns, header, base, n, weights):
+    """Chunk ``[start, end)`` of the file parsed: ``(u, v, w)``, ``w`` None unless ``weights``.
 
-    ``w`` is None unless the lines have a weight column that is used; line
-    numbers count from the chunk's first line (``begin`` is its byte offset).
+    ``columns`` and ``header`` are :func:`_probe`'s.
     """
     text, begin = _read_range(path, start, end, size)
     try:
-        return (*_parse_text(text, path, first, base, n, weighted), begin)
+        return _parse_text(text, path, begin, columns, header, base, n, weights)
     except FileFormatError as exc:
-        raise _relocated(exc, path, begin) from None
+        raise _renumber(exc, path, _newlines_before(path, begin) + 1) from None
 
 
-def _parse_text(text, path, first, base, n, weighted):
+def _parse_text(text, path, begin, columns, header, base, n, weights):
     empty = np.zeros(0, np.int64)
-    if first and text.startswith(_BOM):
+    if begin == 0 and text.startswith(_BOM):
         text = b"   " + text[3:]
     if text and not text.endswith(b"\n"):
         text += b"\n"
     buf = _io._Buffer.of(text + bytes(_io._PAD), path)
     tab = _io._tokenize(buf, _COMMENT)
-    if first and tab.line.size and _io._is_header(buf, tab):
+    if header is not None and tab.line.size and begin + int(tab.start[0]) == header:
         tab = tab.drop_first()
-    if tab.line.size == 0:
-        return empty, empty, None, 0, 0
-    k, line0 = int(tab.count[0]), int(tab.line[0])
-    if k not in (2, 3):
-        raise buf.error(line0, f"{k} columns: an edge list has 2 ('u v') or 3 ('u v w')")
-    if weighted and k == 2:
-        raise buf.error(line0, "weighted=True, but the lines have 2 columns ('u v'): no weights")
-    S = tab.rows(buf, k, "columns (as on the first line)")
+    if tab.line.size == 0 or columns == 0:
+        return empty, empty, None
+    S = tab.rows(buf, columns, "columns (as on the first line)")
     declared = "read_edges(n=...)"
     u = _io._parse_ids(buf, S[:, 0], tab.line, base=base, n=n, declared=declared)
     v = _io._parse_ids(buf, S[:, 1], tab.line, base=base, n=n, declared=declared)
-    w = _io._parse_weights(buf, S[:, 2], tab.line) if k == 3 and weighted is not False else None
-    return u, v, w, k, line0
+    w = _io._parse_weights(buf, S[:, 2], tab.line) if weights else None
+    return u, v, w
 
 
-def _relocated(exc, path, begin):
-    """``exc`` with its chunk-relative line number made the file's."""
+def _renumber(exc, path, first):
+    """``exc`` with the line number of a text whose line 1 is the file's line ``first`` made the file's."""
     msg, prefix = str(exc), f"{path}, line "
     if not msg.startswith(prefix):
         return exc
     rel, rest = msg[len(prefix):].split(":", 1)
-    return FileFormatError(f"{prefix}{_newlines_before(path, begin) + int(rel)}:{rest}")
+    return FileFormatError(f"{prefix}{first - 1 + int(rel)}:{rest}")
 
 
 def _newlines_before(path, offset):
@@ -399,15 +421,10 @@ def _newlines_before(path, offset):
     return count
 
 
-def _line_number(name, path, begin, line):
-    return _newlines_before(path, begin) + line
-
-
 def _chunk_info(name, parsed):
-    """``(edges, columns, largest id, first data line, begin)`` of a parsed chunk."""
-    u, v, _, k, line0, begin = parsed
-    top = int(max(u.max(), v.max())) if u.size else -1
-    return int(u.size), k, top, line0, begin
+    """``(edges, largest id)`` of a parsed chunk (-1: none)."""
+    u, v, _ = parsed
+    return int(u.size), (int(max(u.max(), v.max())) if u.size else -1)
 
 
 def _rmat_chunk(name, scale, count, thresholds, seed, k, scramble, directed, weights, self_loops):
