@@ -43,7 +43,7 @@ Examples
 >>> G = lg.generators.path(6)
 >>> with lg.use_engine("dask", client=client) as E:
 ...     E.grid
-...     lg.bfs(G, 0).levels.tolist()
+...     lg.bfs(G, 0).level.tolist()
 2
 [0, 1, 2, 3, 4, 5]
 >>> client.close(); cluster.close()

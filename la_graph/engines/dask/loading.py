@@ -46,8 +46,8 @@ Examples
 >>> import la_graph as lg
 >>> from distributed import Client, LocalCluster
 >>> from la_graph.engines.dask import DaskEngine, read_edges
->>> client = Client(LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-...                              dashboard_address=None))
+>>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+>>> client = Client(cluster)
 >>> E = DaskEngine(client)
 >>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
 >>> with open(path, "w") as f:
@@ -57,7 +57,7 @@ Examples
 DistributedGraph(n=4, edges=4, undirected, weighted, grid=2)
 >>> lg.sssp(G, 0, engine=E).distance.tolist()
 [0.0, 1.5, 1.0, 5.0]
->>> client.close()
+>>> client.close(); cluster.close()
 """
 
 from __future__ import annotations
@@ -241,8 +241,8 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
     >>> import la_graph as lg
     >>> from distributed import Client, LocalCluster
     >>> from la_graph.engines.dask import DaskEngine, rmat
-    >>> client = Client(LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-    ...                              dashboard_address=None))
+    >>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    >>> client = Client(cluster)
     >>> E = DaskEngine(client)
     >>> G = rmat(E, 10, seed=7, weights=(1, 9), chunk_edges=4096)
     >>> G.n, G.nedges <= 16 * 1024, G.weight_range()[:2]
@@ -250,7 +250,7 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
     >>> H = G.to_graph()
     >>> H == rmat(E, 10, seed=7, weights=(1, 9), chunk_edges=4096).to_graph()
     True
-    >>> client.close()
+    >>> client.close(); cluster.close()
     """
     E = _engine(engine)
     scale = _gen._int_arg(scale, "scale", 0, _gen.MAX_SCALE)
