@@ -272,7 +272,7 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
     nchunks = max(1, -(-m // chunk_edges))
     p = E.placement
     where = [p.workers[k % len(p.workers)] for k in range(nchunks)]
-    scramble = int(_random.splitmix64(np.uint64(seed) ^ np.uint64(0x5EED5CA1AB1E)))
+    scramble = _scramble_key(seed)
     chunks = [run(E, where[k], _rmat_chunk, scale, min(chunk_edges, m - k * chunk_edges), (a, a + b, a + b + c),
                    seed, k, scramble, directed, weights, self_loops) for k in range(nchunks)]
     return _build(E, chunks, where, n, directed, weights is not None, m)
@@ -440,6 +440,11 @@ def _rmat_chunk(name, scale, count, thresholds, seed, k, scramble, directed, wei
     u, v = P.position(u), P.position(v)
     w = None if weights is None else _edge_weights(u, v, n, directed, weights, seed)
     return u, v, w
+
+
+def _scramble_key(seed):
+    """The seed of the layout whose permutation scrambles R-MAT's vertex ids (not the engine's own)."""
+    return int(_random.splitmix64(np.uint64(seed) ^ np.uint64(0x5EED5CA1AB1E)))
 
 
 def _edge_weights(u, v, n, directed, spec, seed):
