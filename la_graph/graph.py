@@ -401,7 +401,14 @@ class Graph:
         return WeightRange(float(w.min()), float(w.max()), float(pos.min()) if pos.size else 0.0)
 
     def negative_weight_edge(self):
-        """``(u, v, w)`` of the first edge (by ``u``, then ``v``) whose weight is negative, or ``None``."""
+        """``(u, v, w)`` of the first edge (by ``u``, then ``v``) whose weight is negative, or ``None``.
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> lg.Graph.from_edges([0, 1, 2], [1, 2, 0], w=[1.0, -2.0, -3.0], directed=True).negative_weight_edge()
+        (1, 2, -2.0)
+        """
         if self._weights is None:
             return None
         neg = np.flatnonzero(self._weights < 0)
@@ -412,7 +419,15 @@ class Graph:
         return u, int(self._indices[e]), float(self._weights[e])
 
     def edge_weight(self, u, v):
-        """The weight of edge ``u -> v`` (1.0 when unweighted); InvalidArgumentError if there is none."""
+        """The weight of edge ``u -> v`` (1.0 when unweighted); InvalidArgumentError if there is none.
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> G = lg.Graph.from_edges([0, 1], [1, 2], w=[2.5, 4.0])
+        >>> G.edge_weight(2, 1)
+        4.0
+        """
         u, v = V.check_vertex(u, self._n, what="u"), V.check_vertex(v, self._n, what="v")
         lo, hi = int(self._indptr[u]), int(self._indptr[u + 1])
         k = lo + int(np.searchsorted(self._indices[lo:hi], v))

@@ -212,5 +212,12 @@ def test_host_arrays_and_other_engines_refused(E, client, tmp_path):
                     lambda e: lg.pagerank(D, engine=e), lambda e: lg.connected_components(D, engine=e)):
             with pytest.raises(InvalidGraphError, match="Run algorithms with that engine"):
                 run(engine)
+    mine = DaskEngine(client)
+    G = rmat(mine, 4, seed=1)
+    mine._placement = None                            # as after a worker was lost: the blocks are gone
+    with pytest.raises(InvalidGraphError, match="lost the set of workers that held the blocks"):
+        lg.bfs(G, 0, engine=mine)
+    with pytest.raises(InvalidGraphError, match="no longer has"):
+        G.to_graph()
     with pytest.raises(TypeError, match="made by la_graph.engines.dask.read_edges or rmat"):
         DistributedGraph(E, 1, False, False, None, None, None, None, None, None, 0, 0, None)

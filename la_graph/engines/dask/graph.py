@@ -207,9 +207,12 @@ class DistributedGraph(Graph):
 
     # ---------------------------------------------------------------- host arrays: none here
     def _no_host(self, what):
+        p = self._engine._placement
+        lost = "" if p is not None and ("dask", p.token) == self._key else (
+            " (its engine has since lost the set of workers that held the blocks: load or generate it again)")
         return InvalidGraphError(
-            f"{self!r} lives on the Dask workers, as blocks of the dask engine that built it: it has no host "
-            f"{what}. Run algorithms with that engine (engine=E, or use_engine(E)); another engine finds "
+            f"{self!r} lives on the Dask workers, as blocks of the dask engine that built it{lost}: it has no "
+            f"host {what}. Run algorithms with that engine (engine=E, or use_engine(E)); another engine finds "
             "no blocks of it. G.to_graph() gathers it into a host Graph (all its edges travel to the client)")
 
     @property

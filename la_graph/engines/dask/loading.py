@@ -119,7 +119,8 @@ def read_edges(engine, path, *, directed=False, weighted=None, n=None, base=0, c
         The engine whose workers read the file and hold the graph.
     path : str or os.PathLike
         An uncompressed edge list (``u v`` or ``u v w`` lines), readable under
-        this path by every worker (a shared filesystem).
+        this path by every worker (a shared filesystem); a relative path is
+        made absolute on the client.
     directed : bool
         ``False`` (default) stores every edge in both directions.
     weighted : bool or None
@@ -156,9 +157,7 @@ def read_edges(engine, path, *, directed=False, weighted=None, n=None, base=0, c
     See the module docstring.
     """
     E = _engine(engine)
-    path = os.fspath(path)
-    if not isinstance(path, str):
-        path = os.fsdecode(path)
+    path = os.path.abspath(os.fsdecode(os.fspath(path)))
     directed = _flag(directed, "directed")
     if weighted is not None:
         weighted = _flag(weighted, "weighted")
