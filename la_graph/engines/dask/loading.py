@@ -180,6 +180,9 @@ def read_edges(engine, path, *, directed=False, weighted=None, n=None, base=0, c
     infos = E._gather([run(E, w, _chunk_info, f) for w, f in zip(where, parsed)])
     if n is None:
         n = 1 + max((top for _, top in infos), default=-1)
+        if n > _gen.MAX_VERTICES:
+            raise FileFormatError(f"{path}: vertex id {n - 1} implies n = {n:,} vertices, more than a graph can "
+                                  f"have (n * n must fit in int64)")
     edges = sum(m for m, _ in infos)
     return _build(E, parsed, where, n, directed, use_weights, edges)     # (it frees ``parsed``)
 
