@@ -11,6 +11,7 @@ must agree with the CPU engine on it.
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
 
 import numpy as np
@@ -89,6 +90,19 @@ def test_chunks_cover_every_line_once(tmp_path):
         assert b"".join(t for t, _ in got) == text.encode()
         for t, begin in got:                       # each chunk begins at a line
             assert begin == 0 or text.encode()[begin - 1:begin] == b"\n" or not t
+
+
+def test_a_chunk_parses_in_slices(monkeypatch, edge_file, tmp_path):
+    size = os.path.getsize(edge_file)
+    _, _, columns, header = loading._probe("cpu", edge_file, None)
+    whole = loading._parse_chunk("cpu", edge_file, 0, size, size, columns, header, 0, None, True)
+    monkeypatch.setattr(loading, "_SLICE", 100)
+    for a, b in zip(whole, loading._parse_chunk("cpu", edge_file, 0, size, size, columns, header, 0, None, True)):
+        assert np.array_equal(a, b)
+    bad = _write(tmp_path / "bad.txt", "".join(f"{i} {i + 1}\n" for i in range(100)) + "7 -1\n")
+    size = os.path.getsize(bad)
+    with pytest.raises(FileFormatError, match="line 101: vertex id -1 is negative"):
+        loading._parse_chunk("cpu", bad, 0, size, size, 2, None, 0, None, False)
 
 
 @pytest.mark.parametrize("directed", [False, True], ids=["undirected", "directed"])
