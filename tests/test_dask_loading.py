@@ -218,13 +218,16 @@ def test_errors(E, client, tmp_path):
 def test_host_arrays_and_other_engines_refused(E, client, tmp_path):
     D = read_edges(E, _write(tmp_path / "p.txt", "0 1 1.5\n1 2 2.5\n"))
     assert repr(D) == "DistributedGraph(n=3, edges=2, undirected, weighted, grid=2)"
+    with lg.use_engine("dask", client=client) as current:      # the current engine's graph needs no engine=
+        G = read_edges("dask", tmp_path / "p.txt")
+        assert G.engine is current and lg.bfs(G, 0).level.tolist() == [0, 1, 2]
     for get in (lambda: D.indptr, lambda: D.indices, lambda: D.weights, D.edges, D.to_scipy, D.to_networkx):
         with pytest.raises(InvalidGraphError, match=r"lives on the Dask workers.*G.to_graph\(\)"):
             get()
     for engine in ("cpu", DaskEngine(client)):
         for run in (lambda e: lg.bfs(D, 0, engine=e), lambda e: lg.sssp(D, 0, engine=e),
                     lambda e: lg.pagerank(D, engine=e), lambda e: lg.connected_components(D, engine=e)):
-            with pytest.raises(InvalidGraphError, match="Run algorithms with that engine"):
+            with pytest.raises(InvalidGraphError, match=r"Run algorithms with that engine \(engine=G.engine\)"):
                 run(engine)
     mine = DaskEngine(client)
     G = rmat(mine, 4, seed=1)

@@ -12,9 +12,10 @@ that would return one (``indptr``, ``indices``, ``weights``, ``edges()``,
 :class:`~la_graph.Graph` where it fits.
 
 The graph's matrices are filed in its engine cache under the engine that built
-it, so the algorithms run on that engine (``engine=E``, or
-``use_engine(E)``) exactly as on a host graph, and upload nothing.  Another
-engine (the CPU one, or a dask engine on another set of workers) finds nothing
+it, so the algorithms run on that engine (``engine=G.engine``, or the engine
+of a ``with use_engine("dask", ...) as E`` block it was built with) exactly as
+on a host graph, and upload nothing.  Another engine (the CPU one, another
+dask engine object, or one on another set of workers) finds nothing
 there and asks for the host arrays: that raises the error above, naming
 :meth:`~DistributedGraph.to_graph`.
 """
@@ -212,7 +213,7 @@ class DistributedGraph(Graph):
             " (its engine has since lost the set of workers that held the blocks: load or generate it again)")
         return InvalidGraphError(
             f"{self!r} lives on the Dask workers, as blocks of the dask engine that built it{lost}: it has no "
-            f"host {what}. Run algorithms with that engine (engine=E, or use_engine(E)); another engine finds "
+            f"host {what}. Run algorithms with that engine (engine=G.engine); another engine finds "
             "no blocks of it. G.to_graph() gathers it into a host Graph (all its edges travel to the client)")
 
     @property
