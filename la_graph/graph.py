@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numbers
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -31,7 +32,15 @@ import scipy.sparse as sp
 from . import _progress, _validation as V
 from .exceptions import InvalidArgumentError, InvalidGraphError
 
-__all__ = ["Graph"]
+__all__ = ["Graph", "WeightRange"]
+
+
+class WeightRange(NamedTuple):
+    """The smallest and largest edge weight, and the smallest positive one (0.0 if none is positive)."""
+
+    min: float
+    max: float
+    min_positive: float
 
 
 class Graph:
@@ -365,6 +374,66 @@ class Graph:
         """Number of self-loops."""
         rows, cols = self.edges()
         return int(np.count_nonzero(rows == cols))
+
+    def weight_range(self):
+        """The :class:`WeightRange` ``(min, max, min_positive)`` of the edge weights.
+
+        ``None`` for an unweighted graph; zeros for a weighted graph without edges.
+        Computed once.  Algorithms read the weights' range through this method
+        (a distributed graph computes it where its blocks live).
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> lg.Graph.from_edges([0, 1], [1, 2], w=[-1.5, 4.0]).weight_range()
+        WeightRange(min=-1.5, max=4.0, min_positive=4.0)
+        """
+        return self._weight_range
+
+    @cached_property
+    def _weight_range(self):
+        w = self._weights
+        if w is None:
+            return None
+        if w.size == 0:
+            return WeightRange(0.0, 0.0, 0.0)
+        pos = w[w > 0]
+        return WeightRange(float(w.min()), float(w.max()), float(pos.min()) if pos.size else 0.0)
+
+    def negative_weight_edge(self):
+        """``(u, v, w)`` of the first edge (by ``u``, then ``v``) whose weight is negative, or ``None``.
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> lg.Graph.from_edges([0, 1, 2], [1, 2, 0], w=[1.0, -2.0, -3.0], directed=True).negative_weight_edge()
+        (1, 2, -2.0)
+        """
+        if self._weights is None:
+            return None
+        neg = np.flatnonzero(self._weights < 0)
+        if neg.size == 0:
+            return None
+        e = int(neg[0])
+        u = int(np.searchsorted(self._indptr, e, side="right") - 1)
+        return u, int(self._indices[e]), float(self._weights[e])
+
+    def edge_weight(self, u, v):
+        """The weight of edge ``u -> v`` (1.0 when unweighted); InvalidArgumentError if there is none.
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> G = lg.Graph.from_edges([0, 1], [1, 2], w=[2.5, 4.0])
+        >>> G.edge_weight(2, 1)
+        4.0
+        """
+        u, v = V.check_vertex(u, self._n, what="u"), V.check_vertex(v, self._n, what="v")
+        lo, hi = int(self._indptr[u]), int(self._indptr[u + 1])
+        k = lo + int(np.searchsorted(self._indices[lo:hi], v))
+        if k == hi or int(self._indices[k]) != v:
+            raise InvalidArgumentError(f"the graph has no edge {u} -> {v}")
+        return 1.0 if self._weights is None else float(self._weights[k])
 
     @cached_property
     def is_symmetric(self):

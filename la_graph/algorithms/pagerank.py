@@ -157,11 +157,10 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
         if weight is True:
             V.check_graph(G, weighted=True)
         weighted = G.weighted and weight is not False
-    if weighted and G.nnz and float(G.weights.min()) < 0:
-        e = int(np.argmax(G.weights < 0))
-        u = int(np.searchsorted(G.indptr, e, side="right") - 1)
-        raise InvalidGraphError(f"pagerank needs non-negative edge weights, got {float(G.weights[e])!r} on edge "
-                                f"{u} -> {int(G.indices[e])}; pass weight=False to ignore the weights")
+    if weighted and G.nnz and G.weight_range().min < 0:
+        u, v, w = G.negative_weight_edge()
+        raise InvalidGraphError(f"pagerank needs non-negative edge weights, got {w!r} on edge "
+                                f"{u} -> {v}; pass weight=False to ignore the weights")
     p = None if personalization is None else V.check_vertex_values(personalization, n, what="personalization")
     d = None if dangling is None else V.check_vertex_values(dangling, n, what="dangling")
     if n == 0:

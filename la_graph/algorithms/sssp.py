@@ -158,7 +158,7 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
         r = bfs(G, source, sources=sources, parent=parent, engine=E)
         dist = np.where(r.level >= 0, r.level, np.inf)
         return SSSPResult(dist, r.parent, r.source, r.sources, "bfs", None)
-    wmin, wmax, wpos = _weight_range(G)
+    wmin, wmax, wpos = G.weight_range()
     if method == "delta_stepping" and wmin < 0:
         raise InvalidArgumentError(
             f"delta_stepping needs non-negative weights, got a weight of {wmin}; use method='bellman_ford'")
@@ -256,29 +256,12 @@ def _raise_negative_cycle(G, s, parent, x):
         cycle.append(v)
         v = int(parent[v])
     cycle.reverse()  # edge order: cycle[i] -> cycle[i+1]
-    weight = sum(_weight(G, u, v) for u, v in zip(cycle, cycle[1:] + cycle[:1]))
+    weight = sum(G.edge_weight(u, v) for u, v in zip(cycle, cycle[1:] + cycle[:1]))
     path = " -> ".join(str(v) for v in cycle + cycle[:1])
     exc = NegativeCycleError(f"a negative cycle is reachable from source {s}: {path} has weight {weight}")
     exc.vertex = y
     exc.cycle = cycle
     raise exc
-
-
-def _weight(G, u, v):
-    lo, hi = G.indptr[u], G.indptr[u + 1]
-    return float(G.weights[lo + np.searchsorted(G.indices[lo:hi], v)])
-
-
-def _weight_range(G):
-    """``(min, max, smallest positive)`` of the weights (zeros without edges), computed once per graph."""
-    key = ("host", "sssp_weight_range")
-    r = G._engine_cache.get(key)
-    if r is None:
-        w = G.weights
-        pos = w[w > 0]
-        r = G._engine_cache[key] = ((float(w.min()), float(w.max()), float(pos.min()) if pos.size else 0.0)
-                                    if w.size else (0.0, 0.0, 0.0))
-    return r
 
 
 def _default_delta(G, wmax, wpos):

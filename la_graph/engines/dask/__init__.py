@@ -72,7 +72,7 @@ except ImportError as exc:  # pragma: no cover - the registry turns this into En
     raise EngineUnavailable(f"the dask engine needs dask and distributed ({exc}); "
                             "install them with: pip install 'la_graph[dask]'") from exc
 
-__all__ = ["DaskEngine", "DVector", "DMatrix", "Layout", "local_cluster"]
+__all__ = ["DaskEngine", "DVector", "DMatrix", "Layout", "local_cluster", "DistributedGraph", "read_edges", "rmat"]
 
 #: the environment variable naming a scheduler to connect to
 SCHEDULER_ENV = "LA_GRAPH_DASK_SCHEDULER"
@@ -788,3 +788,7 @@ def _close(client, cluster):
         cluster.close()
     except Exception:  # noqa: BLE001 - interpreter shutdown: nothing to report to
         pass
+
+
+from .graph import DistributedGraph  # noqa: E402 - they build on the engine above
+from .loading import read_edges, rmat  # noqa: E402

@@ -35,7 +35,7 @@ from ..._random import splitmix64
 
 _ROUNDS = 4
 #: layouts of at most this many indices keep the permutation as two tables (16 bytes an index)
-#: once a query covers a good share of them: a gather then replaces the Feistel rounds
+#: once a query covers a 64th of them: a gather then replaces the Feistel rounds
 TABLE_MAX = 1 << 27
 
 
@@ -100,7 +100,7 @@ class Layout:
         v = np.asarray(v, dtype=np.int64)
         if not self.permuted:
             return v.copy()
-        if self._pos is None and self.size <= TABLE_MAX and v.size * 8 >= self.size:
+        if self._pos is None and self.size <= TABLE_MAX and v.size * 64 >= self.size:
             ids = np.arange(self.size, dtype=np.int64)
             self._pos = self._walk_rounds(ids, False)
             self._ids = np.empty_like(self._pos)

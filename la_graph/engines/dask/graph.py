@@ -1,0 +1,345 @@
+"""A graph whose adjacency matrix lives on the Dask workers.
+
+:func:`~la_graph.engines.dask.read_edges` and :func:`~la_graph.engines.dask.rmat`
+build the blocks of a graph's matrices on the workers and return a
+:class:`DistributedGraph`: the blocks of ``A`` and of its transpose, the
+degree vectors, and the few numbers the algorithms read on the client
+(``n``, ``nnz``, the weights' range, the degrees as numpy arrays).  The edge
+list never exists on the client, and neither does a host CSR: the attributes
+that would return one (``indptr``, ``indices``, ``weights``, ``edges()``,
+``to_scipy()`` ...) raise :class:`~la_graph.exceptions.InvalidGraphError`;
+:meth:`DistributedGraph.to_graph` gathers the graph into a host
+:class:`~la_graph.Graph` where it fits.
+
+The graph's matrices are filed in its engine cache under the engine that built
+it, so the algorithms run on that engine (``engine=G.engine``, or the engine
+of a ``with use_engine("dask", ...) as E`` block it was built with) exactly as
+on a host graph, and upload nothing.  Another engine (the CPU one, another
+dask engine object, or one on another set of workers) finds nothing
+there and asks for the host arrays: that raises the error above, naming
+:meth:`~DistributedGraph.to_graph`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...exceptions import InvalidArgumentError, InvalidGraphError
+from ...graph import Graph, WeightRange
+from .. import get_engine
+from . import tasks
+
+__all__ = ["DistributedGraph"]
+
+
+def _E(name):
+    return get_engine(name)
+
+
+class DistributedGraph(Graph):
+    """A :class:`~la_graph.Graph` held as blocks on the workers of a dask engine (see the module docstring).
+
+    Made by :func:`~la_graph.engines.dask.read_edges` and
+    :func:`~la_graph.engines.dask.rmat`; not built directly.
+
+    Attributes
+    ----------
+    n, nnz, nedges, directed, weighted, self_loops
+        As on :class:`~la_graph.Graph`, computed on the workers.
+    out_degree, in_degree : numpy.ndarray
+        int64 degrees, one per vertex (gathered to the client: ``8 n`` bytes each).
+    engine : DaskEngine
+        The engine whose workers hold the blocks.
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> from distributed import Client, LocalCluster
+    >>> from la_graph.engines.dask import DaskEngine, rmat
+    >>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    >>> client = Client(cluster)
+    >>> E = DaskEngine(client)
+    >>> G = rmat(E, 8, seed=1)
+    >>> G.n, int(G.out_degree.sum()) == G.nnz, G.directed
+    (256, True, False)
+    >>> H = G.to_graph()                       # a host Graph: for checks on small graphs
+    >>> lg.bfs(G, 0, engine=E).level.tolist() == lg.bfs(H, 0).level.tolist()
+    True
+    >>> G.indptr  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.InvalidGraphError: DistributedGraph(n=256, ...) lives on the Dask workers...
+    >>> client.close(); cluster.close()
+    """
+
+    def __init__(self, engine, n, directed, weighted, A, AT, dout, din, out_degree, in_degree, nnz, self_loops,
+                 weight_range, *, _trusted=False):
+        if not _trusted:
+            raise TypeError("a DistributedGraph is made by la_graph.engines.dask.read_edges or rmat")
+        self._n, self._directed, self._engine_cache = int(n), bool(directed), {}
+        self._engine, self._key = engine, engine.cache_key
+        self._has_weights = bool(weighted)
+        for a in (out_degree, in_degree):
+            a.flags.writeable = False
+        self._out, self._in = out_degree, in_degree
+        self._nnz, self._loops, self._range = int(nnz), int(self_loops), weight_range
+        cache = self._engine_cache
+        cache[(self._key, "A")], cache[(self._key, "AT")] = A, AT
+        cache[(self._key, "dout")], cache[(self._key, "din")] = dout, din
+
+    # ---------------------------------------------------------------- what the client holds
+    @property
+    def engine(self):
+        """The dask engine whose workers hold the graph's blocks."""
+        return self._engine
+
+    @property
+    def nnz(self):
+        return self._nnz
+
+    @property
+    def weighted(self):
+        return self._has_weights
+
+    @property
+    def self_loops(self):
+        return self._loops
+
+    @property
+    def out_degree(self):
+        return self._out
+
+    @property
+    def in_degree(self):
+        return self._in
+
+    def weight_range(self):
+        """The :class:`~la_graph.graph.WeightRange` of the weights (computed on the workers); None if unweighted."""
+        return self._range
+
+    def __repr__(self):
+        kind = "directed" if self._directed else "undirected"
+        w = ", weighted" if self.weighted else ""
+        return f"DistributedGraph(n={self._n}, edges={self.nedges}, {kind}{w}, grid={self._placement().s})"
+
+    def __eq__(self, other):
+        return self is other
+
+    __hash__ = object.__hash__
+
+    # ---------------------------------------------------------------- on the workers
+    def _placement(self):
+        return self._engine_cache[(self._key, "A")].placement
+
+    def _blocks(self, transpose=False):
+        """``A`` (``AT``) as a DMatrix, after checking the engine still has the workers that hold it."""
+        if self._engine.cache_key != self._key:
+            raise InvalidGraphError(f"{self!r} was built on a set of Dask workers the engine no longer has "
+                                    "(the cluster changed since): load or generate it again")
+        return self._engine_cache[(self._key, "AT" if transpose else "A")]
+
+    def to_graph(self):
+        """Gather the graph into a host :class:`~la_graph.Graph` (its edges all travel to the client).
+
+        Meant for tests, checkers and small graphs: the host graph needs about
+        ``12 nnz + 8 n`` bytes (``20 nnz`` weighted) on the client.
+        """
+        E = self._engine
+        rows, cols, vals = E.to_coo(self._blocks())          # sorted by row, then column
+        n = self._n
+        indptr = np.zeros(n + 1, np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        idx = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+        w = np.ascontiguousarray(vals, dtype=np.float64) if self.weighted else None
+        return Graph(indptr, np.ascontiguousarray(cols, dtype=idx), w, n, self._directed, _trusted=True)
+
+    @property
+    def T(self):
+        """The transposed graph (edges reversed), on the same workers; the graph itself when undirected."""
+        if not self._directed:
+            return self
+        T = self.__dict__.get("_transposed")
+        if T is None:
+            key, c = self._key, self._engine_cache
+            self._blocks()
+            T = self.__dict__["_transposed"] = DistributedGraph(
+                self._engine, self._n, True, self.weighted, c[(key, "AT")], c[(key, "A")], c[(key, "din")],
+                c[(key, "dout")], self._in, self._out, self._nnz, self._loops, self._range, _trusted=True)
+        return T
+
+    def to_undirected(self):
+        """This graph with every edge made two-way, built on the workers (``A`` min ``A'``; cached)."""
+        if not self._directed:
+            return self
+        U = self.__dict__.get("_undirected_graph")
+        if U is None:
+            A, AT = self._blocks(), self._blocks(transpose=True)
+            S = self._engine.ewise_add(A, AT, "min")
+            U = self.__dict__["_undirected_graph"] = from_blocks(self._engine, S, S, self._n, False, self.weighted)
+        return U
+
+    @property
+    def is_symmetric(self):
+        """Whether ``A == A'`` (structure and weights), tested block by block on the workers."""
+        return not self._directed or self._engine.isequal(self._blocks(), self._blocks(transpose=True))
+
+    def negative_weight_edge(self):
+        """``(u, v, w)`` of the first edge (by ``u``, then ``v``) with a negative weight, or None (on the workers)."""
+        if not self.weighted or self._range.min >= 0:
+            return None
+        E, A = self._engine, self._blocks()
+        p, L = A.placement, E.layout(self._n)
+        got = E._gather([run(E, p.block(i, j), _first_negative, A.parts[i][j], L, i, j)
+                         for i in range(p.s) for j in range(p.s)])
+        return min(g for g in got if g is not None)
+
+    def edge_weight(self, u, v):
+        """The weight of edge ``u -> v`` (1.0 when unweighted), read from its block; error if there is none."""
+        from ... import _validation as V
+
+        u, v = V.check_vertex(u, self._n, what="u"), V.check_vertex(v, self._n, what="v")
+        E, A = self._engine, self._blocks()
+        (si, sj), (li, lj) = zip(*(E.layout(self._n).locate(np.array([x])) for x in (u, v)))
+        i, j = int(si[0]), int(sj[0])
+        w = E._gather([run(E, A.placement.block(i, j), _entry, A.parts[i][j], int(li[0]), int(lj[0]))])[0]
+        if w is None:
+            raise InvalidArgumentError(f"the graph has no edge {u} -> {v}")
+        return 1.0 if not self.weighted else float(w)
+
+    # ---------------------------------------------------------------- host arrays: none here
+    def _no_host(self, what):
+        p = self._engine._placement
+        lost = "" if p is not None and ("dask", p.token) == self._key else (
+            " (its engine has since lost the set of workers that held the blocks: load or generate it again)")
+        return InvalidGraphError(
+            f"{self!r} lives on the Dask workers, as blocks of the dask engine that built it{lost}: it has no "
+            f"host {what}. Run algorithms with that engine (engine=G.engine); another engine finds "
+            "no blocks of it. G.to_graph() gathers it into a host Graph (all its edges travel to the client)")
+
+    @property
+    def indptr(self):
+        raise self._no_host("CSR arrays (indptr)")
+
+    @property
+    def indices(self):
+        raise self._no_host("CSR arrays (indices)")
+
+    @property
+    def weights(self):
+        raise self._no_host("CSR arrays (weights)")
+
+    @property
+    def _indptr(self):
+        raise self._no_host("CSR arrays")
+
+    _indices = _weights = _indptr
+
+    def edges(self):
+        raise self._no_host("edge arrays (edges())")
+
+    def to_scipy(self):
+        raise self._no_host("scipy matrix (to_scipy())")
+
+    def to_graphblas(self):
+        raise self._no_host("python-graphblas matrix (to_graphblas())")
+
+    def to_networkx(self, nodes=None):
+        raise self._no_host("NetworkX graph (to_networkx())")
+
+    def _with(self, *, directed):
+        raise self._no_host("CSR arrays")
+
+
+def from_blocks(E, A, AT, n, directed, weighted):
+    """The :class:`DistributedGraph` of blocks ``A`` and ``AT`` (DMatrix of ``E``; ``AT is A`` when undirected).
+
+    Counts entries, self-loops, degrees and the weights' range on the workers;
+    the client gathers the scalars and the two degree arrays.
+    """
+    p = A.placement
+    s, L = p.s, E.layout(n)
+    scalars, counts = [], {}
+    for name, M in (("A", A), ("AT", AT)) if directed else (("A", A),):
+        for i in range(s):
+            for j in range(s):
+                w = p.block(i, j)
+                st = run(E, w, _block_stats, M.parts[i][j], i == j)
+                if name == "A":
+                    scalars.append(run(E, w, tasks.pick, st, 0))
+                counts[name, i, j] = run(E, w, tasks.pick, st, 1)
+    sums = {name: [run(E, p.segment(i), _sum_counts, *[counts[name, i, j] for j in range(s)])
+                   for i in range(s)] for name in (("A", "AT") if directed else ("A",))}
+    got = E._gather(scalars + sums["A"] + (sums["AT"] if directed else []))
+    stats = np.array(got[:len(scalars)], dtype=np.float64).reshape(-1, 5)
+    arrays = got[len(scalars):]
+    degrees = []
+    for part in (arrays[:s], arrays[s:]) if directed else (arrays[:s],):
+        d = np.empty(n, np.int64)
+        for k in range(s):
+            d[L.ids(k)] = part[k]
+        degrees.append(d)
+    dout_np, din_np = degrees[0], degrees[-1]
+    dout = _vector(E, p, n, sums["A"])
+    din = _vector(E, p, n, sums["AT" if directed else "A"])
+    nnz, loops = int(stats[:, 0].sum()), int(stats[:, 1].sum())
+    wr = None
+    if weighted:
+        wr = WeightRange(0.0, 0.0, 0.0) if nnz == 0 else WeightRange(
+            float(stats[:, 2].min()), float(stats[:, 3].max()),
+            float(stats[:, 4].min()) if np.isfinite(stats[:, 4].min()) else 0.0)
+    return DistributedGraph(E, n, directed, weighted, A, AT, dout, din, dout_np, din_np, nnz, loops, wr,
+                            _trusted=True)
+
+
+def run(E, worker, fn, *args):
+    """``fn(E.local, *args)`` as a task on ``worker``, not kept in the engine's pending list: its result is
+    freed as soon as nothing holds or needs it (a loader's chunks must not outlive the blocks they make)."""
+    return E.client.submit(fn, E.local, *args, workers=[worker], allow_other_workers=False, pure=False)
+
+
+def _vector(E, p, n, arrays):
+    from . import DVector
+
+    return DVector((n,), [E._submit(p.segment(k), tasks.from_numpy, f) for k, f in enumerate(arrays)], p)
+
+
+# ---------------------------------------------------------------- on the workers
+def _block_stats(name, M, diagonal):
+    """``((entries, self-loops, min, max, smallest positive weight), row counts)`` of one block.
+
+    A diagonal block's rows and columns are the same vertices, so its loops are its ``i == j`` entries.
+    """
+    E = _E(name)
+    rows, cols, vals = E.to_coo(M)
+    nrows = E.size(M)[0]
+    counts = np.bincount(rows.astype(np.int64), minlength=nrows).astype(np.int64)
+    loops = int(np.count_nonzero(rows == cols)) if diagonal else 0
+    lo, hi, pos = np.inf, -np.inf, np.inf
+    if vals.dtype.kind == "f" and vals.size:
+        lo, hi = float(vals.min()), float(vals.max())
+        p = vals[vals > 0]
+        pos = float(p.min()) if p.size else np.inf
+    return (float(rows.size), float(loops), lo, hi, pos), counts
+
+
+def _sum_counts(name, *counts):
+    return np.sum(counts, axis=0, dtype=np.int64) if len(counts) > 1 else counts[0]
+
+
+def _first_negative(name, M, layout, i, j):
+    """``(u, v, w)`` (global ids) of the block's negative-weight entry with the smallest ``(u, v)``, or None."""
+    rows, cols, vals = _E(name).to_coo(M)
+    neg = np.flatnonzero(vals < 0)
+    if neg.size == 0:
+        return None
+    u = layout.index(layout.bounds[i] + rows[neg].astype(np.int64))
+    v = layout.index(layout.bounds[j] + cols[neg].astype(np.int64))
+    k = np.lexsort((v, u))[0]
+    return int(u[k]), int(v[k]), float(vals[neg[k]])
+
+
+def _entry(name, M, li, lj):
+    """The value at local ``(li, lj)`` of a block, or None."""
+    rows, cols, vals = _E(name).to_coo(M)
+    hit = np.flatnonzero((rows == li) & (cols == lj))
+    return vals[hit[0]].item() if hit.size else None

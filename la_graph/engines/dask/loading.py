@@ -1,0 +1,529 @@
+"""Graphs built on the Dask workers: edge files read in parallel chunks, R-MAT generated in place.
+
+Both loaders hand the work out in *chunks*, one task each, spread over the
+workers; a chunk's edges never travel to the client:
+
+1. a chunk task makes its edges: :func:`read_edges` reads and parses a byte
+   range of the file, :func:`rmat` draws a fixed share of the R-MAT edges;
+2. the chunk's edges are routed by the engine's layout (both directions of an
+   undirected edge) into one piece per block of the ``s x s`` grid, where the
+   chunk was made;
+3. the pieces of block ``(i, j)`` travel to the worker that holds the block and
+   are built there into one local matrix: duplicate edges keep the smallest
+   weight (unweighted: one entry), self-loops are kept, once.  A directed graph
+   gets the blocks of its transpose built alike; an undirected one's transpose
+   is the matrix itself;
+4. entries, self-loops, degrees and the weights' range are counted block by
+   block, and the client receives the scalars and the degree arrays (``8 n``
+   bytes each).
+
+The result is a :class:`~la_graph.engines.dask.graph.DistributedGraph`, whose
+matrices are filed in its cache under the engine, so ``lg.bfs``,
+``lg.connected_components``, ``lg.pagerank`` and ``lg.sssp`` (and the other
+algorithms written in the operator interface alone) run on it with that engine.
+
+Files
+-----
+The workers open the file themselves: ``path`` must name the same file on every
+worker (a shared or replicated filesystem: NFS, Lustre, a local disk on a
+one-machine cluster).  The client reads none of it.  The rules of the
+whitespace edge lists are :mod:`la_graph.io`'s, applied by the same parser:
+lines ``u v`` or ``u v w`` (every line with the first line's column count),
+separated by spaces or tabs, LF or CRLF; blank lines and lines whose first
+token starts with ``#`` or ``%`` are skipped; a first line of the file all of
+whose tokens are not numbers is a header and is skipped; ids are plain decimal
+integers; weights finite.  Errors name the file and the line.
+
+Chunk rule: the file is cut every ``chunk_bytes`` bytes; a chunk begins after
+the first newline at or after its start offset (the first chunk at byte 0) and
+ends with the line that crosses its end offset, so every line is read by
+exactly one chunk.  Compressed files cannot be cut so: a gzip file is refused
+(decompress it first, or use :meth:`la_graph.Graph.from_file`).
+
+Examples
+--------
+>>> import os, tempfile
+>>> import la_graph as lg
+>>> from distributed import Client, LocalCluster
+>>> from la_graph.engines.dask import DaskEngine, read_edges
+>>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+>>> client = Client(cluster)
+>>> E = DaskEngine(client)
+>>> path = os.path.join(tempfile.mkdtemp(), "g.txt")
+>>> with open(path, "w") as f:
+...     _ = f.write("# u v w\\n0 1 2.5\\n1 2 0.5\\n2 0 1.0\\n2 3 4.0\\n")
+>>> G = read_edges(E, path, chunk_bytes=16)
+>>> G
+DistributedGraph(n=4, edges=4, undirected, weighted, grid=2)
+>>> lg.sssp(G, 0, engine=E).distance.tolist()
+[0.0, 1.5, 1.0, 5.0]
+>>> client.close(); cluster.close()
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ... import _random
+from ... import generators as _gen
+from ... import io as _io
+from ...exceptions import FileFormatError, InvalidArgumentError
+from .. import get_engine
+from . import tasks
+from .graph import from_blocks, run
+from .layout import Layout
+
+__all__ = ["read_edges", "rmat", "DEFAULT_CHUNK_BYTES", "DEFAULT_CHUNK_EDGES"]
+
+#: bytes of the file one read_edges task parses
+DEFAULT_CHUNK_BYTES = 64 << 20
+#: R-MAT edges one rmat task draws (part of the graph's definition: see rmat)
+DEFAULT_CHUNK_EDGES = 1 << 20
+
+_COMMENT = b"#%"
+_GZIP = b"\x1f\x8b"
+_BOM = b"\xef\xbb\xbf"
+_EXTEND = 1 << 16          # bytes read at a time past a chunk's end, to the line's newline
+_COUNT = 1 << 24           # bytes read at a time when counting newlines (for an error's line number)
+# bytes of lines parsed at once, whatever chunk_bytes is: the parser's temporaries take several times
+# the text.  Not smaller: Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_ set, so every large
+# numpy temporary is fresh, page-faulting memory, and there a 59 MB weighted edge list parsed in
+# 1.1 s as 64 MiB slices, 1.9 s as 8 MiB ones (0.8 s and 0.6 s in a process without the setting)
+_SLICE = 64 << 20
+
+
+def _engine(engine):
+    from . import DaskEngine
+
+    E = get_engine(engine if engine is not None else "dask")
+    if not isinstance(E, DaskEngine):
+        raise InvalidArgumentError(f"read_edges and rmat build a graph on the workers of a dask engine, got the "
+                                   f"{E.name!r} engine; pass a DaskEngine (or 'dask')")
+    return E
+
+
+def _flag(value, what):
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidArgumentError(f"{what} must be True or False, got {value!r}")
+    return bool(value)
+
+
+# ---------------------------------------------------------------------- reading files
+def read_edges(engine, path, *, directed=False, weighted=None, n=None, base=0, chunk_bytes=DEFAULT_CHUNK_BYTES):
+    """Read a whitespace edge list on the workers, in parallel chunks, into a distributed graph.
+
+    The workers read and parse byte ranges of the file and build the graph's
+    blocks where they live (see the module docstring for the file rules and
+    the chunk rule); the client receives only counts and the degree arrays.
+
+    Parameters
+    ----------
+    engine : DaskEngine or "dask"
+        The engine whose workers read the file and hold the graph.
+    path : str or os.PathLike
+        An uncompressed edge list (``u v`` or ``u v w`` lines), readable under
+        this path by every worker (a shared filesystem); a relative path is
+        made absolute on the client.
+    directed : bool
+        ``False`` (default) stores every edge in both directions.
+    weighted : bool or None
+        ``None`` (default): weighted when the lines have a third column;
+        ``False`` ignores a third column; ``True`` requires one.
+    n : int, optional
+        Number of vertices (every id must be below it); default ``1 + the
+        largest id`` (found by the workers: only that number reaches the client).
+    base : {0, 1}
+        ``1``: the file numbers vertices from 1 (ids are shifted down; an id 0
+        is an error).
+    chunk_bytes : int
+        Bytes of the file per task (default 64 MiB); each task needs a few
+        times that in memory while it parses.
+
+    Returns
+    -------
+    DistributedGraph
+        Duplicate edges merged (a weighted duplicate keeps the smallest
+        weight), self-loops kept: the graph ``Graph.from_file(path, directed)``
+        would build.
+
+    Raises
+    ------
+    FileNotFoundError
+        A worker cannot find ``path``.
+    InvalidArgumentError
+        A gzip file (it cannot be read in chunks), or a bad argument.
+    FileFormatError
+        A malformed line; the message names the file and the line.
+
+    Notes
+    -----
+    Dask's nanny starts workers with ``MALLOC_TRIM_THRESHOLD_`` set, which
+    makes every large numpy temporary fresh, page-faulting memory: parsing ran
+    about 3 times slower in such workers than with the variable unset (a
+    cluster's ``distributed.nanny.pre-spawn-environ`` setting).
+
+    Examples
+    --------
+    See the module docstring.
+    """
+    E = _engine(engine)
+    path = os.path.abspath(os.fsdecode(os.fspath(path)))
+    directed = _flag(directed, "directed")
+    if weighted is not None:
+        weighted = _flag(weighted, "weighted")
+    if base not in (0, 1) or isinstance(base, bool):
+        raise InvalidArgumentError(f"base must be 0 or 1, got {base!r}")
+    if n is not None:
+        n = _gen._int_arg(n, "n", 0, _gen.MAX_VERTICES)
+    chunk_bytes = _gen._int_arg(chunk_bytes, "chunk_bytes", 1)
+    if path.lower().endswith(".gz"):
+        raise InvalidArgumentError(_gzip_message(path))
+    p = E.placement
+    size, head, columns, header = E._gather([run(E, p.workers[0], _probe, path, weighted)])[0]
+    if head == _GZIP:
+        raise InvalidArgumentError(_gzip_message(path))
+    nchunks = max(1, -(-size // chunk_bytes))
+    where = [p.workers[c % len(p.workers)] for c in range(nchunks)]
+    use_weights = columns == 3 if weighted is None else weighted
+    parsed = [run(E, where[c], _parse_chunk, path, c * chunk_bytes, min(size, (c + 1) * chunk_bytes), size,
+                  columns, header, base, n, use_weights) for c in range(nchunks)]
+    infos = E._gather([run(E, w, _chunk_info, f) for w, f in zip(where, parsed)])
+    if n is None:
+        n = 1 + max((top for _, top in infos), default=-1)
+        if n > _gen.MAX_VERTICES:
+            raise FileFormatError(f"{path}: vertex id {n - 1} implies n = {n:,} vertices, more than a graph can "
+                                  f"have (n * n must fit in int64)")
+    edges = sum(m for m, _ in infos)
+    return _build(E, parsed, where, n, directed, use_weights, edges)     # (it frees ``parsed``)
+
+
+def _gzip_message(path):
+    return (f"{path} is gzip-compressed: a compressed file cannot be split into byte ranges, and read_edges "
+            "reads a file in chunks on the workers; decompress it first (gunzip), or read it on one machine "
+            "with la_graph.Graph.from_file")
+
+
+# ---------------------------------------------------------------------- generating R-MAT
+def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, directed=False, weights=None,
+         self_loops=False, chunk_edges=DEFAULT_CHUNK_EDGES):
+    """A Graph500 R-MAT graph with ``2**scale`` vertices, generated on the workers.
+
+    ``edge_factor * 2**scale`` edges are drawn as :func:`la_graph.generators.rmat`
+    draws them (one quadrant per level with probabilities ``a, b, c, d``), in
+    chunks of ``chunk_edges``: chunk ``k`` draws from a numpy Generator seeded
+    with ``(seed, k)``, so the graph depends on the arguments and not on the
+    number of workers.  Vertex ids are scrambled by a seeded pseudo-random
+    permutation (a Feistel bijection), so the hubs are not the low ids; generated
+    self-loops are dropped (unless ``self_loops``) and duplicates merged.
+    Each worker builds the pieces of its chunks and the blocks are assembled
+    where they live, as in :func:`read_edges`.  The graph differs from
+    ``la_graph.generators.rmat`` with the same seed (which draws one stream).
+
+    Parameters
+    ----------
+    engine : DaskEngine or "dask"
+    scale : int
+        ``log2`` of the number of vertices, ``0 .. 31``.
+    edge_factor : int
+        Edges drawn per vertex (Graph500: 16).
+    a, b, c : float
+        Quadrant probabilities; ``a + b + c < 1``.
+    seed : int
+        A non-negative integer.
+    directed : bool
+        ``False`` (default) makes every edge two-way.
+    weights : None, "uniform" or (int, int)
+        ``"uniform"``: floats in ``[1, 100)``; ``(low, high)``: integers in
+        ``low .. high``.  A weight is a hash of ``(seed, edge)``, so duplicates
+        of an edge (and, undirected, its two directions) get the same weight.
+        ``"unique"`` (a permutation of ``1 .. m``) needs a global ranking of
+        the edges and is not offered here.
+    self_loops : bool
+        Keep generated self-loops.
+    chunk_edges : int
+        Edges per task; part of the graph's definition (another value draws
+        another graph).
+
+    Returns
+    -------
+    DistributedGraph
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> from distributed import Client, LocalCluster
+    >>> from la_graph.engines.dask import DaskEngine, rmat
+    >>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    >>> client = Client(cluster)
+    >>> E = DaskEngine(client)
+    >>> G = rmat(E, 10, seed=7, weights=(1, 9), chunk_edges=4096)
+    >>> G.n, G.nedges <= 16 * 1024, G.weight_range()[:2]
+    (1024, True, (1.0, 9.0))
+    >>> H = G.to_graph()
+    >>> H == rmat(E, 10, seed=7, weights=(1, 9), chunk_edges=4096).to_graph()
+    True
+    >>> client.close(); cluster.close()
+    """
+    E = _engine(engine)
+    scale = _gen._int_arg(scale, "scale", 0, _gen.MAX_SCALE)
+    edge_factor = _gen._int_arg(edge_factor, "edge_factor", 0)
+    a, b, c = (_gen._real_arg(x, name, 0.0, 1.0) for x, name in ((a, "a"), (b, "b"), (c, "c")))
+    if a + b + c >= 1.0 - 1e-12:
+        raise InvalidArgumentError(
+            f"R-MAT probabilities need a + b + c < 1 (d = 1 - a - b - c > 0), got a + b + c = {a + b + c!r}")
+    seed = _random.check_seed(seed)
+    directed, self_loops = _flag(directed, "directed"), _flag(self_loops, "self_loops")
+    if isinstance(weights, str) and weights == "unique":
+        raise InvalidArgumentError("weights='unique' (a permutation of 1..m) needs a global ranking of the "
+                                   "distinct edges, which the workers do not have; use 'uniform' or a "
+                                   "(low, high) range")
+    weights = _gen._weight_spec(weights)
+    chunk_edges = _gen._int_arg(chunk_edges, "chunk_edges", 1)
+    n = 1 << scale
+    m = edge_factor * n
+    nchunks = max(1, -(-m // chunk_edges))
+    p = E.placement
+    where = [p.workers[k % len(p.workers)] for k in range(nchunks)]
+    scramble = _scramble_key(seed)
+    chunks = [run(E, where[k], _rmat_chunk, scale, min(chunk_edges, m - k * chunk_edges), (a, a + b, a + b + c),
+                   seed, k, scramble, directed, weights, self_loops) for k in range(nchunks)]
+    return _build(E, chunks, where, n, directed, weights is not None, m)
+
+
+# ---------------------------------------------------------------------- chunks to blocks
+def _build(E, chunks, where, n, directed, weighted, edges):
+    """The DistributedGraph of the edge chunks ``chunks`` (futures of ``(u, v, w, ...)`` on ``where``)."""
+    from . import DMatrix
+
+    p = E.placement
+    s, L = p.s, E.layout(n)
+    E._check_memory(n, edges * (1 if directed else 2), 8 if weighted else 1)
+    routed = [run(E, w, _route, f, L, s, directed, weighted) for w, f in zip(where, chunks)]
+    chunks.clear()                          # each chunk's edges are freed once routed
+    pieces = [[run(E, w, tasks.pick, r, b) for b in range(s * s)] for w, r in zip(where, routed)]
+    routed.clear()
+    lengths = L.lengths()
+
+    def blocks(transpose):
+        return DMatrix((n, n), [[E._submit(p.block(i, j), _build_block, (int(lengths[i]), int(lengths[j])),
+                                           weighted, transpose,
+                                           *[pc[(j * s + i) if transpose else (i * s + j)] for pc in pieces])
+                                 for j in range(s)] for i in range(s)], p)
+
+    A = blocks(False)
+    AT = blocks(True) if directed else A
+    pieces.clear()
+    return from_blocks(E, A, AT, n, directed, weighted)
+
+
+# ---------------------------------------------------------------------- on the workers
+def _probe(name, path, weighted):
+    """``(size, first two bytes, columns, header)`` of the file, as a worker sees it.
+
+    ``columns``: the token count of the first data line (0: no data line), which
+    every line must have; ``header``: the byte offset of the first data line's
+    first token when that line is a header (no token is a number: it is
+    skipped), else None.
+    """
+    size = os.stat(path).st_size
+    with open(path, "rb") as f:
+        head = f.read(2)
+        if head == _GZIP:
+            return size, head, 0, None
+        f.seek(0)
+        offset, header = 0, None
+        for number, line in enumerate(f, 1):
+            if number == 1 and line.startswith(_BOM):
+                line = b"   " + line[3:]
+            try:
+                buf = _io._Buffer.of(line.rstrip(b"\n") + b"\n" + bytes(_io._PAD), path)
+            except FileFormatError as exc:
+                raise _renumber(exc, path, number) from None
+            tab = _io._tokenize(buf, _COMMENT)
+            if tab.line.size:
+                if header is None and _io._is_header(buf, tab):
+                    header = offset + int(tab.start[0])
+                else:
+                    return size, head, _check_columns(path, number, int(tab.count[0]), weighted), header
+            offset += len(line)
+    return size, head, 0, header
+
+
+def _check_columns(path, line, k, weighted):
+    if k not in (2, 3):
+        raise FileFormatError(f"{path}, line {line}: {k} columns: an edge list has 2 ('u v') or 3 ('u v w')")
+    if weighted and k == 2:
+        raise FileFormatError(f"{path}, line {line}: weighted=True, but the lines have 2 columns ('u v'): "
+                              "no weights")
+    return k
+
+
+def _read_range(path, start, end, size):
+    """``(text, offset)``: the lines of chunk ``[start, end)`` (see the chunk rule) and where they begin."""
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+        begin = start
+        if start > 0:
+            i = data.find(b"\n")
+            if i < 0:                              # inside a line an earlier chunk reads
+                return b"", end
+            begin = start + i + 1
+        parts = [memoryview(data)[begin - start:]]
+        if end < size:
+            while more := f.read(_EXTEND):         # to the first newline at or after ``end``, included
+                k = more.find(b"\n")
+                if k >= 0:
+                    parts.append(more[:k + 1])
+                    break
+                parts.append(more)
+    return b"".join(parts), begin
+
+
+def _parse_chunk(name, path, start, end, size, columns, header, base, n, weights):
+    """Chunk ``[start, end)`` of the file parsed: ``(u, v, w)``, ``w`` None unless ``weights``.
+
+    ``columns`` and ``header`` are :func:`_probe`'s.
+    """
+    text, begin = _read_range(path, start, end, size)
+    parts, at = [], 0
+    while at < len(text):                       # a slice of lines at a time
+        stop = len(text) if len(text) - at <= _SLICE else (text.find(b"\n", at + _SLICE) + 1 or len(text))
+        try:
+            parts.append(_parse_text(text[at:stop], path, begin + at, columns, header, base, n, weights))
+        except FileFormatError as exc:
+            raise _renumber(exc, path, _newlines_before(path, begin) + text.count(b"\n", 0, at) + 1) from None
+        at = stop
+    if len(parts) == 1:
+        return parts[0]
+    empty = np.zeros(0, np.int64)
+    u = np.concatenate([empty] + [q[0] for q in parts])
+    v = np.concatenate([empty] + [q[1] for q in parts])
+    w = np.concatenate([np.zeros(0)] + [q[2] for q in parts if q[2] is not None]) if weights else None
+    return u, v, w
+
+
+def _parse_text(text, path, begin, columns, header, base, n, weights):
+    empty = np.zeros(0, np.int64)
+    if begin == 0 and text.startswith(_BOM):
+        text = b"   " + text[3:]
+    if text and not text.endswith(b"\n"):
+        text += b"\n"
+    buf = _io._Buffer.of(text + bytes(_io._PAD), path)
+    tab = _io._tokenize(buf, _COMMENT)
+    if header is not None and tab.line.size and begin + int(tab.start[0]) == header:
+        tab = tab.drop_first()
+    if tab.line.size == 0 or columns == 0:
+        return empty, empty, None
+    S = tab.rows(buf, columns, "columns (as on the first line)")
+    declared = "read_edges(n=...)"
+    u = _io._parse_ids(buf, S[:, 0], tab.line, base=base, n=n, declared=declared)
+    v = _io._parse_ids(buf, S[:, 1], tab.line, base=base, n=n, declared=declared)
+    w = _io._parse_weights(buf, S[:, 2], tab.line) if weights else None
+    return u, v, w
+
+
+def _renumber(exc, path, first):
+    """``exc`` with the line number of a text whose line 1 is the file's line ``first`` made the file's."""
+    msg, prefix = str(exc), f"{path}, line "
+    if not msg.startswith(prefix):
+        return exc
+    rel, rest = msg[len(prefix):].split(":", 1)
+    return FileFormatError(f"{prefix}{first - 1 + int(rel)}:{rest}")
+
+
+def _newlines_before(path, offset):
+    count = 0
+    with open(path, "rb") as f:
+        while offset > 0:
+            block = f.read(min(_COUNT, offset))
+            if not block:
+                break
+            count += block.count(b"\n")
+            offset -= len(block)
+    return count
+
+
+def _chunk_info(name, parsed):
+    """``(edges, largest id)`` of a parsed chunk (-1: none)."""
+    u, v, _ = parsed
+    return int(u.size), (int(max(u.max(), v.max())) if u.size else -1)
+
+
+def _rmat_chunk(name, scale, count, thresholds, seed, k, scramble, directed, weights, self_loops):
+    """Chunk ``k`` of R-MAT's edges: ``count`` drawn from ``default_rng((seed, k))``, ids scrambled, weighted."""
+    rng = np.random.default_rng([seed, k])
+    u, v = _gen._rmat_edges(scale, count, thresholds, rng)
+    u, v = u.astype(np.int64), v.astype(np.int64)
+    if not self_loops:
+        keep = u != v
+        u, v = u[keep], v[keep]
+    n = 1 << scale
+    P = Layout(n, 2, scramble)
+    u, v = P.position(u), P.position(v)
+    w = None if weights is None else _edge_weights(u, v, n, directed, weights, seed)
+    return u, v, w
+
+
+def _scramble_key(seed):
+    """The seed of the layout whose permutation scrambles R-MAT's vertex ids (not the engine's own)."""
+    return int(_random.splitmix64(np.uint64(seed) ^ np.uint64(0x5EED5CA1AB1E)))
+
+
+def _edge_weights(u, v, n, directed, spec, seed):
+    """A weight per edge from a hash of ``(seed, edge)``: equal for duplicates and for both directions."""
+    lo, hi = (u, v) if directed else (np.minimum(u, v), np.maximum(u, v))
+    with np.errstate(over="ignore"):
+        key = lo.astype(np.uint64) * np.uint64(n) + hi.astype(np.uint64)
+        h = _random.splitmix64(key ^ _random.splitmix64(np.uint64(seed)))
+    if spec == "uniform":
+        low, high = _gen.UNIFORM_WEIGHT_RANGE
+        return low + (high - low) * ((h >> np.uint64(11)).astype(np.float64) * 2.0 ** -53)
+    low, high = spec
+    return (low + (h % np.uint64(high - low + 1)).astype(np.int64)).astype(np.float64)
+
+
+def _route(name, chunk, layout, s, directed, weighted):
+    """A chunk's edges split by block: ``s * s`` pieces ``(local rows, local cols[, weights])``.
+
+    Undirected: every edge also as ``v -> u`` (a self-loop once).  Local ids are
+    int32 where the segments allow.
+    """
+    u, v, w = chunk[:3]
+    if weighted and w is None:                 # a chunk without lines
+        w = np.zeros(u.size)
+    narrow = np.int32 if layout.size <= np.iinfo(np.int32).max else np.int64
+    su, lu = _locate(layout, u, narrow)
+    sv, lv = _locate(layout, v, narrow)
+    if not directed:
+        off = u != v
+        su, sv = np.concatenate([su, sv[off]]), np.concatenate([sv, su[off]])
+        lu, lv = np.concatenate([lu, lv[off]]), np.concatenate([lv, lu[off]])
+        if weighted:
+            w = np.concatenate([w, w[off]])
+    kind = np.uint8 if s * s <= 1 << 8 else np.uint16 if s * s <= 1 << 16 else np.uint32
+    key = su.astype(kind) * kind(s) + sv                   # a radix sort in split
+    return tasks.split(key, s * s, lu, lv, *((w,) if weighted else ()))
+
+
+def _locate(layout, ids, dtype):
+    """``(segment, local index)`` of ``ids`` (uint8/uint16 segments, ``dtype`` local indices), through the
+    worker's copy of ``layout`` (whose permutation tables are built once and kept)."""
+    seg, local = tasks._kept(layout).locate(ids)
+    return seg.astype(np.uint8 if layout.parts <= 256 else np.uint16), local.astype(dtype, copy=False)
+
+
+def _build_block(name, shape, weighted, transpose, *pieces):
+    """Block of ``shape`` from its pieces (``transpose``: rows and columns swapped); duplicates keep the min."""
+    E = get_engine(name)
+    rows = np.concatenate([p[0] for p in pieces]).astype(np.int64)
+    cols = np.concatenate([p[1] for p in pieces]).astype(np.int64)
+    if transpose:
+        rows, cols = cols, rows
+    if weighted:
+        w = np.concatenate([p[2] for p in pieces])
+        return E.matrix_from_coo(rows, cols, w, shape[0], shape[1], dup="min", dtype=np.float64)
+    return E.matrix_from_coo(rows, cols, True, shape[0], shape[1], dtype=bool)
+
