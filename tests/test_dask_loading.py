@@ -139,6 +139,16 @@ def test_four_algorithms_agree_with_cpu(E, edge_file, directed):
     assert np.allclose(lg.pagerank(D, engine=E), lg.pagerank(H, engine="cpu"), rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("directed", [False, True], ids=["undirected", "directed"])
+def test_triangles_and_clustering_on_the_workers(E, edge_file, directed):
+    """The degree orientation is algebra (a diagonal of places times A), so no host edge list is needed."""
+    D = read_edges(E, edge_file, directed=directed, chunk_bytes=500)
+    H = lg.Graph.from_file(edge_file, directed=directed)
+    assert lg.triangle_count(D, engine=E) == lg.triangle_count(H, engine="cpu")
+    assert np.array_equal(lg.triangles(D, engine=E), lg.triangles(H, engine="cpu"))
+    assert np.allclose(lg.local_clustering_coefficient(D, engine=E), lg.local_clustering_coefficient(H, engine="cpu"))
+
+
 def test_negative_weights(E, tmp_path):
     path = _write(tmp_path / "neg.txt", "0 1 2\n1 2 -1\n2 3 4\n3 1 -4\n4 0 1\n")
     D, H = read_edges(E, path, directed=True, chunk_bytes=6), lg.Graph.from_file(path)

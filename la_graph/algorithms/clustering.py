@@ -77,8 +77,9 @@ def local_clustering_coefficient(G, *, engine=None):
     E = get_engine(engine)
     n = G.n
     S = G.to_undirected()                                    # N(v) = in- and out-neighbours
-    rows, cols = S.edges()
-    loops = np.bincount(rows[rows == cols], minlength=n)
+    loops = np.zeros(n, dtype=np.int64)
+    if S.self_loops:
+        loops = E.to_numpy(E.reduce_rows(E.select(E.matrix(S), "diag"), "plus"), fill=0).astype(np.int64)
     d = (S.out_degree - loops).astype(np.float64)            # |N(v)|, v itself left out
     if S.nnz == loops.sum():                                 # no edge between two vertices
         return np.zeros(n)

@@ -155,20 +155,22 @@ def oriented_edges(E, G, *, reverse=True):
 
     ``L[u, v]`` (bool) for each edge ``{u, v}`` without self-loops, ``u``
     before ``v`` in the order of ascending degree (ties by id); ``U = L'``
-    (``None`` unless ``reverse``).  Built on the host from ``G``'s CSR: both
-    are subsets of its rows, so their entries come sorted.
+    (``None`` unless ``reverse``).  With ``P = diag(pos)``, ``pos`` the place
+    of each vertex in that order, ``P any.first A`` holds ``pos[u]`` and
+    ``A any.second P`` holds ``pos[v]`` on every edge ``u -> v``; ``L`` keeps
+    the edges where the first is less (``U`` where it is greater).
     """
     n = G.n
-    rows, cols = G.edges()
     pos = np.empty(n, dtype=np.int64)
     pos[np.argsort(G.out_degree, kind="stable")] = np.arange(n, dtype=np.int64)
-    prow, pcol = pos[rows], pos[cols]
-    up = prow < pcol
-    L = E.matrix_from_coo(rows[up], cols[up], True, n, n, dtype=bool)
+    ids = np.arange(n, dtype=np.int64)
+    P = E.matrix_from_coo(ids, ids, pos, n, n, dtype=np.int64)
+    A = E.matrix(G)
+    at_u, at_v = E.mxm(P, A, "any_first"), E.mxm(A, P, "any_second")
+    L = E.select(E.ewise_mult(at_u, at_v, "lt"), "valueeq", True)
     if not reverse:
         return L, None
-    down = prow > pcol
-    return L, E.matrix_from_coo(rows[down], cols[down], True, n, n, dtype=bool)
+    return L, E.select(E.ewise_mult(at_u, at_v, "gt"), "valueeq", True)
 
 
 def triangle_sums(E, L, U, B=None):
