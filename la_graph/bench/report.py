@@ -381,7 +381,8 @@ def _machine_line(doc):
 def scaling_section(path, doc, img_dir, out):
     """The page's lines for one scaling record of the distributed engine: times, traffic, a plot."""
     kind = "weak" if any(r.get("scaling") == "weak" for r in doc["rows"]) else "strong"
-    lines = [f"## Distributed engine, {kind} scaling, {doc['local']} workers: `{path.name}`", "",
+    lines = [f"## Distributed engine, {kind} scaling, {doc['local']} workers"
+             + (" — partial (stopped before the end)" if doc.get("partial") else "") + f": `{path.name}`", "",
              f"{doc['date']}; {doc['machine']}; median ms of the timed runs, every answer compared with the "
              f"CPU engine's (`python -m la_graph.bench.scaling`; see [scaling out](scaling.md))."
              + (f" {doc['note']}." if doc.get("note") else ""), ""]

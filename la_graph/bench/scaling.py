@@ -83,7 +83,7 @@ def _transfer_bytes(client):
     return sum(client.run(lambda dask_worker: dask_worker.transfer_outgoing_bytes_total).values())
 
 
-def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=True, log=print):
+def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=True, log=print, save=None):
     """Rows ``{graph, workers, algo, ms, ...}`` and ``mxv`` traffic rows, for each worker count.
 
     Strong scaling runs every graph on every worker count; ``weak=True`` runs
@@ -151,6 +151,8 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                                  "cpu_engine_ms": refs[(name, algo)][1] if check else None})
                     log(f"    {algo:9s} {ms:10.1f} ms  (min {min(times):.1f}, n={repeat})"
                         + ("" if ok is None else "  ok" if ok else "  WRONG"))
+                    if save:
+                        save(rows, traffic)
                 G._engine_cache.clear()
         finally:
             client.close()
@@ -207,13 +209,19 @@ def main(argv=None):
         with open(args.plot[0]) as f:
             plot(json.load(f), args.plot[1])
         return 0
-    rows, traffic = measure(args.graphs, [int(w) for w in args.workers.split(",")], args.algos.split(","),
-                            weak=args.weak, repeat=args.repeat, local=args.local, check=not args.no_check)
     doc = {"kind": "la_graph dask scaling", "machine": f"{platform.node()} ({os.cpu_count()} cores)",
-           "local": args.local, "date": time.strftime("%Y-%m-%d"), "rows": rows, "traffic": traffic}
+           "local": args.local, "date": time.strftime("%Y-%m-%d"), "command": " ".join(sys.argv), "partial": True}
+
+    def save(rows, traffic):
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump({**doc, "rows": rows, "traffic": traffic}, f, indent=1)
+
+    rows, traffic = measure(args.graphs, [int(w) for w in args.workers.split(",")], args.algos.split(","),
+                            weak=args.weak, repeat=args.repeat, local=args.local, check=not args.no_check, save=save)
+    doc["partial"] = False
+    save(rows, traffic)
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(doc, f, indent=1)
         print(f"wrote {args.out}")
     return 0 if all(r["checked"] is not False for r in rows) else 1
 
