@@ -521,15 +521,18 @@ class DaskEngine(Engine):
             return self._rebind(out, DMatrix(shape, parts, p))
         segs = []
         for o in range(s):                                  # the output segment
-            partials = []
+            partials, here = [], []                         # blocks elsewhere; blocks where segment o lives
             for k in range(s):                              # the inner segment
                 i, j = (o, k) if kind == "mxv" else (k, o)
                 a, b = (A.parts[i][j], B.parts[k]) if kind == "mxv" else (A.parts[k], B.parts[i][j])
+                if p.block(i, j) == p.segment(o):           # multiplied inside the combining task: one task less
+                    here.append((kind, a, b, semiring, remap(i, k, j)))
+                    continue
                 partials.append(self._submit(p.block(i, j), tasks.product, kind, a, b, semiring,
                                              remap(i, k, j), None if mask is None else mparts[o], *flags))
             segs.append(self._submit(p.segment(o), tasks.combine, add, None if out is None else out.parts[o],
                                      None if mask is None else mparts[o], accum, structural, complement,
-                                     replace, *partials))
+                                     replace, *partials, local=here))
         return self._rebind(out, DVector(shape, segs, p))
 
     def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,

@@ -113,10 +113,16 @@ def products(name, a_blocks, b_blocks, semiring, remaps, monoid, out, mask, accu
     return combine(name, monoid, out, mask, accum, structural, complement, replace, *parts, E=E)
 
 
-def combine(name, monoid, out, mask, accum, structural, complement, replace, *parts, E=None):
+def combine(name, monoid, out, mask, accum, structural, complement, replace, *parts, E=None, local=()):
     """The partial results ``parts`` of one output segment reduced by ``monoid``, written to ``out``
-    with the GraphBLAS output rule (mask, accumulator, replace)."""
+    with the GraphBLAS output rule (mask, accumulator, replace).
+
+    ``local`` lists the products ``(method, a, b, semiring, remap)`` of the blocks held on
+    this worker, made here (the output's mask applied) and reduced with the rest.
+    """
     E = E or _E(name)
+    parts = [product(name, method, a, b, semiring, remap, mask, structural, complement)
+             for method, a, b, semiring, remap in local] + list(parts)
     T = parts[0]
     for p in parts[1:]:
         T = E.ewise_add(T, p, monoid)
