@@ -229,9 +229,9 @@ class DaskEngine(Engine):
     def _submit(self, worker, fn, *args, **kwargs):
         f = self.client.submit(fn, self.local, *args, workers=[worker], allow_other_workers=False, pure=False,
                                **kwargs)
-        self._pending.append(f)
+        self._pending.append(weakref.ref(f))       # weak: what the algorithm drops is freed on the workers
         if len(self._pending) > 4096:
-            self._pending = [p for p in self._pending if not p.done()]
+            self._pending = [r for r in self._pending if (p := r()) is not None and not p.done()]
         return f
 
     def _wait(self, futures):
@@ -272,7 +272,7 @@ class DaskEngine(Engine):
     def synchronize(self):
         if self._pending:
             pending, self._pending = self._pending, []
-            self._wait(pending)
+            self._wait([f for f in (r() for r in pending) if f is not None])
 
     def _same(self, *objs):
         p = self.placement
@@ -654,10 +654,7 @@ class DaskEngine(Engine):
             routes = [self._submit(p.segment(k), tasks.route, f, target, size) for k, f in enumerate(index.parts)]
             return index.shape[0], [[self._submit(p.segment(k), tasks.pick, r, t) for t in range(p.s)]
                                     for k, r in enumerate(routes)]
-        idx = np.asarray(index)
-        if idx.dtype.kind not in "iub":
-            idx = idx.astype(np.int64)
-        idx = idx.astype(np.int64).ravel()
+        idx = np.asarray(index).astype(np.int64).ravel()
         _check_range(idx, size, "index")
         L = self.layout(idx.size)
         out = []

@@ -228,7 +228,7 @@ def route_values(name, index, values, layout, t, target, check):
     """``scatter``'s routing of one segment ``t`` of ``index`` and ``values``: per target segment the
     ``(local index, value, original position)`` triples, the positions keeping duplicates in order."""
     E = _E(name)
-    (pieces) = route(name, index, target, check)
+    pieces = route(name, index, target, check)
     vals = E.to_numpy(values)
     order = _kept(layout).index(layout.bounds[t] + np.arange(vals.size, dtype=np.int64))
     return tuple((local, vals[pos], order[pos]) for pos, local in pieces)
