@@ -671,10 +671,13 @@ class DaskEngine(Engine):
         lengths = self.layout(m).lengths()
         segs = []
         for k in range(p.s):
-            answers = [self._submit(p.segment(t), tasks.gather, u.parts[t], requests[k][t]) for t in range(p.s)]
+            # the segments held where output segment k lives answer inside the assembling task
+            here = [(u.parts[t], requests[k][t]) for t in range(p.s) if p.segment(t) == p.segment(k)]
+            answers = [self._submit(p.segment(t), tasks.gather, u.parts[t], requests[k][t]) for t in range(p.s)
+                       if p.segment(t) != p.segment(k)]
             segs.append(self._submit(p.segment(k), tasks.assemble, int(lengths[k]),
                                      None if out is None else out.parts[k], None if mask is None else mask.parts[k],
-                                     accum, structural, complement, replace, *answers))
+                                     accum, structural, complement, replace, *answers, local=here))
         return self._rebind(out, DVector((m,), segs, p))
 
     def assign(self, w, u, *, mask=None, accum=None, structural=False, complement=False, replace=False):
@@ -718,8 +721,12 @@ class DaskEngine(Engine):
                   for t in range(p.s)]
         segs = []
         for k in range(p.s):
-            pieces = [self._submit(p.segment(t), tasks.pick, routed[t], k) for t in range(p.s)]
-            segs.append(self._submit(p.segment(k), tasks.scatter, w.parts[k], dup, accum, *pieces))
+            # a routing made where segment k lives is picked from inside the scattering task
+            pieces = [self._submit(p.segment(t), tasks.pick, routed[t], k) for t in range(p.s)
+                      if p.segment(t) != p.segment(k)]
+            here = [routed[t] for t in range(p.s) if p.segment(t) == p.segment(k)]
+            segs.append(self._submit(p.segment(k), tasks.scatter, w.parts[k], dup, accum, *pieces,
+                                     local=here, k=k))
         return self._rebind(w, DVector(w.shape, segs, p))
 
     # ---------------------------------------------------------------- measurement

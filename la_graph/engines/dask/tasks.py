@@ -215,9 +215,11 @@ def gather(name, u, request):
     return pos[idx], values
 
 
-def assemble(name, size, out, mask, accum, structural, complement, replace, *answers):
-    """One output segment of ``extract`` from the ``(positions, values)`` answers of the source segments."""
+def assemble(name, size, out, mask, accum, structural, complement, replace, *answers, local=()):
+    """One output segment of ``extract`` from the ``(positions, values)`` answers of the source segments;
+    ``local`` lists the ``(segment, request)`` pairs held on this worker, answered here."""
     E = _E(name)
+    answers = [gather(name, u, request) for u, request in local] + list(answers)
     pos = np.concatenate([a[0] for a in answers])
     values = np.concatenate([a[1] for a in answers])
     T = E.vector_from_coo(pos, values, size, dtype=values.dtype)
@@ -234,10 +236,11 @@ def route_values(name, index, values, layout, t, target, check):
     return tuple((local, vals[pos], order[pos]) for pos, local in pieces)
 
 
-def scatter(name, w, dup, accum, *pieces):
+def scatter(name, w, dup, accum, *pieces, local=(), k=None):
     """``w[local] accum= dup-reduction(values)`` on a copy of segment ``w``, the pieces' values taken in
-    their original order."""
+    their original order; ``local`` lists routings made on this worker, whose piece ``k`` is taken here."""
     E = _E(name)
+    pieces = [routed[k] for routed in local] + list(pieces)
     local = np.concatenate([p[0] for p in pieces])
     values = np.concatenate([p[1] for p in pieces])
     if len(pieces[0]) > 2:
