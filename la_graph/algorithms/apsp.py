@@ -139,7 +139,8 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False):
         if G.weighted and G.nnz:
             from .sssp import _check_overflow
 
-            _check_overflow(E, G, np.arange(n), out, float(np.abs(G.weights).max()))
+            wr = G.weight_range()
+            _check_overflow(E, G, np.arange(n), out, max(-wr.min, wr.max))
         return out
     out = np.empty((n, n))
     bar = _progress.bar(progress, desc="all-pairs shortest paths", total=n, unit="rows")
@@ -241,7 +242,7 @@ def _johnson(E, G):
     """
     from .sssp import sssp
 
-    if not G.weighted or G.nnz == 0 or float(G.weights.min()) >= 0:
+    if not G.weighted or G.nnz == 0 or G.weight_range().min >= 0:
         return G, None
     n, nnz = G.n, G.nnz
     plus = Graph(np.concatenate([G.indptr, [nnz + n]]).astype(G.indptr.dtype, copy=False),
@@ -276,10 +277,7 @@ def _reraise(G, found):
     if not cycle:
         raise found
     cycle = [int(v) for v in cycle]
-    weight = 0.0
-    for u, v in zip(cycle, cycle[1:] + cycle[:1]):
-        lo, hi = G.indptr[u], G.indptr[u + 1]
-        weight += float(G.weights[lo + np.searchsorted(G.indices[lo:hi], v)])
+    weight = sum(G.edge_weight(u, v) for u, v in zip(cycle, cycle[1:] + cycle[:1]))
     path = " -> ".join(str(v) for v in cycle + cycle[:1])
     exc = NegativeCycleError(f"the graph has a negative cycle: {path} has weight {weight}")
     exc.vertex, exc.cycle = cycle[0], cycle

@@ -26,14 +26,9 @@ import numpy as np
 
 from ...exceptions import InvalidArgumentError, InvalidGraphError
 from ...graph import Graph, WeightRange
-from .. import get_engine
 from . import tasks
 
 __all__ = ["DistributedGraph"]
-
-
-def _E(name):
-    return get_engine(name)
 
 
 class DistributedGraph(Graph):
@@ -189,7 +184,7 @@ class DistributedGraph(Graph):
             return None
         E, A = self._engine, self._blocks()
         p, L = A.placement, E.layout(self._n)
-        got = E._gather([run(E, p.block(i, j), _first_negative, A.parts[i][j], L, i, j)
+        got = E._gather([E._submit(p.block(i, j), _first_negative, A.parts[i][j], L, i, j)
                          for i in range(p.s) for j in range(p.s)])
         return min(g for g in got if g is not None)
 
@@ -201,7 +196,7 @@ class DistributedGraph(Graph):
         E, A = self._engine, self._blocks()
         (si, sj), (li, lj) = zip(*(E.layout(self._n).locate(np.array([x])) for x in (u, v)))
         i, j = int(si[0]), int(sj[0])
-        w = E._gather([run(E, A.placement.block(i, j), _entry, A.parts[i][j], int(li[0]), int(lj[0]))])[0]
+        w = E._gather([E._submit(A.placement.block(i, j), _entry, A.parts[i][j], int(li[0]), int(lj[0]))])[0]
         if w is None:
             raise InvalidArgumentError(f"the graph has no edge {u} -> {v}")
         return 1.0 if not self.weighted else float(w)
@@ -263,11 +258,11 @@ def from_blocks(E, A, AT, n, directed, weighted):
         for i in range(s):
             for j in range(s):
                 w = p.block(i, j)
-                st = run(E, w, _block_stats, M.parts[i][j], i == j)
+                st = E._submit(w, _block_stats, M.parts[i][j], i == j)
                 if name == "A":
-                    scalars.append(run(E, w, tasks.pick, st, 0))
-                counts[name, i, j] = run(E, w, tasks.pick, st, 1)
-    sums = {name: [run(E, p.segment(i), _sum_counts, *[counts[name, i, j] for j in range(s)])
+                    scalars.append(E._submit(w, tasks.pick, st, 0))
+                counts[name, i, j] = E._submit(w, tasks.pick, st, 1)
+    sums = {name: [E._submit(p.segment(i), _sum_counts, *[counts[name, i, j] for j in range(s)])
                    for i in range(s)] for name in (("A", "AT") if directed else ("A",))}
     got = E._gather(scalars + sums["A"] + (sums["AT"] if directed else []))
     stats = np.array(got[:len(scalars)], dtype=np.float64).reshape(-1, 5)
@@ -291,12 +286,6 @@ def from_blocks(E, A, AT, n, directed, weighted):
                             _trusted=True)
 
 
-def run(E, worker, fn, *args):
-    """``fn(E.local, *args)`` as a task on ``worker``, not kept in the engine's pending list: its result is
-    freed as soon as nothing holds or needs it (a loader's chunks must not outlive the blocks they make)."""
-    return E.client.submit(fn, E.local, *args, workers=[worker], allow_other_workers=False, pure=False)
-
-
 def _vector(E, p, n, arrays):
     from . import DVector
 
@@ -309,7 +298,7 @@ def _block_stats(name, M, diagonal):
 
     A diagonal block's rows and columns are the same vertices, so its loops are its ``i == j`` entries.
     """
-    E = _E(name)
+    E = tasks._E(name)
     rows, cols, vals = E.to_coo(M)
     nrows = E.size(M)[0]
     counts = np.bincount(rows.astype(np.int64), minlength=nrows).astype(np.int64)
@@ -328,7 +317,7 @@ def _sum_counts(name, *counts):
 
 def _first_negative(name, M, layout, i, j):
     """``(u, v, w)`` (global ids) of the block's negative-weight entry with the smallest ``(u, v)``, or None."""
-    rows, cols, vals = _E(name).to_coo(M)
+    rows, cols, vals = tasks._E(name).to_coo(M)
     neg = np.flatnonzero(vals < 0)
     if neg.size == 0:
         return None
@@ -340,6 +329,6 @@ def _first_negative(name, M, layout, i, j):
 
 def _entry(name, M, li, lj):
     """The value at local ``(li, lj)`` of a block, or None."""
-    rows, cols, vals = _E(name).to_coo(M)
+    rows, cols, vals = tasks._E(name).to_coo(M)
     hit = np.flatnonzero((rows == li) & (cols == lj))
     return vals[hit[0]].item() if hit.size else None

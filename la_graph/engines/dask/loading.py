@@ -72,7 +72,7 @@ from ... import io as _io
 from ...exceptions import FileFormatError, InvalidArgumentError
 from .. import get_engine
 from . import tasks
-from .graph import from_blocks, run
+from .graph import from_blocks
 from .layout import Layout
 
 __all__ = ["read_edges", "rmat", "DEFAULT_CHUNK_BYTES", "DEFAULT_CHUNK_EDGES"]
@@ -181,15 +181,15 @@ def read_edges(engine, path, *, directed=False, weighted=None, n=None, base=0, c
     if path.lower().endswith(".gz"):
         raise InvalidArgumentError(_gzip_message(path))
     p = E.placement
-    size, head, columns, header = E._gather([run(E, p.workers[0], _probe, path, weighted)])[0]
+    size, head, columns, header = E._gather([E._submit(p.workers[0], _probe, path, weighted)])[0]
     if head == _GZIP:
         raise InvalidArgumentError(_gzip_message(path))
     nchunks = max(1, -(-size // chunk_bytes))
     where = [p.workers[c % len(p.workers)] for c in range(nchunks)]
     use_weights = columns == 3 if weighted is None else weighted
-    parsed = [run(E, where[c], _parse_chunk, path, c * chunk_bytes, min(size, (c + 1) * chunk_bytes), size,
+    parsed = [E._submit(where[c], _parse_chunk, path, c * chunk_bytes, min(size, (c + 1) * chunk_bytes), size,
                   columns, header, base, n, use_weights) for c in range(nchunks)]
-    infos = E._gather([run(E, w, _chunk_info, f) for w, f in zip(where, parsed)])
+    infos = E._gather([E._submit(w, _chunk_info, f) for w, f in zip(where, parsed)])
     if n is None:
         n = 1 + max((top for _, top in infos), default=-1)
         if n > _gen.MAX_VERTICES:
@@ -287,7 +287,7 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
     p = E.placement
     where = [p.workers[k % len(p.workers)] for k in range(nchunks)]
     scramble = _scramble_key(seed)
-    chunks = [run(E, where[k], _rmat_chunk, scale, min(chunk_edges, m - k * chunk_edges), (a, a + b, a + b + c),
+    chunks = [E._submit(where[k], _rmat_chunk, scale, min(chunk_edges, m - k * chunk_edges), (a, a + b, a + b + c),
                    seed, k, scramble, directed, weights, self_loops) for k in range(nchunks)]
     return _build(E, chunks, where, n, directed, weights is not None, m)
 
@@ -300,9 +300,9 @@ def _build(E, chunks, where, n, directed, weighted, edges):
     p = E.placement
     s, L = p.s, E.layout(n)
     E._check_memory(n, edges * (1 if directed else 2), 8 if weighted else 1)
-    routed = [run(E, w, _route, f, L, s, directed, weighted) for w, f in zip(where, chunks)]
+    routed = [E._submit(w, _route, f, L, s, directed, weighted) for w, f in zip(where, chunks)]
     chunks.clear()                          # each chunk's edges are freed once routed
-    pieces = [[run(E, w, tasks.pick, r, b) for b in range(s * s)] for w, r in zip(where, routed)]
+    pieces = [[E._submit(w, tasks.pick, r, b) for b in range(s * s)] for w, r in zip(where, routed)]
     routed.clear()
     lengths = L.lengths()
 

@@ -141,7 +141,7 @@ def write(E, T, out, mask, accum, structural, complement, replace):
 
 
 def reduce(name, x, monoid):
-    """``(nvals, reduction, dtype)`` of one segment."""
+    """``(nvals, reduction)`` of one segment."""
     E = _E(name)
     value = E.reduce(x, monoid)
     return E.nvals(x), value
