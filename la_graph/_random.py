@@ -22,9 +22,10 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 
 def splitmix64(x):
-    """The splitmix64 finalizer of ``x + golden`` (a numpy uint64 array), elementwise."""
+    """The splitmix64 finalizer of ``x + golden`` (a numpy or CuPy uint64 array), elementwise."""
     with np.errstate(over="ignore"):
-        z = np.asarray(x, dtype=np.uint64) + _GOLDEN
+        z = (x.astype(np.uint64, copy=False) if hasattr(x, "__cuda_array_interface__")
+             else np.asarray(x, dtype=np.uint64)) + _GOLDEN
         z = (z ^ (z >> np.uint64(30))) * _M1
         z = (z ^ (z >> np.uint64(27))) * _M2
         return z ^ (z >> np.uint64(31))

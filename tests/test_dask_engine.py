@@ -171,15 +171,98 @@ def test_gpu_workers(kind):
     client = distributed.Client(cluster)
     try:
         E = DaskEngine(client, local="gpu", grid=2)
+        # one GPU each: the products exchange over NCCL; two workers on one GPU: through Dask
+        assert E.exchange == {"cuda": "dask", "two-on-one-gpu": "dask", "cuda-every-gpu": "nccl"}[kind]
         for G in (gen.rmat(10, 8, seed=5), gen.grid_2d(20, 30, weights=(1, 9), seed=1)):
             assert np.array_equal(lg.connected_components(G, engine=E), lg.connected_components(G, engine="cpu"))
             assert np.array_equal(lg.bfs(G, 3, engine=E).level, lg.bfs(G, 3, engine="cpu").level)
             assert np.allclose(lg.sssp(G, 3, engine=E).distance, lg.sssp(G, 3, engine="cpu").distance)
             assert np.allclose(lg.pagerank(G, engine=E), lg.pagerank(G, engine="cpu"), rtol=1e-9, atol=1e-12)
             assert lg.triangle_count(G, engine=E) == lg.triangle_count(G, engine="cpu")
+            verify.check_bfs(G, 3, lg.bfs(G, 3, engine=E))
+            assert np.array_equal(lg.strongly_connected_components(G, engine=E),
+                                  lg.strongly_connected_components(G, engine="cpu"))
+        if E.exchange == "nccl":
+            assert all(v["collectives"] > 0 and v["bytes_sent"] > 0 for v in E.exchange_stats().values())
     finally:
         client.close()
         cluster.close()
+
+
+def test_collective_plans_pair_up():
+    """Every send of a collective product's plan meets the matching receive, in the same order."""
+    from la_graph.engines.dask.exchange import plan
+    for p, s in [(2, 2), (3, 2), (4, 2), (3, 3), (4, 3), (5, 3), (9, 3)]:
+        workers = [f"w{r}" for r in range(p)]
+        for kind in ("mxv", "vxm"):
+            plans = [plan(workers, s, kind, r) for r in range(p)]
+            for r in range(p):
+                for q in range(p):
+                    sent = [(what, k) for peer, what, k in plans[r]["send_in"] if peer == q]
+                    got = [(what, k) for peer, what, k in plans[q]["recv_in"] if peer == r]
+                    assert sent == got
+                    assert [o for peer, o in plans[r]["send_out"] if peer == q] == \
+                        [o for peer, o in plans[q]["recv_out"] if peer == r]
+            assert sorted(o for pl in plans for o in pl["owned"]) == list(range(s))
+            assert sorted(b for pl in plans for b, _, _ in pl["blocks"]) == [(i, j) for i in range(s) for j in range(s)]
+
+
+@pytest.fixture(scope="module")
+def threaded():
+    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=40)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.mark.parametrize("grid", [2, 3])
+def test_collective_products_agree(threaded, grid):
+    """mxv and vxm as collective tasks (the NCCL path's plan, exchanged through memory here): three
+    workers, so one holds no vector segment on the 2 x 2 grid."""
+    from la_graph.engines.dask import DaskEngine
+    E = DaskEngine(threaded, grid=grid, exchange="local")
+    assert E.exchange == "local"
+    E.exchange_stats(reset=True)
+    for G in (gen.rmat(8, 5, seed=4, directed=True, weights=(1, 20)), gen.grid_2d(9, 11, weights=(1, 9), seed=2)):
+        assert np.array_equal(lg.connected_components(G, engine=E), lg.connected_components(G, engine="cpu"))
+        verify.check_bfs(G, 3, lg.bfs(G, 3, engine=E))
+        assert np.allclose(lg.sssp(G, 3, engine=E).distance, lg.sssp(G, 3, engine="cpu").distance)
+        assert np.allclose(lg.pagerank(G, engine=E), lg.pagerank(G, engine="cpu"), rtol=1e-9, atol=1e-12)
+        assert np.array_equal(lg.strongly_connected_components(G, engine=E),
+                              lg.strongly_connected_components(G, engine="cpu"))
+    stats = E.exchange_stats()
+    assert all(v["collectives"] > 0 for v in stats.values())
+    assert sum(v["bytes_sent"] for v in stats.values()) > 0
+
+
+def test_a_failing_share_of_a_collective_raises_its_own_error(threaded, monkeypatch):
+    """One worker's failure reaches the client as that error; its peers are told and do not wait."""
+    from la_graph.engines.dask import DaskEngine, exchange
+    E = DaskEngine(threaded, grid=2, exchange="local")
+    G = gen.path(9)
+    victim = E.placement.workers[1]
+    real = exchange.product
+
+    def failing(name, *args):
+        if distributed.get_worker().address == victim:
+            raise ZeroDivisionError("injected")
+        return real(name, *args)
+
+    monkeypatch.setattr(exchange, "product", failing)
+    with pytest.raises(ZeroDivisionError, match="injected"):
+        lg.bfs(G, 0, engine=E)
+    monkeypatch.setattr(exchange, "product", real)
+    assert lg.bfs(G, 0, engine=E).level.tolist() == list(range(9))
+
+
+def test_exchange_is_checked():
+    from la_graph.engines.dask import DaskEngine
+    with pytest.raises(lg.InvalidArgumentError, match="exchange must be"):
+        DaskEngine(exchange="mpi")
+    with pytest.raises(lg.InvalidArgumentError, match="needs local='gpu'"):
+        DaskEngine(exchange="nccl")
 
 
 def test_a_lost_worker_ends_the_computation_naming_it():

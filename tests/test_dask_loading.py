@@ -196,6 +196,27 @@ def test_rmat_does_not_depend_on_the_grid(E, client):
     assert a != rmat(E, 6, 4, seed=10, weights=(1, 5), chunk_edges=50).to_graph()
 
 
+@pytest.mark.parametrize("directed,weights", [(False, None), (True, (1, 9))])
+def test_rmat_replicated(E, client, directed, weights):
+    """Every worker draws every edge and keeps its own blocks': the same graph for any grid and chunk
+    size, equal to the hashed draws made on the host."""
+    D = rmat(E, 7, 6, seed=5, directed=directed, weights=weights, chunk_edges=300, method="replicated")
+    H = D.to_graph()
+    u, v = loading._hashed_rmat_edges(np, 7, 0, 768, (0.57, 0.76, 0.95), 5)
+    keep = u != v
+    P = loading.Layout(128, 2, loading._scramble_key(5))
+    u, v = P.position(u[keep].astype(np.int64)), P.position(v[keep].astype(np.int64))
+    w = None if weights is None else loading._edge_weights(u, v, 128, directed, weights, 5)
+    assert H == lg.Graph.from_edges(u, v, w, n=128, directed=directed)
+    assert rmat(DaskEngine(client, grid=3), 7, 6, seed=5, directed=directed, weights=weights, chunk_edges=77,
+                method="replicated").to_graph() == H
+    verify.check_cc(H.to_undirected(), lg.connected_components(D, engine=E))
+    s = int(np.argmax(H.out_degree))
+    verify.check_bfs(H, s, lg.bfs(D, s, engine=E))
+    with pytest.raises(InvalidArgumentError, match="method must be"):
+        rmat(E, 5, method="gpu")
+
+
 def test_errors(E, client, tmp_path):
     lines = "".join(f"{i} {i + 1}\n" for i in range(100))
     bad = _write(tmp_path / "bad.txt", "# c\n" + lines + "5 x\n" + lines)

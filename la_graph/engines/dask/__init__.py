@@ -17,6 +17,11 @@ The algorithms run unchanged: every primitive is carried out block by block --
   segment, where the segments live;
 * ``extract`` and ``scatter`` route requested ids to the segments holding them.
 
+Between GPU workers, each on a GPU of its own, ``mxv`` and ``vxm`` move their
+vector segments and partial results over NCCL instead of through Dask
+(``exchange="nccl"``, the default there; :mod:`.exchange`): one collective task
+per worker and product.
+
 Fused steps of the local engines do not run: each step runs as its algebra,
 and the local engines' primitives do the work.
 
@@ -63,6 +68,7 @@ from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Engine
 from ..base import check_name as _check_name
 from ..base import check_coords, check_output_args
 from ..base import check_range as _check_range
+from . import exchange as _exchange
 from . import tasks
 from .layout import Layout
 
@@ -155,15 +161,27 @@ class DaskEngine(Engine):
         batch them every 2-10 ms otherwise, which puts ~11 ms under every round trip
         (measured on a LocalCluster: 11 ms -> 4 ms per task and result); the algorithms wait
         for a scalar (a frontier's size, a convergence test) once per iteration.
+    exchange : {"auto", "dask", "nccl", "local"}
+        How ``mxv`` and ``vxm`` move vector segments and partial results between workers
+        (:mod:`la_graph.engines.dask.exchange`): ``"dask"`` through Dask's own transfers,
+        ``"nccl"`` over NCCL between GPU workers each on a GPU of its own (one collective
+        task per worker and product), ``"local"`` through memory between the workers of a
+        threaded cluster in one process (for tests).  ``"auto"`` (default): ``"nccl"`` where
+        the workers are GPU workers on distinct GPUs with NCCL, ``"dask"`` otherwise;
+        :attr:`exchange` tells which was taken.
     """
 
     name = "dask"
     narrow_ids = False
 
     def __init__(self, client=None, *, address=None, grid=None, local="cpu", workers=None, seed=0,
-                 threads=None, low_latency=True):
+                 threads=None, low_latency=True, exchange="auto"):
         if local not in ("cpu", "gpu", "reference"):
             raise InvalidArgumentError(f"local must be 'cpu', 'gpu' or 'reference', got {local!r}")
+        if exchange not in ("auto", "dask", "nccl", "local"):
+            raise InvalidArgumentError(f"exchange must be 'auto', 'dask', 'nccl' or 'local', got {exchange!r}")
+        if exchange == "nccl" and local != "gpu":
+            raise InvalidArgumentError("exchange='nccl' moves GPU-engine vectors: it needs local='gpu'")
         if grid is not None and (not isinstance(grid, (int, np.integer)) or grid < 1):
             raise InvalidArgumentError(f"grid must be a positive int, got {grid!r}")
         self.local, self._grid, self._seed, self.low_latency = local, grid, int(seed), bool(low_latency)
@@ -173,6 +191,7 @@ class DaskEngine(Engine):
         self._placement = None
         self._layouts = {}
         self._pending = []
+        self._want_exchange, self._exchange, self._collective = exchange, None, {}
         self.objects_on_host = local != "gpu"
 
     # ---------------------------------------------------------------- the cluster
@@ -208,7 +227,46 @@ class DaskEngine(Engine):
                 _low_latency(self.client)
             self._placement = Placement(workers, s)
             self._layouts = {}
+            self._start_exchange(workers)
         return self._placement
+
+    @property
+    def exchange(self):
+        """How products exchange between workers: ``"dask"``, ``"nccl"`` or ``"local"`` (see the parameter)."""
+        self.placement
+        return self._exchange[0]
+
+    def _start_exchange(self, workers):
+        want = self._want_exchange
+        probes = self.client.run(_exchange.probe, workers=workers)
+        pids = {probes[w][0] for w in workers}
+        gpus = [probes[w][1] for w in workers]
+        nccl_ok = (self.local == "gpu" and len(workers) > 1 and all(probes[w][2] for w in workers)
+                   and None not in gpus and len(set(gpus)) == len(gpus))
+        if want == "auto":
+            want = "nccl" if nccl_ok else "dask"
+        elif want == "nccl" and not nccl_ok and len(workers) > 1:
+            raise EngineUnavailable(
+                f"exchange='nccl' needs GPU workers with NCCL, each on a GPU of its own; got {len(workers)} workers "
+                f"on {len(set(g for g in gpus if g))} distinct GPUs (NCCL refuses two ranks on one GPU): use "
+                f"exchange='dask'")
+        elif want == "local" and len(pids) != 1:
+            raise InvalidArgumentError("exchange='local' needs every worker in one process (a threaded cluster)")
+        token = _exchange.new_token()
+        self._exchange, self._collective = (want, token), {}
+        if want in ("nccl", "local"):
+            ranks = {w: r for r, w in enumerate(workers)}
+            uid = None
+            if want == "nccl":
+                uid = self.client.submit(_exchange.unique_id, self.local, workers=[workers[0]], pure=False).result()
+            self.client.run(_exchange.start, want, token, ranks, uid, workers=workers)
+
+    def exchange_stats(self, reset=False):
+        """Per worker, the seconds its collective products spent computing and exchanging and the bytes
+        it sent: ``{address: {"exchange_s", "compute_s", "bytes_sent", "collectives"}}`` (zeros with
+        ``exchange="dask"``, whose transfers Dask counts itself)."""
+        self.synchronize()
+        return self.client.run(_exchange.stats, reset, workers=list(self.placement.workers))
 
     @property
     def cache_key(self):
@@ -236,19 +294,41 @@ class DaskEngine(Engine):
 
     def _wait(self, futures):
         """Wait until ``futures`` are done, the results staying where they are; a worker lost meanwhile
-        raises WorkerLost naming it, and a task's error is raised here."""
+        raises WorkerLost naming it, and a task's error is raised here.
+
+        With a collective exchange, an error anywhere in the products waited on or the last collective
+        ends the wait at once (its peers may be blocked in the exchange): the exchange is aborted on
+        every worker and started anew, and the error raised is a worker's own before its peers'
+        :class:`~.exchange.PeerFailed`."""
+        collective = self._exchange is not None and self._exchange[0] != "dask"
         while True:
             try:
                 distributed.wait(futures, timeout=1.0)
                 break
             except TimeoutError:
                 self._check_workers()
+                if collective and any(f.status == "error" for f in [*futures, *self._collective.values()]):
+                    break
+        watched = [*futures, *self._collective.values()] if collective else futures
+        errors = [f.exception() for f in watched if f.status == "error"]
+        if errors:
+            if collective:
+                self._restart_exchange()
+            raise next((e for e in errors if not isinstance(e, _exchange.PeerFailed)), errors[0])
         for f in futures:
-            if f.status == "error":
-                raise f.exception()
             if f.status in ("cancelled", "lost"):
                 self._check_workers()
                 raise WorkerLost(f"a result the computation needs was lost ({f.key})")
+
+    def _restart_exchange(self):
+        """A new exchange (new communicator) after an error: the old one is aborted on every worker, which
+        releases any share of a collective still waiting for a peer."""
+        workers = list(self._placement.workers) if self._placement is not None else []
+        old = self._exchange
+        try:
+            self.client.run(_exchange.abort, old[1], workers=workers)
+        finally:
+            self._start_exchange(workers)
 
     def _gather(self, futures):
         """The results of ``futures`` on the client (see :meth:`_wait`)."""
@@ -519,6 +599,9 @@ class DaskEngine(Engine):
                         accum, structural, complement, replace))
                 parts.append(row)
             return self._rebind(out, DMatrix(shape, parts, p))
+        if self._exchange[0] != "dask" and len(p.workers) > 1:
+            return self._rebind(out, self._collective_product(kind, A, B, semiring, add, remap, out, mask, accum,
+                                                              structural, complement, replace, shape))
         segs = []
         for o in range(s):                                  # the output segment
             partials, here = [], []                         # blocks elsewhere; blocks where segment o lives
@@ -534,6 +617,28 @@ class DaskEngine(Engine):
                                      None if mask is None else mparts[o], accum, structural, complement,
                                      replace, *partials, local=here))
         return self._rebind(out, DVector(shape, segs, p))
+
+    def _collective_product(self, kind, A, B, semiring, add, remap, out, mask, accum, structural, complement,
+                            replace, shape):
+        """``mxv`` / ``vxm`` as one collective task per worker (:mod:`.exchange`)."""
+        p = self.placement
+        s, workers = p.s, p.workers
+        M, u = (A, B) if kind == "mxv" else (B, A)
+        token = self._exchange[1]
+        results = {}
+        for rank, w in enumerate(workers):
+            blocks = {(i, j): M.parts[i][j] for i in range(s) for j in range(s) if p.block(i, j) == w}
+            owned = [k for k in range(s) if p.segment(k) == w]
+            remaps = {(i, j): remap(i, j if kind == "mxv" else i, j) for (i, j) in blocks}   # inner: j or i
+            results[w] = self._submit(
+                w, _exchange.collective_product, token, self._collective.get(w), kind, workers, s, rank, semiring,
+                add, blocks, {k: u.parts[k] for k in owned}, mask is not None,
+                {} if mask is None else {k: mask.parts[k] for k in owned},
+                {} if out is None else {k: out.parts[k] for k in owned}, remaps, accum, structural, complement,
+                replace)
+        self._collective = results
+        segs = [self._submit(p.segment(o), tasks.pick, results[p.segment(o)], o) for o in range(s)]
+        return DVector(shape, segs, p)
 
     def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):

@@ -97,6 +97,9 @@ class Layout:
         return (left << self._half) | right
 
     def _walk(self, v, inverse):
+        if hasattr(v, "__cuda_array_interface__"):          # ids on a GPU: the rounds there, no tables
+            v = v.astype(np.int64, copy=False)
+            return self._walk_rounds(v, inverse) if self.permuted else v.copy()
         v = np.asarray(v, dtype=np.int64)
         if not self.permuted:
             return v.copy()
@@ -111,14 +114,14 @@ class Layout:
 
     def _walk_rounds(self, v, inverse):
         x = self._feistel(v.astype(np.uint64), inverse)
-        out = np.flatnonzero(x >= np.uint64(self.size))
+        out = (x >= np.uint64(self.size)).nonzero()[0]
         while out.size:                                    # cycle-walk back into 0 .. size-1
             x[out] = self._feistel(x[out], inverse)
             out = out[x[out] >= np.uint64(self.size)]
         return x.astype(np.int64)
 
     def position(self, ids):
-        """The positions of indices ``ids`` (int64 array)."""
+        """The positions of indices ``ids`` (int64 array; a CuPy array stays one)."""
         return self._walk(ids, False)
 
     def index(self, positions):
@@ -128,8 +131,14 @@ class Layout:
     def locate(self, ids):
         """``(segment, local)`` of each of ``ids``: which segment holds it, and where in it."""
         pos = self.position(ids)
-        seg = np.searchsorted(self.bounds, pos, side="right") - 1
-        return seg, pos - self.bounds[seg]
+        bounds = self.bounds
+        if hasattr(pos, "__cuda_array_interface__"):
+            import cupy as cp
+            bounds = cp.asarray(bounds)
+            seg = cp.searchsorted(bounds, pos, side="right") - 1
+        else:
+            seg = np.searchsorted(bounds, pos, side="right") - 1
+        return seg, pos - bounds[seg]
 
     def ids(self, k):
         """The indices segment ``k`` holds, in local order."""

@@ -207,7 +207,7 @@ def _gzip_message(path):
 
 # ---------------------------------------------------------------------- generating R-MAT
 def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, directed=False, weights=None,
-         self_loops=False, chunk_edges=DEFAULT_CHUNK_EDGES):
+         self_loops=False, chunk_edges=DEFAULT_CHUNK_EDGES, method="auto"):
     """A Graph500 R-MAT graph with ``2**scale`` vertices, generated on the workers.
 
     ``edge_factor * 2**scale`` edges are drawn as :func:`la_graph.generators.rmat`
@@ -244,7 +244,17 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
         Keep generated self-loops.
     chunk_edges : int
         Edges per task; part of the graph's definition (another value draws
-        another graph).
+        another graph).  ``method="replicated"`` draws the same graph whatever it is.
+    method : {"auto", "chunks", "replicated"}
+        ``"chunks"``: as above, each chunk drawn once and its edges sent to their
+        blocks' workers.  ``"replicated"``: *every* worker draws every edge, on its
+        own device (GPU workers draw on the GPU), and keeps those of its own
+        blocks -- no edge travels, at the price of drawing the graph once per
+        worker, which a GPU does in milliseconds per billion level draws.  Its
+        draws are a counter-based hash of ``(seed, edge number, level)``, so it
+        makes another graph than ``"chunks"`` (the same on CPU and GPU workers,
+        for any number of them and any ``chunk_edges``).  ``"auto"``:
+        ``"replicated"`` on GPU workers, ``"chunks"`` otherwise.
 
     Returns
     -------
@@ -281,8 +291,14 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
                                    "(low, high) range")
     weights = _gen._weight_spec(weights)
     chunk_edges = _gen._int_arg(chunk_edges, "chunk_edges", 1)
+    if method not in ("auto", "chunks", "replicated"):
+        raise InvalidArgumentError(f"method must be 'auto', 'chunks' or 'replicated', got {method!r}")
+    if method == "auto":
+        method = "replicated" if E.local == "gpu" else "chunks"
     n = 1 << scale
     m = edge_factor * n
+    if method == "replicated":
+        return _replicated(E, scale, m, (a, a + b, a + b + c), seed, directed, weights, self_loops, chunk_edges)
     nchunks = max(1, -(-m // chunk_edges))
     p = E.placement
     where = [p.workers[k % len(p.workers)] for k in range(nchunks)]
@@ -290,6 +306,29 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
     chunks = [E._submit(where[k], _rmat_chunk, scale, min(chunk_edges, m - k * chunk_edges), (a, a + b, a + b + c),
                    seed, k, scramble, directed, weights, self_loops) for k in range(nchunks)]
     return _build(E, chunks, where, n, directed, weights is not None, m)
+
+
+def _replicated(E, scale, m, thresholds, seed, directed, weights, self_loops, chunk_edges):
+    """rmat(method="replicated"): each worker draws all ``m`` edges and builds its own blocks."""
+    from . import DMatrix
+
+    p = E.placement
+    s, n = p.s, 1 << scale
+    E._check_memory(n, m * (1 if directed else 2), 8 if weights is not None else 1)
+    L = E.layout(n)
+    made = {}
+    for w in p.workers:
+        mine = [(i, j) for i in range(s) for j in range(s) if p.block(i, j) == w]
+        made[w] = E._submit(w, _rmat_own_blocks, scale, m, thresholds, seed, _scramble_key(seed), directed, weights,
+                            self_loops, L, s, mine, chunk_edges)
+
+    def blocks(which):
+        return DMatrix((n, n), [[E._submit(p.block(i, j), tasks.pick, made[p.block(i, j)], (which, i, j))
+                                 for j in range(s)] for i in range(s)], p)
+
+    A = blocks("A")
+    AT = blocks("AT") if directed else A
+    return from_blocks(E, A, AT, n, directed, weights is not None)
 
 
 # ---------------------------------------------------------------------- chunks to blocks
@@ -467,6 +506,75 @@ def _rmat_chunk(name, scale, count, thresholds, seed, k, scramble, directed, wei
     return u, v, w
 
 
+def _hashed_rmat_edges(xp, scale, first, count, thresholds, seed):
+    """R-MAT edges ``first .. first + count - 1`` as uint64 arrays ``(u, v)`` of ``xp`` (numpy or CuPy):
+    level ``l`` of edge ``e`` picks its quadrant with the top 32 bits of
+    ``splitmix64((e * 64 + l) ^ key(seed))`` against the thresholds ``a, a+b, a+b+c``."""
+    t1, t2, t3 = (np.uint64(min(int(t * 2.0**32), 2**32 - 1)) for t in thresholds)
+    key = np.uint64(int(_random.splitmix64(np.uint64(seed) ^ np.uint64(0x2A7B1E5))))
+    e = (xp.arange(count, dtype=np.uint64) + np.uint64(first)) << np.uint64(6)
+    u = xp.zeros(count, np.uint64)
+    v = xp.zeros(count, np.uint64)
+    for level in range(scale):
+        r = _random.splitmix64((e + np.uint64(level)) ^ key) >> np.uint64(32)
+        q = (r >= t1).astype(np.uint64) + (r >= t2) + (r >= t3)
+        u = (u << np.uint64(1)) | (q >> np.uint64(1))
+        v = (v << np.uint64(1)) | (q & np.uint64(1))
+    return u, v
+
+
+def _rmat_own_blocks(name, scale, m, thresholds, seed, scramble, directed, weights, self_loops, layout, s, mine,
+                     chunk_edges):
+    """This worker's blocks of the replicated R-MAT (:func:`rmat`): every edge drawn, chunk by chunk, on the
+    local engine's device, those landing in ``mine`` kept; ``{("A", i, j): block, ("AT", i, j): ...}``."""
+    E = get_engine(name)
+    if name == "gpu":
+        import cupy as xp
+    else:
+        xp = np
+    n = 1 << scale
+    P = Layout(n, 2, scramble)
+    layout = tasks._kept(layout)
+    want = {"A": {i * s + j for i, j in mine}}
+    if directed:
+        want["AT"] = {j * s + i for i, j in mine}          # AT block (i, j) holds A's entries of block (j, i)
+    pieces = {(which, b): [] for which, bs in want.items() for b in bs}
+    for first in range(0, m, chunk_edges):
+        u, v = _hashed_rmat_edges(xp, scale, first, min(chunk_edges, m - first), thresholds, seed)
+        if not self_loops:
+            keep = u != v
+            u, v = u[keep], v[keep]
+        u, v = P.position(u.astype(np.int64)), P.position(v.astype(np.int64))
+        w = None if weights is None else _edge_weights(u, v, n, directed, weights, seed)
+        if not directed:
+            off = u != v
+            u, v = xp.concatenate([u, v[off]]), xp.concatenate([v, u[off]])
+            w = None if w is None else xp.concatenate([w, w[off]])
+        su, lu = layout.locate(u)
+        sv, lv = layout.locate(v)
+        block = su * s + sv
+        for which, b in pieces:
+            sel = (block == b).nonzero()[0]
+            if sel.size:
+                pieces[which, b].append((lu[sel], lv[sel], None if w is None else w[sel]))
+    out = {}
+    for i, j in mine:
+        for which in want:
+            parts = pieces[which, (i * s + j) if which == "A" else (j * s + i)]
+            rows = xp.concatenate([q[0] for q in parts]) if parts else xp.zeros(0, np.int64)
+            cols = xp.concatenate([q[1] for q in parts]) if parts else xp.zeros(0, np.int64)
+            if which == "AT":
+                rows, cols = cols, rows
+            shape = (int(layout.bounds[i + 1] - layout.bounds[i]), int(layout.bounds[j + 1] - layout.bounds[j]))
+            if weights is None:
+                out[which, i, j] = E.matrix_from_coo(rows, cols, True, *shape, dtype=bool)
+            else:
+                w = xp.concatenate([q[2] for q in parts]) if parts else xp.zeros(0)
+                out[which, i, j] = E.matrix_from_coo(rows, cols, w, *shape, dup="min", dtype=np.float64)
+            parts.clear()
+    return out
+
+
 def _scramble_key(seed):
     """The seed of the layout whose permutation scrambles R-MAT's vertex ids (not the engine's own)."""
     return int(_random.splitmix64(np.uint64(seed) ^ np.uint64(0x5EED5CA1AB1E)))
@@ -474,7 +582,7 @@ def _scramble_key(seed):
 
 def _edge_weights(u, v, n, directed, spec, seed):
     """A weight per edge from a hash of ``(seed, edge)``: equal for duplicates and for both directions."""
-    lo, hi = (u, v) if directed else (np.minimum(u, v), np.maximum(u, v))
+    lo, hi = (u, v) if directed else ((u < v) * u + (u >= v) * v, (u < v) * v + (u >= v) * u)  # numpy or CuPy
     with np.errstate(over="ignore"):
         key = lo.astype(np.uint64) * np.uint64(n) + hi.astype(np.uint64)
         h = _random.splitmix64(key ^ _random.splitmix64(np.uint64(seed)))
