@@ -110,7 +110,7 @@ def test_kernels_compiled_once_and_cached(E, monkeypatch):
     lg.connected_components(G, engine=E)
     E.mxv(E.matrix(G), E.iota(G.n), "min_second")
     files = gpu_mod.kernel_files()
-    assert {"semiring.cu", "bfs.cu", "fastsv.cu", "floyd_warshall.cu", "msf.cu", "mis.cu", "sssp.cu", "scc.cu"} <= set(files)
+    assert {"semiring.cu", "bfs.cu", "fastsv.cu", "cc.cu", "floyd_warshall.cu", "msf.cu", "mis.cu", "sssp.cu", "scc.cu"} <= set(files)
     mods = {f: gpu_mod.kernel_module(f) for f in files}                # every source compiles
     for f in files:
         assert gpu_mod.kernel_module(f) is mods[f]
@@ -230,9 +230,10 @@ def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
 # ---------------------------------------------------------------- fused steps
 def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
-    assert sorted(E.fused_steps) == ["bfs_push", "fastsv_round", "floyd_warshall", "luby", "msf_edges",
-                                     "msf_forest", "msf_round", "scc_color", "scc_trim", "sssp_delta_stepping",
-                                     "sssp_relax", "triangle_total", "vertex_priorities", "vertex_triangles"]
+    assert sorted(E.fused_steps) == ["bfs_push", "component_labels", "fastsv_round", "floyd_warshall", "luby",
+                                     "msf_edges", "msf_forest", "msf_round", "scc_color", "scc_trim",
+                                     "sssp_delta_stepping", "sssp_relax", "triangle_total", "vertex_priorities",
+                                     "vertex_triangles"]
     families = steps.families()
     for name, impl in E.fused_steps.items():
         step = steps.STEPS[name]
@@ -253,6 +254,7 @@ def _declining_calls(E):
     return [
         ("bfs_push", (G, E.vector_from_coo([0], 0, n, dtype=np.int32), E.vector_from_coo([0], 0, n, dtype=np.int32),
                       E.vector_from_coo([0], 0, n, dtype=np.int64), 0, G.nnz)),     # parents, levels: two dtypes
+        ("component_labels", (lg.Graph.from_edges([0, 1], [1, 2], n=3, directed=True),)),   # not symmetric
         ("fastsv_round", (E.matrix(G), part, E.copy(part), E.copy(part))),
         ("fastsv_round", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int32)), E.iota(n), E.iota(n))),
         ("msf_round", (E.iota(n), (E.iota(3), E.iota(3), E.iota(3)), E.full(n, -1, np.int64))),   # not its edges

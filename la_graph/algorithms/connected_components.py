@@ -14,9 +14,12 @@ smallest vertex id.  A directed graph gives its weakly connected components.
 
 Two steps (:mod:`la_graph.algorithms.steps`): ``fastsv_round``, which the GPU
 engine runs as CUDA kernels and the CPU engine as a product and one numba pass,
-and ``component_labels``, FastSV's rounds to their fixpoint, which the CPU engine
-reaches another way: Afforest's sampled union-find (Sutton, Ben-Nun & Barak
-2018), the same labels in one sequential pass over a fraction of the edges.
+and ``component_labels``, FastSV's rounds to their fixpoint, which both engines
+reach another way: Afforest's sampled union-find (Sutton, Ben-Nun & Barak 2018),
+the same labels from a fraction of the edges: one sequential numba pass on the
+CPU, a fixed sequence of lock-free CUDA kernels with no host round trip on the
+GPU.  So ``fastsv_round`` runs on those engines only where ``component_labels``
+is turned to its algebra (:func:`la_graph.algorithms.steps.algebraic`).
 """
 
 from __future__ import annotations

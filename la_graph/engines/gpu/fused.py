@@ -211,6 +211,43 @@ def fastsv_round(E, A, f, gp, mngp):
     return f, gp, bool(int(changed[0]))
 
 
+# ---------------------------------------------------------------- connected components (gpu/cc.cu)
+_CC_ROUNDS = 2          # Afforest's sampled neighbours per vertex
+_CC_CHUNK = 4096        # rows with more edges left are linked in pieces of this many, a block each
+
+
+@fuses
+def component_labels(E, G):
+    """Afforest's sampled union-find (gpu/cc.cu), one launch sequence with no host round trip."""
+    if G.directed:
+        raise Declined("component_labels' union-find needs the symmetric CSR of an undirected graph")
+    n = G.n
+    indptr, indices, _ = E._csr(E.matrix(G))
+    IT, VT = indices.dtype, E._itype(n)
+    nn = np.int64(n)
+    cap = 2 * (int(indices.size) // _CC_CHUNK) + 2       # queue pieces: fewer than 2 * edges / chunk
+    _reserve(n * (VT.itemsize + 8) + 16 * cap + 16, f"the union-find of {n:,} vertices")
+    f = cp.arange(n, dtype=VT)
+    out = f if VT == _I64 else cp.empty(n, _I64)
+    if n == 0:
+        return GVec(0, _I64, out, None)
+    grid, block = (E._blocks(n),), (256,)
+    compress = _kernel("cc.cu", "cc_compress", VT)
+    sample = _kernel("cc.cu", "cc_sample", IT, VT)
+    for r in range(_CC_ROUNDS):
+        sample(grid, block, (indptr, indices, f, nn, np.int32(r)))
+        compress(grid, block, (f, _NULL, nn))
+    state = cp.empty(2, _I64)                            # chunks queued, giant root
+    queue = cp.empty(2 * cap, _I64)
+    _kernel("cc.cu", "cc_giant", VT)((1,), (1024,), (f, nn, state))
+    chunk = np.int64(_CC_CHUNK)
+    _kernel("cc.cu", "cc_link_rest", IT, VT)(
+        grid, block, (indptr, indices, f, nn, np.int32(_CC_ROUNDS), state, queue, chunk))
+    _kernel("cc.cu", "cc_link_chunks", IT, VT)((4 * E._sms,), block, (indptr, indices, f, state, queue, chunk))
+    compress(grid, block, (f, out if out is not f else _NULL, nn))
+    return GVec(n, _I64, out, None)
+
+
 # ---------------------------------------------------------------- apsp (gpu/floyd_warshall.cu)
 @fuses
 def floyd_warshall(E, G):
