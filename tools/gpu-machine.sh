@@ -12,7 +12,7 @@ mkdir -p "$d"
 printf 'Metadata-Version: 2.1\nName: la_graph\nVersion: 0.1.0\n' > "$d/METADATA"
 printf '[console_scripts]\nla-graph = la_graph.cli:main\n\n[networkx.backends]\nla_graph = la_graph.nx_backend\n\n[networkx.backend_info]\nla_graph = _la_graph_nx:get_info\n' > "$d/entry_points.txt"
 : > "$d/RECORD"
-export PYTHONPATH=/tmp/site:$PWD LA_GRAPH_DATA=$PWD/.data PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
+export PYTHONPATH=/tmp/site:$PWD LA_GRAPH_DATA=$PWD/.data LA_GRAPH_ECL=${LA_GRAPH_ECL:-$PWD/.ecl} PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1
 lg() { python3 -c 'import sys; from la_graph.cli import main; sys.exit(main())' "$@"; }
 if [ -f .dev/eclbuild.tgz ]; then tar xzf .dev/eclbuild.tgz; fi
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader

@@ -108,7 +108,7 @@ def _on_workers(E, name):
     if not m or any(x != "dir" and not re.fullmatch(r"w\d+-\d+", x) for x in mods):
         raise lg.InvalidArgumentError(f"--generate workers makes R-MAT graphs (rmatNN[:wLO-HI][:dir]), got {name!r}")
     weights = next((tuple(int(x) for x in mod[1:].split("-")) for mod in mods if mod.startswith("w")), None)
-    return rmat(E, int(m.group(1)), seed=1, directed="dir" in mods, weights=weights)
+    return rmat(E, int(m.group(1)), seed=1, directed="dir" in mods, weights=weights, chunk_edges=1 << 24)
 
 
 def _busiest(before, after):
@@ -151,8 +151,12 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                 host = G
                 if generate == "workers":
                     t = time.perf_counter()
-                    G = _on_workers(E, name)
-                    E.synchronize()
+                    try:
+                        G = _on_workers(E, name)
+                        E.synchronize()
+                    except (lg.OutOfMemory, lg.OutOfDeviceMemory, MemoryError) as exc:
+                        log(f"  {name} on {w} workers: does not fit ({type(exc).__name__}: {exc})")
+                        continue
                     log(f"  {name}: {G}, generated on the workers in {time.perf_counter() - t:.1f} s")
                     host = G.to_graph() if check and G.n <= check_max and (name, "graph") not in refs else None
                     if host is not None:
