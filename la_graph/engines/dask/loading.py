@@ -552,7 +552,11 @@ def _rmat_own_blocks(name, scale, m, thresholds, seed, scramble, directed, weigh
             w = None if w is None else xp.concatenate([w, w[off]])
         su, lu = layout.locate(u)
         sv, lv = layout.locate(v)
+        del u, v
+        narrow = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+        lu, lv = lu.astype(narrow), lv.astype(narrow)            # kept until the blocks are built: half the bytes
         block = su * s + sv
+        del su, sv
         for which, b in pieces:
             sel = (block == b).nonzero()[0]
             if sel.size:
@@ -563,14 +567,17 @@ def _rmat_own_blocks(name, scale, m, thresholds, seed, scramble, directed, weigh
             parts = pieces[which, (i * s + j) if which == "A" else (j * s + i)]
             rows = xp.concatenate([q[0] for q in parts]) if parts else xp.zeros(0, np.int64)
             cols = xp.concatenate([q[1] for q in parts]) if parts else xp.zeros(0, np.int64)
+            w = xp.concatenate([q[2] for q in parts]) if parts and weights is not None else xp.zeros(0)
+            if which == "A" or not directed:
+                parts.clear()                                    # the pieces freed as their block is built
             if which == "AT":
                 rows, cols = cols, rows
             shape = (int(layout.bounds[i + 1] - layout.bounds[i]), int(layout.bounds[j + 1] - layout.bounds[j]))
             if weights is None:
                 out[which, i, j] = E.matrix_from_coo(rows, cols, True, *shape, dtype=bool)
             else:
-                w = xp.concatenate([q[2] for q in parts]) if parts else xp.zeros(0)
                 out[which, i, j] = E.matrix_from_coo(rows, cols, w, *shape, dup="min", dtype=np.float64)
+            del rows, cols, w
             parts.clear()
     return out
 

@@ -37,7 +37,9 @@ def _device_errors(fn):
         except _OOM_ERRORS as exc:
             raise OutOfDeviceMemory(
                 f"gpu engine, {fn.__name__}: the GPU ran out of memory ({exc}); free GPU memory "
-                "(other processes, cached arrays), use a smaller graph, or use engine='cpu'") from exc
+                "(other processes, cached arrays), use a smaller graph, or use engine='cpu'") from None  # noqa: B904
+            # (from None: CuPy's OutOfMemoryError does not survive pickling, which the distributed engine's
+            # workers need to report this error; its text is in the message)
         except _CUDA_ERRORS as exc:
             raise LaGraphError(
                 f"gpu engine, {fn.__name__}: CUDA error: {exc}. If it repeats, restart the Python process "
