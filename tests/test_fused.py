@@ -84,6 +84,7 @@ RUNS = {
     "msf_edges": ("weighted", _msf),
     "msf_round": ("weighted", _msf),
     "msf_forest": ("weighted", _msf),
+    "msf_labels": ("weighted", _msf),
     "sssp_delta_stepping": ("weighted_directed", lambda G, E: _sssp(G, E, "delta_stepping")),
     "sssp_bellman_ford": ("weighted_directed", lambda G, E: _sssp(G, E, "bellman_ford")),
     "sssp_relax": ("weighted_directed", lambda G, E: _sssp(G, E, "delta_stepping")),

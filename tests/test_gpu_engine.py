@@ -231,7 +231,7 @@ def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
 def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
     assert sorted(E.fused_steps) == ["bfs_push", "component_labels", "fastsv_round", "floyd_warshall", "luby",
-                                     "msf_edges", "msf_forest", "msf_round", "scc_color", "scc_trim",
+                                     "msf_edges", "msf_forest", "msf_labels", "msf_round", "scc_color", "scc_trim",
                                      "sssp_delta_stepping", "sssp_relax", "triangle_total", "vertex_priorities",
                                      "vertex_triangles"]
     families = steps.families()
@@ -265,6 +265,7 @@ def _declining_calls(E):
                         E.full(4, -1, np.int32))),                                   # int32 parents
         ("sssp_delta_stepping", (G, E.full(n, np.inf, np.float64), None, 0, 1.0)),  # unweighted
         ("msf_forest", (G, E.full(n, 1.0, np.float64))),                           # float keys
+        ("msf_labels", (E.full(n, 1.0, np.float64),)),                              # float parents
         ("luby", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int32)))),       # int32 priorities
         ("luby", (E.matrix(G), part)),                                              # not full
         ("scc_trim", (G, labels32)),
@@ -377,3 +378,58 @@ for _name in ("test_output_arguments", "test_semiring", "test_accum_equal_to_add
 def engine(E64):
     """Overrides conftest's fixture for the conformance tests re-collected above."""
     return E64
+
+
+# ---------------------------------------------------------------- minimum spanning forest
+MSF_FAMILIES = {
+    "rmat": lambda w: generators.rmat(12, 16, weights=w, seed=7),
+    "erdos_renyi": lambda w: generators.erdos_renyi(1500, 0.02, weights=w, seed=5),
+    "connected_caveman": lambda w: generators.connected_caveman(40, 9, weights=w, seed=4),
+    "grid": lambda w: generators.grid_2d(40, 30, weights=w, seed=8),
+    "uniform": lambda w: generators.uniform(3000, 24000, weights=w, seed=1),
+}
+
+
+@pytest.mark.parametrize("light, room, steps", [(2, (1.3, 65536), 32), (0.0, (0.5, 0), 1), (0.3, (1.0, 0), 2),
+                                                (1, (0.5, 0), 32), (8, (1.3, 0), 32)])
+@pytest.mark.parametrize("weights", [(1, 3), (1, 1000), "uniform", (7, 7), None, (-50, 50)])
+@pytest.mark.parametrize("family", sorted(MSF_FAMILIES))
+def test_msf_kernels_at_every_cut(E, E64, monkeypatch, family, weights, light, room, steps):
+    """Kruskal's filter at several cuts, with too little room for the light and the heavy edges (packed
+    and swept again) and few jumps a launch: the CPU's forest and labels."""
+    from la_graph.engines.gpu import fused
+
+    monkeypatch.setattr(fused, "MSF_LIGHT_PER_VERTEX", light)
+    monkeypatch.setattr(fused, "MSF_ROOM", room)
+    monkeypatch.setattr(fused, "MSF_JUMP_STEPS", steps)
+    G = MSF_FAMILIES[family](weights)
+    want = lg.minimum_spanning_forest(G, engine="cpu")
+    for eng in (E, E64):
+        got = lg.minimum_spanning_forest(G, engine=eng)
+        for name in ("u", "v", "weight", "labels"):
+            np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+        assert got.total_weight == want.total_weight
+
+
+def test_msf_device_output(E):
+    G = MSF_FAMILIES["rmat"]((1, 1000))
+    a = lg.minimum_spanning_forest(G, engine=E)
+    b = lg.minimum_spanning_forest(G, engine=E, output="device")
+    for name in ("u", "v", "weight", "labels"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert isinstance(y, cupy.ndarray) and y.dtype == x.dtype, name
+        np.testing.assert_array_equal(x, cupy.asnumpy(y), err_msg=name)
+    assert a.total_weight == b.total_weight and a.ncomponents == b.ncomponents
+
+
+def test_msf_a_long_path_of_hooks(E, monkeypatch):
+    """Weights falling along a path: each vertex hooks onto the next, one chain of n roots to jump."""
+    from la_graph.engines.gpu import fused
+
+    n = 200_000
+    G = lg.Graph.from_edges(np.arange(n - 1), np.arange(1, n), w=np.arange(n - 1, 0, -1.0), n=n)
+    for steps in (32, 1):
+        monkeypatch.setattr(fused, "MSF_JUMP_STEPS", steps)
+        r = lg.minimum_spanning_forest(G, engine=E)
+        np.testing.assert_array_equal(r.u, np.arange(n - 1))
+        assert not r.labels.any()

@@ -32,9 +32,10 @@ family ``msf``: the edge set is the engine's own): ``msf_edges`` packs the
 keys; ``msf_round`` runs one round -- the CPU engine as one compiled pass that
 also compacts the surviving edges, relabelled to their roots (contraction),
 light edges first and the heavy ones once those are used up (Kruskal's
-filter); the GPU engine as CUDA kernels.  Both are written below in primitives.
-A third, ``msf_forest``, turns the keys of the forest into its edges (the GPU
-engine sorts and gathers them on the device).
+filter); the GPU engine likewise, as CUDA kernels.  Both are written below in
+primitives.  Two more, each its own: ``msf_forest`` turns the keys of the
+forest into its edges, ``msf_labels`` labels each vertex by its tree (the GPU
+engine runs both on the device).
 """
 
 from __future__ import annotations
@@ -48,12 +49,16 @@ from ..engines import get_engine
 from .._keys import weight_ranks
 from .steps import step
 
-__all__ = ["minimum_spanning_forest", "MSFResult", "weight_ranks", "msf_edges", "msf_round", "msf_forest"]
+__all__ = ["minimum_spanning_forest", "MSFResult", "weight_ranks", "msf_edges", "msf_round", "msf_forest",
+           "msf_labels"]
 
 
 @dataclass(frozen=True)
 class MSFResult:
     """A minimum spanning forest.
+
+    The arrays are numpy arrays, or CuPy arrays from the GPU engine with
+    ``output="device"``.
 
     Attributes
     ----------
@@ -80,7 +85,7 @@ class MSFResult:
         return self.labels.size - self.u.size
 
 
-def minimum_spanning_forest(G, *, engine=None):
+def minimum_spanning_forest(G, *, engine=None, output="numpy"):
     """A minimum spanning forest of undirected ``G`` (a minimum spanning tree per component).
 
     Edges are ordered by weight, ties broken by ``(min(u, v), max(u, v))``; under
@@ -95,6 +100,9 @@ def minimum_spanning_forest(G, *, engine=None):
         (an edge in either direction becomes one edge with the smaller weight).
     engine : str, optional
         ``"cpu"`` or ``"gpu"``; default: the current engine.
+    output : {"numpy", "device"}
+        ``"device"`` leaves the arrays where the engine computed them (CuPy
+        arrays on the GPU engine; numpy on the CPU).
 
     Returns
     -------
@@ -118,6 +126,7 @@ def minimum_spanning_forest(G, *, engine=None):
     (8.0, [0, 0, 0, 3, 3, 5])
     """
     G = V.check_graph(G, undirected=True)
+    V.check_choice(output, {"numpy", "device"}, what="output")
     E = get_engine(engine)
     n = G.n
     f = E.iota(n)
@@ -126,12 +135,11 @@ def minimum_spanning_forest(G, *, engine=None):
     hooked = 1
     while hooked:
         edges, hooked = msf_round(E, f, edges, forest)
-    # labels: the smallest id of each tree, scattered to its root and gathered back
-    smallest = E.full(n, n, dtype=np.int64)
-    E.scatter(smallest, f, E.iota(n), dup="min", accum="min")
-    labels = E.to_numpy(E.extract(smallest, f))
-    u, v, w = msf_forest(E, G, forest)
-    return MSFResult(u, v, w, float(w.sum()), labels.astype(np.int64, copy=False))
+    del edges
+    labels = msf_labels(E, f)
+    get = E.to_device if output == "device" else E.to_numpy
+    u, v, w, labels = (get(x, consume=True) for x in (*msf_forest(E, G, forest), labels))
+    return MSFResult(u, v, w, float(w.sum()), labels)
 
 
 @step("msf_edges", family="msf")
@@ -220,15 +228,29 @@ def msf_round(E, f, edges, forest):
 
 @step("msf_forest")
 def msf_forest(E, G, forest):
-    """The forest's edges as host arrays ``(u, v, w)``, sorted by ``(u, v)``.
+    """The forest's edges as full vectors ``(u, v, w)`` (int64, int64, float64), sorted by ``(u, v)``.
 
     ``forest`` holds, per hooked root, the key of the edge it hooked by (-1
     elsewhere); ``p = key % G.nnz`` is the edge's CSR entry, so sorting the
-    entries sorts the edges, ``u`` is the row of ``p``, ``v = indices[p]``.
+    entries sorts the edges, ``u`` is the row of ``p``, ``v = indices[p]``;
+    ``w`` is the edge's weight (1.0 on an unweighted graph).
     """
     _, keys = E.to_coo(E.select(forest, "valuege", 0))
     p = np.sort(np.asarray(keys, dtype=np.int64) % max(G.nnz, 1))
     u = np.searchsorted(G.indptr, p, side="right").astype(np.int64) - 1
     v = G.indices[p].astype(np.int64)
     w = G.weights[p] if G.weighted else np.ones(p.size)
-    return u, v, w
+    return E.vector_from_numpy(u), E.vector_from_numpy(v), E.vector_from_numpy(w)
+
+
+@step("msf_labels")
+def msf_labels(E, f):
+    """Each vertex's label, the smallest vertex id of its tree, for a star forest ``f``: a full int64 vector.
+
+    The smallest id of each tree is scattered to its root (min monoid) and
+    gathered back.
+    """
+    n = E.size(f)
+    smallest = E.full(n, n, dtype=np.int64)
+    E.scatter(smallest, f, E.iota(n), dup="min", accum="min")
+    return E.extract(smallest, f)

@@ -257,7 +257,8 @@ class MSF(Algorithm):
     default_modifier = "w1-999"
 
     def ours(self, fn, G, setting, engine, device):
-        return lambda: fn(G, engine=engine)
+        kw = _device_kw(fn, device)
+        return lambda: fn(G, engine=engine, **kw)
 
     def ours_output(self, r):
         return host(r.u), host(r.v), float(r.total_weight)
