@@ -181,7 +181,8 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
     nent, nq = int(s[_ST_ENT + P % 3]), int(s[_ST_CNT + P % 3])
     pres = cp.zeros(n, _BOOL)
     if nent:
-        _kernel("bfs.cu", "bfs_mark", IT)((E._blocks(nent),), (256,), (qa if P % 2 == 0 else qb, np.int64(nent), pres))
+        last = qa if P % 2 == 0 else qb
+        _kernel("bfs.cu", "bfs_mark", IT)((E._blocks(nent),), (256,), (last, np.int64(nent), pres))
     out = _bfs_found(parent, level, q, pv, pp, lv, lp, pres)
     return out, k + P, nq, int(s[_ST_FOUND]), int(s[_ST_SCANNED]), int(s[_ST_FOUND_IN])
 
@@ -201,7 +202,7 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
     st[_ST_PCNT] = n if q.pres is None else cp.count_nonzero(q.pres)    # the frontier before: no wait
     run = _kernel("bfs.cu", "bfs_pull_level", IT, VT)
     grid = (E._blocks(n),)
-    cur, first, batch = q.pres, 0, 2
+    cur, first, batch = q.pres, 0, 4       # a pull stretch is mostly 2-4 levels
     while True:
         # a batch of levels, then one read of the state; levels past the stopping rule return at once
         outs = [cur]                   # outs[i]: the frontier of level index first + i
