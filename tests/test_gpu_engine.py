@@ -19,7 +19,7 @@ import pytest
 import la_graph as lg
 from la_graph import generators
 from la_graph.algorithms import steps
-from la_graph.algorithms.bfs import bfs_push
+from la_graph.algorithms.bfs import bfs_pull, bfs_push
 from la_graph.algorithms.connected_components import fastsv_round
 from la_graph.engines.base import Declined
 from la_graph.verify import check_bfs, check_cc
@@ -249,7 +249,6 @@ def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
 @pytest.mark.parametrize("name", ["rmat_directed", "grid", "star"])
 def test_bfs_pull_matches_the_cpu_engine(name, min_frontier):
     """The pull kernel's levels, counts and last frontier equal the cpu engine's bfs_pull (parents valid)."""
-    from la_graph.algorithms.bfs import bfs_pull
     G = FAMILIES[name]()
     n = G.n
     got = []
