@@ -4,20 +4,21 @@
 # 1. the BFS tests on the GPU; 2. timings (median of 5 warm runs, graph resident, results left on the
 # device as the bench does) with levels checked against the CPU engine, the thin launch's block count
 # swept on the high-diameter graphs, one profiled run per graph, every real graph of the data folder
-# against the CPU engine; 3. the bench beside the native queue BFS.  About 6 minutes on an H100.
+# against the CPU engine; 3. the bench beside the native queue BFS.  About 6 minutes on an H100; each part
+# has a timeout (a hung persistent kernel cannot stall the whole run).
 set -uo pipefail
 . tools/gpu-machine.sh || exit 1
 OUT=${OUT:-/tmp/bfs-out}
 mkdir -p "$OUT"
 
 echo "== tests"
-python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_engine.py -k "bfs or one_entry or declin or fused_steps" 2>&1 | tail -6
-python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_bfs.py tests/test_reachability.py 2>&1 | tail -6
-python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_fused.py -k "bfs or reach" 2>&1 | tail -6
-python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_engine_ops.py -k "coo" 2>&1 | tail -4
+timeout 240 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_engine.py -k "bfs or one_entry or declin or fused_steps" 2>&1 | tail -6
+timeout 240 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_bfs.py tests/test_reachability.py 2>&1 | tail -6
+timeout 240 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_fused.py -k "bfs or reach" 2>&1 | tail -6
+timeout 240 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_engine_ops.py -k "coo" 2>&1 | tail -4
 
 echo "== timings"
-python3 - <<'EOF'
+timeout 330 python3 - <<'EOF'
 import statistics, time
 from pathlib import Path
 import numpy as np, cupy as cp
@@ -101,5 +102,5 @@ for path in sorted(p for p in Path(data_dir()).rglob("*") if p.is_file() and p.n
 EOF
 
 echo "== bench"
-lg bench bfs --graphs rmat22 uniform22 grid2000 usroads-48 --engines gpu,cpu --peers native --repeat 5 --budget 5 \
+timeout 200 lg bench bfs --graphs rmat22 uniform22 grid2000 usroads-48 --engines gpu,cpu --peers native --repeat 5 --budget 5 \
   --no-progress --out "$OUT/bfs.json" 2>&1 | tail -40
