@@ -101,6 +101,6 @@ for path in sorted(p for p in Path(data_dir()).rglob("*") if p.is_file() and p.n
           flush=True)
 EOF
 
-echo "== bench"
-timeout 200 lg bench bfs --graphs rmat22 uniform22 grid2000 usroads-48 --engines gpu,cpu --peers native --repeat 5 --budget 5 \
+echo "== bench (the la-graph command; timeout takes no shell function)"
+timeout 200 python3 -c 'import sys; from la_graph.cli import main; sys.exit(main())' bench bfs --graphs rmat22 uniform22 grid2000 usroads-48 --engines gpu,cpu --peers native --repeat 5 --budget 5 \
   --no-progress --out "$OUT/bfs.json" 2>&1 | tail -40
