@@ -209,3 +209,24 @@ __device__ __forceinline__ void la_grid_barrier(unsigned* bar, unsigned nblocks)
   }
   __syncthreads();
 }
+
+// The same barrier on a counter that only grows, for kernels that cross one per level
+// thousands of times: each block adds 1 as it arrives and waits until the count reaches
+// `target` (the count at launch plus the number of blocks times the barriers crossed so
+// far, this one included).  One atomic and a poll per block, no reset and no generation
+// word; the arrival is a release and the last poll an acquire (gpu scope), which order
+// the block's writes before and its reads after (__syncthreads carries them to the
+// block's other threads), lighter than the sequentially consistent __threadfence.
+__device__ __forceinline__ void la_grid_sync(unsigned long long* bar, unsigned long long target) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long g;
+    asm("cvta.to.global.u64 %0, %1;" : "=l"(g) : "l"(bar));
+    asm volatile("red.release.gpu.global.add.u64 [%0], 1;" ::"l"(g) : "memory");
+    unsigned long long seen;
+    do {
+      asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(seen) : "l"(g) : "memory");
+    } while (seen < target);
+  }
+  __syncthreads();
+}

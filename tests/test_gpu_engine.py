@@ -1,8 +1,8 @@
 """Tests of the GPU engine itself (the conformance suite in test_engine_ops.py covers the interface).
 
 Skipped where CuPy or a CUDA device is missing.  Here: the out-of-memory and CUDA
-error paths, the kernel-module cache, the int32 / int64 index paths, both BFS
-kernels (one block, whole grid), the immutability of stored arrays, the fused
+error paths, the kernel-module cache, the int32 / int64 index paths, the BFS
+kernels (thin and wide launches, the pull level), the immutability of stored arrays, the fused
 steps (their signatures, where they decline, FastSV against its algebra), and
 CPU/GPU agreement on BFS levels and connected-component labels for generated families.
 The conformance suite is also run once more on an engine that keeps every
@@ -19,7 +19,7 @@ import pytest
 import la_graph as lg
 from la_graph import generators
 from la_graph.algorithms import steps
-from la_graph.algorithms.bfs import bfs_push
+from la_graph.algorithms.bfs import bfs_pull, bfs_push
 from la_graph.algorithms.connected_components import fastsv_round
 from la_graph.engines.base import Declined
 from la_graph.verify import check_bfs, check_cc
@@ -184,18 +184,21 @@ def test_to_device_keeps_results_on_the_gpu(E):
 
 
 # ---------------------------------------------------------------- BFS kernels
-BFS_MODES = {"grid": ("grid", None), "per-level launches": ("levels", 0), "one block": ("levels", 1 << 40),
-             "mixed": ("levels", 64)}
+# bfs_push's launch shapes: (BFS_THIN_EDGES, BFS_THIN_BLOCKS); thin launches only, wide only, switching
+BFS_MODES = {"thin": (1 << 40, 16), "one thin block": (1 << 40, 1), "wide": (0, 16), "switching": (64, 3)}
+
+
+def _engine_in(mode):
+    eng = gpu_mod.GPUEngine()
+    eng.BFS_THIN_EDGES, eng.BFS_THIN_BLOCKS = BFS_MODES[mode]
+    return eng
 
 
 @pytest.mark.parametrize("mode", list(BFS_MODES))
 @pytest.mark.parametrize("name", ["grid", "rmat", "rmat_directed", "star", "uniform_directed"])
 def test_bfs_push_kernels(E, name, mode):
     G = FAMILIES[name]()
-    eng = gpu_mod.GPUEngine()
-    eng.BFS_KERNEL, small_edges = BFS_MODES[mode]
-    if small_edges is not None:
-        eng.BFS_SMALL_EDGES = small_edges            # all levels in one kernel kind, or switching
+    eng = _engine_in(mode)
     cpu = lg.bfs(G, 0, engine="cpu")
     for level, parent in ((True, True), (True, False), (False, True)):
         r = lg.bfs(G, 0, engine=eng, direction="push", level=level, parent=parent)
@@ -205,15 +208,30 @@ def test_bfs_push_kernels(E, name, mode):
             check_bfs(G, 0, r)
 
 
+@pytest.mark.parametrize("mode", list(BFS_MODES))
+def test_bfs_push_splits_long_rows(mode):
+    """Rows longer than a queue entry's piece (a star's hub, a vertex joined to every vertex) are pieced exactly."""
+    hub = generators.star(5000)                                    # avg degree 2: 4 edges an entry
+    n = 3000
+    dense = lg.Graph.from_edges(np.r_[np.zeros(n - 1, int), np.arange(1, n - 1)],
+                                np.r_[np.arange(1, n), np.arange(2, n)], n=n)     # a hub and a path
+    eng = _engine_in(mode)
+    for G in (hub, dense):
+        for s in (0, 1, G.n - 1):
+            cpu = lg.bfs(G, s, engine="cpu")
+            r = lg.bfs(G, s, engine=eng, direction="push")
+            np.testing.assert_array_equal(r.level, cpu.level)
+            check_bfs(G, s, r)
+
+
 @pytest.mark.parametrize("limit", [0, 3, 5, 12, 40, 200, float("inf")])
 @pytest.mark.parametrize("want", ["both", "parent", "level"])
-@pytest.mark.parametrize("mode", ["grid", "levels"])
+@pytest.mark.parametrize("mode", ["thin", "wide", "switching"])
 def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
     """Same levels done, counts and last frontier as the cpu engine's bfs_push step."""
     G = generators.grid_2d(20, 20)
     n = G.n
-    gpu = gpu_mod.GPUEngine()
-    gpu.BFS_KERNEL = mode
+    gpu = _engine_in(mode)
     got = []
     for eng, push in ((gpu, gpu.fused_steps["bfs_push"]), (lg.get_engine("cpu"), bfs_push)):
         q = eng.vector_from_coo([0], 0, n, dtype=np.int32)
@@ -227,13 +245,55 @@ def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
     assert got[0] == got[1]
 
 
+@pytest.mark.parametrize("min_frontier", [-1, 0, 5, 10**9])
+@pytest.mark.parametrize("name", ["rmat_directed", "grid", "star"])
+def test_bfs_pull_matches_the_cpu_engine(name, min_frontier):
+    """The pull kernel's levels, counts and last frontier equal the cpu engine's bfs_pull (parents valid)."""
+    G = FAMILIES[name]()
+    n = G.n
+    got = []
+    for eng, pull in ((_GPU, _GPU.fused_steps["bfs_pull"]), (lg.get_engine("cpu"), bfs_pull)):
+        q = eng.vector_from_coo([0], 0, n, dtype=np.int32)
+        pi = eng.vector_from_coo([0], 0, n, dtype=np.int32)
+        lev = eng.vector_from_coo([0], 0, n, dtype=np.int32)
+        q, k, nq, found, found_in = pull(eng, G, q, pi, lev, 1, min_frontier)
+        got.append(((k, nq, found, found_in), sorted(eng.to_coo(q)[0].tolist()), eng.to_numpy(lev, fill=-1),
+                    eng.to_numpy(pi, fill=-1)))
+    assert got[0][:2] == got[1][:2]
+    np.testing.assert_array_equal(got[0][2], got[1][2])
+    level, parent = got[0][2], got[0][3]
+    assert np.array_equal(parent >= 0, level >= 0)
+    A = G.to_scipy().tocsr()
+    for v in np.flatnonzero(level > 0):       # each parent one level up, joined by an edge
+        assert level[parent[v]] == level[v] - 1 and A[parent[v], v]
+
+
+def test_one_entry_vectors_match_the_general_build(E):
+    """vector_from_coo of one host entry (the fast path) equals the build from device arrays."""
+    n = 1000
+    for idx, val, dtype in (([7], 7, np.int32), ([7], 0, bool), ([999], [2.5], np.float64), ([0], [3], None),
+                            ([], 1, np.int64), (np.array([5]), np.int64(-4), np.int64), ([3], 7, None)):
+        fast = E.vector_from_coo(idx, val, n, dtype=dtype)
+        vals = cupy.asarray(np.broadcast_to(np.asarray(val), (len(idx),)).copy())
+        slow = E.vector_from_coo(cupy.asarray(np.asarray(idx, np.int64)), vals, n,
+                                 dtype=dtype if dtype is not None else np.asarray(val).dtype)
+        assert fast.dtype == slow.dtype and E.nvals(fast) == E.nvals(slow) == len(idx)
+        np.testing.assert_array_equal(E.to_numpy(fast, fill=0), E.to_numpy(slow, fill=0))
+    with pytest.raises(lg.InvalidArgumentError, match="out of range"):
+        E.vector_from_coo([n], 1, n)
+    with pytest.raises(lg.InvalidArgumentError, match="got 2 values for 1 indices"):
+        E.vector_from_coo([1], [1, 2], n)
+    with pytest.raises(lg.InvalidArgumentError):
+        E.vector_from_coo([1], 1, n, dup="bogus_op")
+
+
 # ---------------------------------------------------------------- fused steps
 def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
-    assert sorted(E.fused_steps) == ["bfs_push", "component_labels", "fastsv_round", "floyd_warshall", "luby",
-                                     "msf_edges", "msf_forest", "msf_labels", "msf_round", "scc_color", "scc_trim",
-                                     "sssp_delta_stepping", "sssp_relax", "triangle_total", "vertex_priorities",
-                                     "vertex_triangles"]
+    assert sorted(E.fused_steps) == ["bfs_pull", "bfs_push", "component_labels", "fastsv_round", "floyd_warshall",
+                                     "luby", "msf_edges", "msf_forest", "msf_labels", "msf_round", "scc_color",
+                                     "scc_trim", "sssp_delta_stepping", "sssp_relax", "triangle_total",
+                                     "vertex_priorities", "vertex_triangles"]
     families = steps.families()
     for name, impl in E.fused_steps.items():
         step = steps.STEPS[name]

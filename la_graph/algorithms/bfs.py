@@ -8,7 +8,12 @@ came from, which is the new vertex's parent.  The direction-optimizing switch
 is Beamer's: go pull when a growing frontier's out-edges outnumber the
 unvisited vertices' in-edges / ``ALPHA`` (``ALPHA_DIRECTED`` on directed
 graphs, where unreachable vertices make pull dearer), go back to push once a
-shrinking frontier holds at most ``n / BETA2`` vertices.
+shrinking frontier holds at most ``n / BETA2`` vertices, and pull again only
+if a growing frontier holds more than ``n / BETA1``.  A fused push stretch
+stops where that rule may turn to pull (its out-edges past the in-edges left
+/ alpha before any pull, past ``nnz / BETA1`` after), so on an engine that
+fuses every push level a search is a push stretch, a pull stretch and a push
+stretch to the end.
 Several sources run at once as a frontier matrix (one row a source) and ``mxm``.
 
 Two steps an engine may fuse (:mod:`la_graph.algorithms.steps`): ``bfs_push``
@@ -237,7 +242,12 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     edges_to_pull = G.nnz - int(G.in_degree[s])
     while nvisited < n:
         if push:
-            limit = min(small, edges_to_pull / alpha) if auto else small
+            limit = small
+            if auto and edges_to_pull >= n:
+                # stop the stretch where Beamer's rule may turn to pull: before any pull, where the
+                # frontier's out-edges outgrow the in-edges left / alpha; after, where it may hold
+                # more than n / BETA1 vertices (of average degree)
+                limit = min(small, G.nnz / BETA1 if any_pull else edges_to_pull / alpha)
             q, k, nq, found, _, found_in = bfs_push(E, G, q, pi, lev, k, limit)
             nvisited += found
             edges_to_pull -= found_in
@@ -245,6 +255,8 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
                 break
         if auto and edges_to_pull < n:
             auto = False  # little of the graph is left: stay as we are
+            if push:
+                continue  # a push stretch with no pull to stop for
         if auto:  # Beamer's switch
             if push:
                 growing = nq > last_nq

@@ -13,6 +13,7 @@ that update in place work on private copies, which the vectors then take.
 from __future__ import annotations
 
 import logging
+import math
 from types import MappingProxyType
 
 import cupy as cp
@@ -24,6 +25,7 @@ from ...exceptions import InvalidArgumentError
 from ..base import Declined
 from .kernels import _NULL, _kernel, _next_pow2
 from .memory import _device_errors, _reserve
+from .ops import _cast
 from .objects import _BOOL, _F64, _I32, _I64, GMat, GVec, _is_full, _mat_keys
 
 _FUSED = {}
@@ -58,17 +60,20 @@ def _until_unchanged(E, fn, n, args):
 
 
 # ---------------------------------------------------------------- bfs (gpu/bfs.cu)
-# state slots of bfs.cu
-_ST_CNT, _ST_EDG, _ST_K, _ST_FOUND, _ST_SCANNED, _ST_STOP = 0, 3, 6, 7, 8, 9
+# state slots of bfs.cu (st[], int64): per-level rings, then the totals
+_ST_ENT, _ST_CNT, _ST_EDG, _ST_PCNT = 0, 3, 6, 0
+_ST_K, _ST_FOUND, _ST_SCANNED, _ST_FOUND_IN, _ST_STOP, _ST_BAR = 9, 10, 11, 12, 13, 14
+_STOPPED, _WIDER, _THINNER = 1, 2, 3          # why a bfs_push_grid launch returned
 
 
-def _bfs_workspace(E, G, n, IT):
-    key = E._graph_key("bfs_ws")
-    ws = G._engine_cache.get(key)
-    if ws is None or ws[0].dtype != IT:
-        _reserve(2 * n * IT.itemsize + 128, "the BFS frontier queues")
-        ws = G._engine_cache[key] = (cp.empty(n, IT), cp.empty(n, IT), cp.zeros(16, _I64))
-    return ws
+def _bfs_vectors(step, q, parent, level):
+    """Decline unless the kernels can take these vectors; returns the dtype of parents / levels."""
+    vecs = [v for v in (parent, level) if v is not None]
+    if not isinstance(q, GVec) or not vecs or any(not isinstance(v, GVec) for v in vecs):
+        raise Declined(f"{step}'s kernels take gpu-engine vectors, with parent or level kept")
+    if len({v.dtype for v in vecs}) != 1 or vecs[0].dtype not in (_I32, _I64):
+        raise Declined(f"{step}'s kernels write parents and levels of one dtype, int32 or int64")
+    return vecs[0].dtype
 
 
 def _claimable(pres, n):
@@ -82,100 +87,138 @@ def _claimable(pres, n):
     return buf[:n]
 
 
-@fuses
-def bfs_push(E, G, q, parent, level, k, max_edges):
-    vecs = [v for v in (parent, level) if v is not None]
-    if not isinstance(q, GVec) or not vecs or any(not isinstance(v, GVec) for v in vecs):
-        raise Declined("bfs_push's kernels take gpu-engine vectors, with parent or level kept")
-    if len({v.dtype for v in vecs}) != 1 or vecs[0].dtype not in (_I32, _I64):
-        raise Declined("bfs_push's kernels write parents and levels of one dtype, int32 or int64")
-    before = vecs[0].pres                                    # visited before (None: all)
-    n = G.n
-    A = E.matrix(G)
-    indptr, indices = A.indptr, A.indices
-    IT, VT = indices.dtype, vecs[0].dtype
-    deg = _row_lengths(E, A)
-    if q.pres is None:
-        nf, edges = n, int(indices.size)
-    else:   # size and out-edges of the frontier, one wait
-        nf, edges = (int(x) for x in cp.asnumpy(cp.stack([cp.count_nonzero(q.pres), (deg * q.pres).sum()])))
-    # the kernels also know a frontier-size limit (on_edges=0); the step's limit is on edges
-    on_edges = np.int32(1)
-    lim = int(min(max_edges, 2**62)) if max_edges >= 0 else -1     # NaN: -1 as well
-    if nf == 0 or edges > lim:
-        return q, k, nf, 0, 0, 0
-    frontier = (cp.flatnonzero(q.pres) if q.pres is not None else cp.arange(n)).astype(IT, copy=False)
-    qa, qb, st = _bfs_workspace(E, G, n, IT)
-    qa[:nf] = frontier
-    init = np.zeros(16, np.int64)
-    init[_ST_CNT], init[_ST_EDG] = nf, edges
-    st[...] = cp.asarray(init)
-    # private copies: the kernels write parents / levels in place
+def _bfs_copies(parent, level, n):
+    """Private copies the kernels update in place: ``(pv, pp, lv, lp, visited, levp)``.
+
+    The visited set is the parents' presence if kept, else the levels'; ``levp`` is the
+    levels' presence when both are kept (the kernels set it beside the parents')."""
     pv = parent.val.copy() if parent is not None else None
     pp = _claimable(parent.pres, n) if parent is not None else None
     lv = level.val.copy() if level is not None else None
     lp = _claimable(level.pres, n) if level is not None else None
     vis = pp if parent is not None else lp
     levp = lp if (level is not None and parent is not None) else None
-    ptr = lambda a: a if a is not None else _NULL  # noqa: E731
-    gs = np.int32(_next_pow2(indices.size / max(n, 1) / 4))    # lanes per vertex, 4 edges a lane
-    if E.BFS_KERNEL == "grid":
-        _kernel("bfs.cu", "bfs_push_grid", IT, VT)(
-            (E._sms,), (512,),
-            (indptr, indices, qa, qb, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k), np.int64(lim),
-             on_edges, gs, st[12:].view(np.uint32)))
-        s = cp.asnumpy(st)
-        P = int(s[_ST_K])
-        return _bfs_push_result(E, G, q, parent, level, before, pv, pp, lv, lp, qa, qb, s, P, k)
-    small_fn = _kernel("bfs.cu", "bfs_push_small", IT, VT)
-    level_fn = _kernel("bfs.cu", "bfs_push_level", IT, VT)
-    small_edges = int(E.BFS_SMALL_EDGES)
-    grid = (max(1, E._sms * 8),)
-    small = edges <= small_edges
-    batch = 4
-    P = 0
-    while True:
-        if small:
-            small_fn((1,), (E.BFS_SMALL_BLOCK,),
-                     (indptr, indices, qa, qb, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k),
-                      np.int64(lim), on_edges, np.int64(small_edges), gs))
-        else:
-            for L in range(P, P + batch):
-                qin, qout = (qa, qb) if L % 2 == 0 else (qb, qa)
-                level_fn(grid, (256,),
-                         (indptr, indices, qin, qout, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(L),
-                          np.int64(k + L + 1), np.int64(lim), on_edges, gs))
-            batch = min(2 * batch, 64)
-        s = cp.asnumpy(st)
-        P = int(s[_ST_K])
-        if s[_ST_STOP]:
-            break
-        small = int(s[_ST_EDG + P % 3]) <= small_edges
-    return _bfs_push_result(E, G, q, parent, level, before, pv, pp, lv, lp, qa, qb, s, P, k)
+    return pv, pp, lv, lp, vis, levp
 
 
-def _bfs_push_result(E, G, q, parent, level, before, pv, pp, lv, lp, qa, qb, s, P, k):
-    """The vectors take the kernels' arrays; returns the step's ``(q, k, nq, found, scanned, found_in)``."""
-    n = q.size
-    nq = int(s[_ST_CNT + P % 3])
-    final = (qa if P % 2 == 0 else qb)[:nq]
+def _bfs_found(parent, level, q, pv, pp, lv, lp, pres):
+    """Hand the kernels' arrays to the vectors; returns the new frontier of ``q``'s dtype on ``pres``.
+
+    Its values are what the step's algebra gives: the parents (``any.secondi``), or 1 (``any.pair``)."""
     if parent is not None:
         parent.val, parent.pres = pv, pp
     if level is not None:
         level.val, level.pres = lv, lp
-    pres = cp.zeros(n, _BOOL)
-    pres[final] = True
-    if parent is not None and q.dtype.kind in "iu":
-        val = cp.zeros(n, q.dtype)
-        val[final] = pv[final].astype(q.dtype)      # the frontier's values: its parents
+    if parent is not None:
+        val = pv if pv.dtype == q.dtype else _cast(pv, q.dtype)   # read only where present
     else:
-        val = pres.astype(q.dtype)
-    found = int(s[_ST_FOUND])
-    found_in = 0    # the found vertices' in-degree sum: visited now, not before
-    if found and before is not None:
-        visited = pp if parent is not None else lp
-        found_in = int(cp.where(visited & ~before, E.degree(G, transpose=True).val, 0).sum())
-    return GVec(n, q.dtype, val, pres), k + P, nq, found, int(s[_ST_SCANNED]), found_in
+        val = pres if q.dtype == _BOOL else pres.astype(q.dtype)
+    return GVec(q.size, q.dtype, val, pres)
+
+
+def _bfs_state(E, G):
+    key = E._graph_key("bfs_st")
+    st = G._engine_cache.get(key)
+    if st is None:
+        st = G._engine_cache[key] = cp.zeros(16, _I64)
+    return st
+
+
+def _bfs_lanes(A):
+    """Lanes per queue entry (a power of two; each lane takes 4 edges): the entries' edge limit is 4 x that."""
+    return _next_pow2(A.indices.size / max(A.nrows, 1) / 4)
+
+
+def _bfs_queues(E, G, A, IT, chunk):
+    """The two queues of bfs_push (4 IT an entry), each as long as a frontier of every vertex can get."""
+    key = E._graph_key("bfs_q")
+    ws = G._engine_cache.get(key)
+    if ws is None or ws[0] != (IT, chunk):
+        G._engine_cache.pop(key, None)
+        deg = _row_lengths(E, A)
+        cap = max(1, int(cp.maximum((deg + (chunk - 1)) // chunk, 1).sum()))   # entries of every vertex
+        _reserve(2 * cap * 4 * IT.itemsize, "the BFS frontier queues")
+        ws = G._engine_cache[key] = ((IT, chunk), cp.empty(4 * cap, IT), cp.empty(4 * cap, IT), cap)
+    return ws[1:]
+
+
+@fuses
+def bfs_push(E, G, q, parent, level, k, max_edges):
+    VT = _bfs_vectors("bfs_push", q, parent, level)
+    n = G.n
+    A = E.matrix(G)
+    indptr, indices = A.indptr, A.indices
+    IT = indices.dtype
+    lim = math.floor(max_edges) if max_edges <= 2**62 else 2**62   # edges > x iff edges > floor(x); NaN: no limit
+    gs = _bfs_lanes(A)
+    chunk = 4 * gs
+    qa, qb, cap = _bfs_queues(E, G, A, IT, chunk)
+    st = _bfs_state(E, G)
+    pv, pp, lv, lp, vis, levp = _bfs_copies(parent, level, n)
+    ptr = lambda a: a if a is not None else _NULL  # noqa: E731
+    st.fill(0)
+    _kernel("bfs.cu", "bfs_frontier", IT)(
+        (E._blocks(n),), (256,), (ptr(q.pres), np.int64(n), indptr, qa, np.int64(chunk), st))
+    indeg = E.degree(G, transpose=True).val if G.directed else None
+    run = _kernel("bfs.cu", "bfs_push_grid", IT, VT)
+    thin = int(E.BFS_THIN_EDGES)
+    wide, bar = False, 0
+    while True:
+        # thin levels on a few blocks (a cheaper barrier), wide ones on every multiprocessor
+        # (one block each: all resident); each launch returns where its band ends
+        blocks = E._sms if wide else max(1, min(int(E.BFS_THIN_BLOCKS), E._sms))
+        lo, hi = (thin // 2, 2**62) if wide else (-1, thin)
+        run((blocks,), (512,),
+            (indptr, indices, ptr(indeg), qa, qb, np.int64(cap), st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k),
+             np.int64(lim), np.int64(lo), np.int64(hi), np.int32(wide), np.int32(gs), np.uint64(bar)))
+        s = cp.asnumpy(st)
+        if s[_ST_STOP] == _STOPPED:
+            break
+        wide, bar = s[_ST_STOP] == _WIDER, int(s[_ST_BAR])
+    P = int(s[_ST_K])
+    if P == 0:      # no level: the frontier is empty or over the limit; nothing changed
+        return q, k, int(s[_ST_CNT]), 0, 0, 0
+    nent, nq = int(s[_ST_ENT + P % 3]), int(s[_ST_CNT + P % 3])
+    pres = cp.zeros(n, _BOOL)
+    if nent:
+        last = qa if P % 2 == 0 else qb
+        _kernel("bfs.cu", "bfs_mark", IT)((E._blocks(nent),), (256,), (last, np.int64(nent), pres))
+    out = _bfs_found(parent, level, q, pv, pp, lv, lp, pres)
+    return out, k + P, nq, int(s[_ST_FOUND]), int(s[_ST_SCANNED]), int(s[_ST_FOUND_IN])
+
+
+@fuses
+def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
+    VT = _bfs_vectors("bfs_pull", q, parent, level)
+    n = G.n
+    AT = E.matrix(G, transpose=True)
+    tptr, tind = AT.indptr, AT.indices
+    IT = tind.dtype
+    mf = min(math.floor(min_frontier), 2**62) if min_frontier >= 0 else -1   # m <= x iff m <= floor(x); NaN: never
+    st = _bfs_state(E, G)
+    pv, pp, lv, lp, vis, levp = _bfs_copies(parent, level, n)
+    ptr = lambda a: a if a is not None else _NULL  # noqa: E731
+    st.fill(0)
+    st[_ST_PCNT] = n if q.pres is None else cp.count_nonzero(q.pres)    # the frontier before: no wait
+    run = _kernel("bfs.cu", "bfs_pull_level", IT, VT)
+    grid = (E._blocks(n),)
+    cur, first, batch = q.pres, 0, 4       # a pull stretch is mostly 2-4 levels
+    while True:
+        # a batch of levels, then one read of the state; levels past the stopping rule return at once
+        outs = [cur]                   # outs[i]: the frontier of level index first + i
+        for P in range(first, first + batch):
+            nxt = cp.empty(n, _BOOL)
+            run(grid, (256,), (tptr, tind, ptr(cur), nxt, np.int64(n), st, vis, ptr(pv), ptr(lv), ptr(levp),
+                               np.int64(P), np.int64(k + P), np.int64(mf)))
+            outs.append(nxt)
+            cur = nxt
+        s = cp.asnumpy(st)
+        if s[_ST_STOP]:
+            break
+        first, batch = first + batch, min(2 * batch, 64)
+    done = int(s[_ST_K])                # levels done (at least one); the last is level k + done - 1
+    out = _bfs_found(parent, level, q, pv, pp, lv, lp, outs[done - first])
+    return out, k + done - 1, int(s[_ST_PCNT + done % 4]), int(s[_ST_FOUND]), int(s[_ST_FOUND_IN])
 
 
 # ---------------------------------------------------------------- connected components (gpu/fastsv.cu)

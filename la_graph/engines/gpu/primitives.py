@@ -69,15 +69,13 @@ class GPUEngine(Engine):
     #: the steps this engine runs as CUDA kernels (:mod:`.fused`)
     fused_steps = FUSED
 
-    bfs_fuse_edges = 1 << 16  # a kernel launch costs more than a CPU call: fuse more
+    bfs_fuse_edges = 1 << 62  # every push level: the fused step runs any frontier, in one launch per stretch
 
-    #: how bfs_push runs its levels: "grid" (default: one persistent launch over the whole
-    #: GPU, a grid barrier between levels) or "levels" (one block while levels are small,
-    #: else one launch per level, the host reading the state once per batch)
-    BFS_KERNEL = "grid"
-    #: block of the single-block BFS kernel, and the largest frontier (out-edges) it takes
-    BFS_SMALL_BLOCK = 1024
-    BFS_SMALL_EDGES = 16384
+    #: bfs_push's persistent launches: frontiers of at most BFS_THIN_EDGES out-edges run on
+    #: BFS_THIN_BLOCKS blocks of 512 threads (fewer blocks cross each level's grid barrier
+    #: sooner), larger ones on every multiprocessor (from half of it back to the thin launch)
+    BFS_THIN_BLOCKS = 16
+    BFS_THIN_EDGES = 1 << 15
     #: delta-stepping's buckets after the first, in deltas, on graphs of average out-degree
     #: below 8 (grids, road networks): a 2000 x 2000 grid needs about half the rounds at 4
     #: for 1.2 times the relaxations (each round costs two grid barriers, whatever its work)
@@ -307,6 +305,11 @@ class GPUEngine(Engine):
             if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= size):
                 raise InvalidArgumentError(f"{what} out of range 0..{size - 1}")
             return idx
+        return cp.asarray(self._host_indices(indices, size, what))
+
+    @staticmethod
+    def _host_indices(indices, size, what):
+        """Host index array_like -> numpy int64, bounds-checked."""
         idx = np.asarray(indices)
         if idx.size == 0:
             idx = idx.astype(np.int64)
@@ -316,7 +319,7 @@ class GPUEngine(Engine):
         if idx.size and (idx.min() < 0 or idx.max() >= size):
             bad = idx[(idx < 0) | (idx >= size)][0]
             raise InvalidArgumentError(f"{what} {bad} out of range 0..{size - 1}")
-        return cp.asarray(idx)
+        return idx
 
     def _coo_values(self, values, count, dup, dtype):
         """(device values cast to dtype, dtype, scalar?) of a build."""
@@ -359,10 +362,32 @@ class GPUEngine(Engine):
 
     def vector_from_coo(self, indices, values, size, *, dup=None, dtype=None):
         size = int(size)
-        idx = self._coo_input(indices, size, "index")
+        if not isinstance(indices, cp.ndarray) and not isinstance(values, cp.ndarray):
+            idx = self._host_indices(indices, size, "index")
+            if idx.size <= 1:     # one entry (a BFS source) or none: two fills and a store, no sort
+                return self._vector_of_one(idx, values, size, dup, dtype)
+            idx = cp.asarray(idx)
+        else:
+            idx = self._coo_input(indices, size, "index")
         vals, dtype, scalar = self._coo_values(values, idx.size, dup, dtype)
         keys, v = self._build(idx, vals, dup if (dup is not None or not scalar) else "first", dtype)
         _, val, pres = _densify((keys, v, None), size)
+        return GVec(size, dtype, val, pres)
+
+    @staticmethod
+    def _vector_of_one(idx, values, size, dup, dtype):
+        """vector_from_coo of at most one host index ``idx`` (numpy, checked) and host values."""
+        if dup is not None:
+            _check_op(dup, BINARY_OPS, "binary op")
+        arr = np.asarray(values)
+        dtype = np.dtype(dtype) if dtype is not None else arr.dtype
+        if arr.ndim != 0 and arr.size != idx.size:
+            raise InvalidArgumentError(f"got {arr.size} values for {idx.size} indices")
+        val, pres = cp.zeros(size, dtype), cp.zeros(size, _BOOL)
+        if idx.size:
+            i = int(idx[0])
+            val[i] = _scalar(arr, dtype) if arr.ndim == 0 else _cast(arr.ravel(), dtype)[0]
+            pres[i] = True
         return GVec(size, dtype, val, pres)
 
     def matrix_from_coo(self, rows, cols, values, nrows, ncols, *, dup=None, dtype=None):
