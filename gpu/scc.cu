@@ -63,7 +63,7 @@ enum {
   SCC_S_PSCORE = 10,     // the pivot's in x out degree
   SCC_S_PIVOT = 11,      // the pivot
   SCC_S_SMALL = 12,      // smallest id of the pivot's SCC
-  SCC_S_ERROR = 13,      // a coloring round labelled nothing (a bug): stopped
+  SCC_S_ERROR = 13,      // a bug stopped the kernel: 1 a coloring round labelled nothing, 2 no fixed point
   SCC_S_ROUNDS = 14,     // coloring rounds
   SCC_S_SWEEPS = 15,     // propagation sweeps
   SCC_S_QTRIMMED = 16,   // vertices the quotient trim labelled
@@ -483,7 +483,11 @@ __device__ void scc_propagate(SccCtx<IT>& g) {
   const IT* __restrict__ ptr = out ? g.indptr : g.tptr;
   const IT* __restrict__ ind = out ? g.indices : g.tind;
   int* stamp = out ? g.A : g.B;
-  for (int t = 0;; ++t) {
+  for (long long t = 0;; ++t) {
+    if (t > g.n + 1) {   // a fixed point takes at most n + 1 sweeps: a bug, not a hang
+      if (g.tid == 0) g.st[SCC_S_ERROR] = 2;
+      return;
+    }
     long long* flag = &g.st[SCC_S_FLAG + g.sw % 3];
     if (g.tid == 0) g.st[SCC_S_FLAG + (g.sw + 1) % 3] = 0;   // last read two barriers ago
     ++g.sw;

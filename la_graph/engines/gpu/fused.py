@@ -551,7 +551,8 @@ def _scc_run(E, G, labels, phases, *, pivot=-1, seed=0, max_levels=2**30):
     counts = {k: int(s[i]) for k, i in _SCC_ST.items()}
     log.debug("scc_grid phases %d on %d blocks: %s", phases, blocks, counts)
     if counts["error"]:
-        raise LaGraphError("the scc kernel's coloring round labelled nothing (a bug in gpu/scc.cu)")
+        why = "a coloring round labelled nothing" if counts["error"] == 1 else "a propagation found no fixed point"
+        raise LaGraphError(f"the scc kernel stopped: {why} (a bug in gpu/scc.cu)")
     return counts
 
 
