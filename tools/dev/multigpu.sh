@@ -8,7 +8,7 @@ export NCCL_NVLS_ENABLE=0
 OUT=${OUT:-/tmp/mg-out}; mkdir -p "$OUT"
 nvidia-smi topo -m | head -8
 echo "== tests"
-timeout 240 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_dask_engine.py -k gpu_workers 2>&1 | tail -n 6
+timeout ${TLIMIT:-240} python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_dask_engine.py -k gpu_workers 2>&1 | tail -n 6
 echo "== scaling ${SCALES:-rmat25 rmat26}"
 for g in ${SCALES:-rmat25 rmat26}; do
   timeout ${LIMIT:-300} python3 -m la_graph.bench.scaling --local gpu --generate workers --graphs $g \
