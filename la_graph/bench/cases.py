@@ -139,8 +139,11 @@ class BFS(Algorithm):
     def settings(self, G, name):
         fam = family(name)
         if fam in _RANDOM_SOURCE_FAMILIES and not any(h in name for h in _HIGH_DIAMETER):
-            # and vertex 0: the GPU issue's R-MAT target is defined from it
-            return [Setting("16 random sources", _random_sources(G, 16)), Setting("source 0", [0])]
+            # and one source: vertex 0, or the hub where vertex 0 has no out-edges (R-MAT's scrambled ids
+            # leave vertex 0 isolated in rmat22: a search from it timed nothing)
+            one = Setting("source 0", [0]) if G.n and G.out_degree[0] > 0 else \
+                Setting("hub source", [_vertex0_or_hub(G)])
+            return [Setting("16 random sources", _random_sources(G, 16)), one]
         s = _vertex0_or_hub(G)
         return [Setting(f"source {s}", [s])]
 
@@ -439,7 +442,7 @@ SUITES = {
             "kcore": ["rmat20", "uk-2007-05"],
         },
         "gpu": {
-            "bfs": ["rmat22", "grid2000", "usroads-48"],
+            "bfs": ["rmat22", "uniform22", "grid2000", "usroads-48"],
             "cc": ["rmat22", "uniform22", "grid2000", "usroads-48", "delaunay_n16", "luxembourg_osm"],
             "sssp": ["rmat22:w1-1000", "grid2000:w1-1000", "grid2000:w1-999", "rome99", "usroads-48:w1-1000",
                      "luxembourg_osm:w1-1000"],
