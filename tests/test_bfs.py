@@ -50,7 +50,7 @@ def test_multi_source(engine, name):
 def test_algebraic_steps_give_the_same_levels(engine, name, direction):
     G = SMALL[name]()
     for s in (0, G.n // 2):
-        with steps.algebraic("bfs_push", "bfs_pull"):
+        with steps.algebraic("bfs_search", "bfs_push", "bfs_pull"):
             r = lg.bfs(G, s, direction=direction, engine=engine)
         check_bfs(G, s, r)
         np.testing.assert_array_equal(r.level, lg.bfs(G, s, direction=direction, engine=engine).level)
@@ -178,3 +178,19 @@ def test_bad_arguments():
 def test_empty_graph_has_no_source():
     with pytest.raises(lg.InvalidSourceError, match="no vertices"):
         lg.bfs(SMALL["empty"](), 0)
+
+
+@pytest.mark.parametrize("level, parent", [(True, True), (True, False), (False, True)])
+@pytest.mark.parametrize("direction", ["auto", "push", "pull"])
+def test_source_without_out_edges(engine, level, parent, direction):
+    """A source with no out-edge reaches only itself (the CPU engine answers without searching)."""
+    G = lg.Graph.from_edges([1, 2, 3], [0, 0, 1], n=5, directed=True)
+    r = lg.bfs(G, 0, level=level, parent=parent, direction=direction, engine=engine)
+    want = np.array([0, -1, -1, -1, -1])
+    if level:
+        np.testing.assert_array_equal(r.level, want)
+        assert r.level.dtype == np.int64
+    if parent:
+        np.testing.assert_array_equal(r.parent, want)
+        assert r.parent.dtype == np.int64
+    assert (r.level is None) != level and (r.parent is None) != parent

@@ -3,7 +3,14 @@
 GraphBLAS has no single call for these steps; done as one GraphBLAS call per
 level they pay the call overhead (tens of microseconds) thousands of times on
 high-diameter graphs.  Each kernel is the exact semantics of the step it runs
-(``bfs_push``, ``bfs_pull``), written in primitives in ``la_graph/algorithms/bfs.py``.
+(``bfs_push``, ``bfs_pull``, ``bfs_search``), written in primitives in
+``la_graph/algorithms/bfs.py``: :func:`push_levels` and :func:`pull_levels`
+are the two stretches, :func:`bfs_search` the whole single-source search made
+of them (its driver, the direction choice, in the same loop: no per-call cost
+at all between stretches).
+
+The frontier lives in one queue that every vertex enters once: a level's
+frontier is a slice ``queue[lo:hi]`` and the next one is appended after it.
 
 Index arrays come in unsigned (``objects._unsigned`` gives the zero-copy view): numba
 wraps negative indices, and with signed ones it pays that test on every
@@ -31,41 +38,60 @@ def fill_absent(values, present, fill):
             values[i] = fill
 
 
-@numba.njit(cache=True, nogil=True)
-def bfs_push_levels(indptr, indices, indeg, frontier, nf, nxt, vis, par, lev, k, max_edges):
-    """Expand BFS levels from ``frontier[:nf]`` (found at level ``k``) while each scans <= ``max_edges`` edges.
+#: ``bfs_search``'s ``direction`` codes
+AUTO, PUSH, PULL = 0, 1, 2
 
-    ``q<!vis> = q any.secondi A; par<q> = q; lev<q> = k`` level after level; ``vis``
-    is the visited bitmap (the parents' when kept, else the levels').  Empty
-    ``par`` or ``lev`` arrays mean that result is not kept.  ``indptr``,
-    ``indices`` and the scratch queues ``frontier``, ``nxt`` (length n) are
-    unsigned.  ``indeg`` is the in-degree of a directed graph, or empty for an
-    undirected one (the out-degree then serves: it is the same).
-    Returns ``(frontier, nf, k, found, scanned, found_in)``: the last frontier,
-    its size, its level, the number of vertices found, of edges scanned, and
-    the found vertices' in-degree sum.  The next level's edge count is summed
-    as its vertices are found (their rows are read next anyway): one pass over
-    each frontier.
+
+@numba.njit(cache=True, nogil=True)
+def out_edges(indptr, queue, lo, hi):
+    """The out-edges of the vertices ``queue[lo:hi]`` (the sum of their rows' lengths)."""
+    total = 0
+    for i in range(lo, hi):
+        u = queue[i]
+        total += np.int64(indptr[u + 1] - indptr[u])
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def degree_sum(degree, indptr, queue, lo, hi):
+    """The sum of ``degree`` over the vertices ``queue[lo:hi]``; their out-edges if ``degree`` is empty."""
+    if degree.size == 0:
+        return out_edges(indptr, queue, lo, hi)
+    total = 0
+    for i in range(lo, hi):
+        total += degree[queue[i]]
+    return total
+
+
+@numba.njit(cache=True, nogil=True)
+def push_levels(indptr, indices, queue, lo, hi, vis, par, lev, k, max_edges, max_levels, max_degree):
+    """Push levels from the frontier ``queue[lo:hi]`` (found at level ``k``).
+
+    ``q<!vis> = q any.secondi A; par<q> = q; lev<q> = k`` level after level,
+    each new frontier appended to ``queue`` after the one before (every vertex
+    enters the queue once), while a frontier has at most ``max_edges``
+    out-edges, for at most ``max_levels`` levels.  ``vis`` is the visited
+    bitmap; empty ``par`` or ``lev`` arrays mean that result is not kept.
+    ``indptr``, ``indices`` and ``queue`` are unsigned.  Returns ``(lo, hi,
+    k, edges)``: the last frontier ``queue[lo:hi]``, its level and its
+    out-edges.  A frontier's out-edges are summed only where its size times
+    ``max_degree`` (the largest out-degree, or more) passes ``max_edges``:
+    on a road network, never (the found vertices' degrees, which the
+    direction choice counts, are summed over the queue when it asks).
     """
-    found = 0
-    scanned = 0
-    found_in = 0
-    directed = indeg.size > 0
     want_par = par.size > 0
     want_lev = lev.size > 0
-    edges = 0
-    for i in range(nf):
-        u = frontier[i]
-        edges += np.int64(indptr[u + 1] - indptr[u])
-    while nf > 0:
-        if edges > max_edges:
-            break
-        scanned += edges
+    levels = 0
+    while hi > lo and levels < max_levels:
+        if (hi - lo) * max_degree > max_edges:
+            edges = out_edges(indptr, queue, lo, hi)
+            if edges > max_edges:
+                return lo, hi, k, edges
         k += 1
-        m = 0
-        nxt_edges = 0
-        for i in range(nf):
-            u = frontier[i]
+        levels += 1
+        end = hi
+        for i in range(lo, end):
+            u = queue[i]
             for e in range(indptr[u], indptr[u + 1]):
                 v = indices[e]
                 if not vis[v]:
@@ -74,62 +100,142 @@ def bfs_push_levels(indptr, indices, indeg, frontier, nf, nxt, vis, par, lev, k,
                         par[v] = u
                     if want_lev:
                         lev[v] = k
-                    nxt[m] = v
-                    m += 1
-                    nxt_edges += np.int64(indptr[v + 1] - indptr[v])
-                    if directed:
-                        found_in += indeg[v]
-        if not directed:
-            found_in += nxt_edges
-        edges = nxt_edges
-        frontier, nxt = nxt, frontier
-        nf = m
-        found += m
-    return frontier, nf, k, found, scanned, found_in
+                    queue[hi] = v
+                    hi += 1
+        lo = end
+    return lo, hi, k, out_edges(indptr, queue, lo, hi)
 
 
 @numba.njit(cache=True, nogil=True)
-def bfs_pull_levels(tptr, tind, frontier, nf, nxt, in_frontier, vis, par, lev, k, min_frontier):
+def pull_levels(tptr, tind, queue, lo, hi, in_frontier, vis, par, lev, k, min_frontier):
     """Bottom-up BFS levels ``q<!vis> = A' any.secondi q; par<q> = q; lev<q> = k``, then k + 1, ...
 
+    The frontier is ``queue[lo:hi]``; each new one is appended after it.
     Every unvisited vertex scans its in-neighbours (row of ``A'``: ``tptr``,
-    ``tind``, unsigned) and stops at the first one in the frontier
-    ``frontier[:nf]``.  Levels follow each other until the new frontier is
-    empty, or smaller than the one before and at most ``min_frontier``.
-    ``nxt`` is a scratch queue of length n (unsigned, like ``frontier``),
-    ``in_frontier`` an all-false scratch bitmap (left all false).  Empty
-    ``par`` / ``lev`` arrays mean that result is not kept.  Returns
-    ``(frontier, nf, k, found, found_in)``: the last frontier, its size and
-    level, the number of vertices found and their in-degree sum.
+    ``tind``, unsigned) and stops at the first one in the frontier.  Levels
+    follow each other until the new frontier is empty, or smaller than the one
+    before and at most ``min_frontier``.  ``in_frontier`` is an all-false
+    scratch bitmap (left all false).  Empty ``par`` / ``lev`` arrays mean that
+    result is not kept.  Returns ``(lo, hi, k)``: the last frontier
+    ``queue[lo:hi]`` and its level.
     """
     want_par = par.size > 0
     want_lev = lev.size > 0
-    found = 0
-    found_in = 0
     while True:
-        for i in range(nf):
-            in_frontier[frontier[i]] = True
-        m = 0
+        for i in range(lo, hi):
+            in_frontier[queue[i]] = True
+        end = hi
         for v in range(vis.size):
             if not vis[v]:
                 for e in range(tptr[v], tptr[v + 1]):
                     u = tind[e]
                     if in_frontier[u]:
-                        nxt[m] = v
-                        m += 1
-                        found_in += np.int64(tptr[v + 1] - tptr[v])
+                        vis[v] = True  # v's own row only: the frontier test reads in_frontier
+                        queue[hi] = v
+                        hi += 1
                         if want_par:
                             par[v] = u
                         if want_lev:
                             lev[v] = k
                         break
-        for i in range(nf):
-            in_frontier[frontier[i]] = False
-        for i in range(m):
-            vis[nxt[i]] = True
-        found += m
-        frontier, nxt = nxt, frontier
+        for i in range(lo, end):
+            in_frontier[queue[i]] = False
+        m, nf = hi - end, end - lo
+        lo = end
         if m == 0 or (m < nf and m <= min_frontier):
-            return frontier, m, k, found, found_in
-        nf = m
+            return lo, hi, k
         k += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def bfs_search(indptr, indices, tptr, tind, indeg, max_degree, s, queue, vis, in_frontier, par, lev, direction,
+               alpha, beta1, beta2):
+    """A whole single-source BFS from ``s``: the driver of ``la_graph.algorithms.bfs.bfs_search`` in one loop.
+
+    The same direction choices as the algebra (with every push level fused):
+    push stretches that stop where Beamer's rule may turn to pull (the
+    frontier's out-edges past the in-edges left / ``alpha`` before any pull,
+    past ``nnz / beta1`` after), pull stretches until a shrinking frontier holds
+    at most ``n / beta2`` vertices, and once fewer than ``n`` in-edges are left
+    to pull, the direction it has to the end.  ``direction``: :data:`AUTO`,
+    :data:`PUSH` or :data:`PULL`.  ``tptr``, ``tind``: the CSR of ``A'`` (that
+    of ``A`` when undirected); ``indeg``: the in-degrees of a directed graph,
+    empty for an undirected one; ``max_degree``: the largest out-degree.
+    ``queue`` (unsigned, length n) is scratch, ``vis`` and ``in_frontier``
+    all-false bitmaps of length n, left all false (scratch a caller may keep
+    for the next search: no fresh pages, no clearing of what was not used);
+    ``par`` and ``lev`` (empty: not kept) come out ``-1`` where unreached.
+    Returns the number of vertices reached.
+    """
+    n = vis.size
+    nnz = np.int64(indptr[n])
+    want_par = par.size > 0
+    want_lev = lev.size > 0
+    vis[s] = True
+    if want_par:
+        par[s] = s
+    if want_lev:
+        lev[s] = 0
+    queue[0] = s
+    lo, hi = 0, 1
+    edges = np.int64(0)
+    push = direction != PULL
+    auto = direction == AUTO
+    any_pull = False
+    nq, last_nq, k = 1, 0, 0
+    # the unvisited vertices' in-edges, the most a pull level can scan: the in-degrees of
+    # queue[:counted] taken off, the rest when the rule asks (queue holds every vertex found)
+    edges_to_pull, counted = nnz, 0
+    everything = np.inf
+    while hi < n:
+        if push:
+            limit = everything
+            if auto:
+                edges_to_pull -= degree_sum(indeg, indptr, queue, counted, hi)
+                counted = hi
+                if edges_to_pull >= n:
+                    limit = nnz / beta1 if any_pull else edges_to_pull / alpha
+            lo, hi, k, edges = push_levels(indptr, indices, queue, lo, hi, vis, par, lev, k, limit, n, max_degree)
+            nq = hi - lo
+            if nq == 0 or hi >= n:
+                break
+        if auto:
+            edges_to_pull -= degree_sum(indeg, indptr, queue, counted, hi)
+            counted = hi
+            if edges_to_pull < n:
+                auto = False  # little of the graph is left: stay as we are
+                if push:
+                    continue  # a push stretch with no pull to stop for
+        if auto:  # Beamer's switch
+            if push:
+                growing = nq > last_nq
+                if any_pull:
+                    push = not (growing and nq > n / beta1)
+                elif growing:
+                    push = not (edges > edges_to_pull / alpha)
+            else:  # a pull stretch ends where the rule turns back: the frontier shrank to <= n / beta2
+                push = True
+            any_pull = any_pull or not push
+        last_nq = nq
+        if push:  # one level, past the stretch's limit
+            lo, hi, k, edges = push_levels(indptr, indices, queue, lo, hi, vis, par, lev, k, everything, 1,
+                                           max_degree)
+        else:
+            lo, hi, k = pull_levels(tptr, tind, queue, lo, hi, in_frontier, vis, par, lev, k + 1,
+                                    n / beta2 if auto else -1.0)
+        nq = hi - lo
+        if nq == 0:
+            break
+    if hi < n:  # the unreached: -1
+        for v in range(n):
+            if not vis[v]:
+                if want_par:
+                    par[v] = -1
+                if want_lev:
+                    lev[v] = -1
+    if hi > n // 16:   # vis all false again: cleared whole where that is cheaper than vertex by vertex
+        vis[:] = False
+    else:
+        for i in range(hi):
+            vis[queue[i]] = False
+    return hi
