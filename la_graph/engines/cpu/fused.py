@@ -89,6 +89,27 @@ def _in_degrees(G):
     return G.in_degree if G.directed else _NO_DEGREES
 
 
+class _visited_views(_bitmap_views):
+    """Lend ``parent`` and ``level`` as the BFS kernels take them: values ``-1`` where absent.
+
+    ``with _visited_views(parent, level) as (seen, par, lev)``: ``seen`` is
+    ``par`` if the parents are kept, else ``lev`` (the visited set is that
+    vector's structure); on exit each bitmap becomes its values' ``>= 0``.
+    """
+
+    def __enter__(self):
+        (self.pb, pv), (self.lb, lv) = super().__enter__()
+        for present, values in ((self.pb, pv), (self.lb, lv)):
+            kernels_bfs.fill_absent(values, present, -1)
+        self.par, self.lev = pv, lv
+        return (pv if pv.size else lv), pv, lv
+
+    def __exit__(self, *exc):
+        for present, values in ((self.pb, self.par), (self.lb, self.lev)):
+            np.greater_equal(values, 0, out=present)
+        return super().__exit__(*exc)
+
+
 @fuses
 def bfs_push(E, G, q, parent, level, k, max_edges):
     """Push levels in one numba loop over the CSR, on the parent/level vectors lent as bitmaps."""
@@ -100,11 +121,9 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
     queue, nf = _bfs_queue(q, n, indices.dtype)  # the queue holds vertex ids: 32 bits up to 2**31 vertices
     if kernels_bfs.out_edges(indptr, queue, 0, nf) > max_edges:
         return q, k, nf, 0, 0, 0
-    with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-        lo, hi, k, _ = kernels_bfs.push_levels(indptr, indices, queue, 0, nf, pb if parent is not None else lb,
-                                               pv, lv, k, max_edges, n, max_degree)
-        if parent is not None and level is not None:
-            lb[:] = pb  # the levels' structure is the parents'
+    with _visited_views(parent, level) as (seen, par, lev):
+        lo, hi, k, _ = kernels_bfs.push_levels(indptr, indices, queue, 0, nf, seen, par, lev, k, max_edges, n,
+                                               max_degree)
     scanned = kernels_bfs.out_edges(indptr, queue, 0, lo)   # the frontiers expanded
     found_in = kernels_bfs.degree_sum(_in_degrees(G), indptr, queue, nf, hi)
     return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, scanned, found_in
@@ -117,11 +136,9 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
     n = G.n
     tptr, tind, _ = _csr(G.T)
     queue, nf = _bfs_queue(q, n, tind.dtype)
-    with _bitmap_views(parent, level) as ((pb, pv), (lb, lv)):
-        lo, hi, k = kernels_bfs.pull_levels(tptr, tind, queue, 0, nf, np.zeros(n, bool),
-                                            pb if parent is not None else lb, pv, lv, k, min_frontier)
-        if parent is not None and level is not None:
-            lb[:] = pb
+    with _visited_views(parent, level) as (seen, par, lev):
+        lo, hi, k = kernels_bfs.pull_levels(tptr, tind, queue, 0, nf, np.zeros(n, bool), seen, par, lev, k,
+                                            min_frontier)
     found_in = kernels_bfs.out_edges(tptr, queue, nf, hi)   # rows of A': in-degrees
     return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, found_in
 
@@ -129,34 +146,45 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
 _BFS_SCRATCH = ("cpu", "bfs_scratch")
 
 
+def _search_arrays(G):
+    """What :func:`bfs_search` hands the loop for ``G``: the CSR of ``A`` and ``A'``, in-degrees, largest degree (cached)."""
+    key = ("cpu", "bfs_search")
+    arrays = G._engine_cache.get(key)
+    if arrays is None:
+        indptr, indices, max_degree = _csr(G)
+        tptr, tind, _ = _csr(G.T)
+        arrays = G._engine_cache[key] = (indptr, indices, tptr, tind, _in_degrees(G), max_degree)
+    return arrays
+
+
 @fuses
 def bfs_search(E, G, s, level, parent, direction, output, rule):
     """The whole search in one numba loop (stretches and direction choice), into numpy arrays made here.
 
     No GraphBLAS object at all; from a vertex without out-edges not even the
-    loop.  The loop's scratch (a queue and two bitmaps, 6 bytes a vertex) is
-    kept on the graph for its next search (taken while in use, so concurrent
-    searches never share it): fresh arrays cost page faults on every search
-    wherever the allocator hands back memory to the system (cit-HepPh: 60 us
-    of a 600 us search).
+    loop.  The result arrays serve as the visited set.  The loop's scratch (a
+    queue and a bitmap, 5 bytes a vertex) is kept on the graph for its next
+    search (taken while in use, so concurrent searches never share it): fresh
+    arrays cost page faults on every search wherever the allocator hands memory
+    back to the system (cit-HepPh: 60 us of a 600 us search).
     """
     n = G.n
     lev = np.empty(n, np.int64) if level else _NOT_KEPT
     par = np.empty(n, np.int64) if parent else _NOT_KEPT
-    indptr, indices, max_degree = _csr(G)
+    arrays = _search_arrays(G)
+    indptr = arrays[0]
     if indptr[s] == indptr[s + 1]:  # the source alone
         for out, at_s in ((lev, 0), (par, s)):
             if out.size:
-                out.fill(-1)
+                out.view(np.uint8).fill(0xFF)   # -1: a memset (int64 fill(-1) runs at half its speed)
                 out[s] = at_s
     else:
-        tptr, tind, _ = _csr(G.T)
         scratch = G._engine_cache.pop(_BFS_SCRATCH, None)
         if scratch is None:
-            scratch = np.empty(n, indices.dtype), np.zeros(n, bool), np.zeros(n, bool)
-        kernels_bfs.bfs_search(indptr, indices, tptr, tind, _in_degrees(G), max_degree, s, *scratch, par, lev,
-                               _DIRECTIONS[direction], rule.alpha_of(G), rule.beta1, rule.beta2)
-        G._engine_cache[_BFS_SCRATCH] = scratch   # all false again (not put back if the loop failed)
+            scratch = np.empty(n, arrays[1].dtype), np.zeros(n, bool)
+        kernels_bfs.bfs_search(*arrays, s, *scratch, par, lev, _DIRECTIONS[direction], rule.alpha_of(G), rule.beta1,
+                               rule.beta2)
+        G._engine_cache[_BFS_SCRATCH] = scratch   # in_frontier all false again (not put back if the loop failed)
     return (lev if level else None), (par if parent else None)
 
 
