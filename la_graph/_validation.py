@@ -282,12 +282,15 @@ def check_square_sparse(A):
 
 def available_host_bytes():
     """Bytes of host memory available to a new allocation (Linux MemAvailable), or None if unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
+    try:   # one raw read (a text-mode line loop cost ~25 us, a tenth of a small multi-source search)
+        fd = os.open("/proc/meminfo", os.O_RDONLY)
+        try:
+            data = os.read(fd, 1 << 14)
+        finally:
+            os.close(fd)
+        at = data.index(b"MemAvailable:") + len(b"MemAvailable:")
+        return int(data[at:data.index(b"kB", at)]) * 1024
+    except (OSError, ValueError):
         pass
     try:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
