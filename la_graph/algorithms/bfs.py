@@ -109,7 +109,8 @@ class BFSResult:
     def _of(cls, level, parent, source, sources):
         """A result made without the frozen ``__init__``'s four ``object.__setattr__`` calls (~0.5 us a search)."""
         r = object.__new__(cls)
-        r.__dict__.update(level=level, parent=parent, source=source, sources=sources)
+        d = r.__dict__
+        d["level"], d["parent"], d["source"], d["sources"] = level, parent, source, sources
         return r
 
     @property
