@@ -92,9 +92,10 @@ def _in_degrees(G):
 class _visited_views(_bitmap_views):
     """Lend ``parent`` and ``level`` as the BFS kernels take them: values ``-1`` where absent.
 
-    ``with _visited_views(parent, level) as (seen, par, lev)``: ``seen`` is
-    ``par`` if the parents are kept, else ``lev`` (the visited set is that
-    vector's structure); on exit each bitmap becomes its values' ``>= 0``.
+    ``with _visited_views(parent, level) as (vis, seen, par, lev)``: ``seen``
+    is ``par`` if the parents are kept, else ``lev``, and ``vis`` its bitmap
+    (the visited set is that vector's structure); on exit each bitmap becomes
+    its values' ``>= 0``.
     """
 
     def __enter__(self):
@@ -102,7 +103,7 @@ class _visited_views(_bitmap_views):
         for present, values in ((self.pb, pv), (self.lb, lv)):
             kernels_bfs.fill_absent(values, present, -1)
         self.par, self.lev = pv, lv
-        return (pv if pv.size else lv), pv, lv
+        return ((self.pb, pv) if pv.size else (self.lb, lv)) + (pv, lv)
 
     def __exit__(self, *exc):
         for present, values in ((self.pb, self.par), (self.lb, self.lev)):
@@ -121,9 +122,9 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
     queue, nf = _bfs_queue(q, n, indices.dtype)  # the queue holds vertex ids: 32 bits up to 2**31 vertices
     if kernels_bfs.out_edges(indptr, queue, 0, nf) > max_edges:
         return q, k, nf, 0, 0, 0
-    with _visited_views(parent, level) as (seen, par, lev):
-        lo, hi, k, _ = kernels_bfs.push_levels(indptr, indices, queue, 0, nf, seen, par, lev, k, max_edges, n,
-                                               max_degree)
+    with _visited_views(parent, level) as (vis, seen, par, lev):
+        lo, hi, k, _ = kernels_bfs.push_levels(indptr, indices, queue, 0, nf, vis, seen, par, lev, np.zeros(n, bool),
+                                               k, max_edges, n, max_degree)
     scanned = kernels_bfs.out_edges(indptr, queue, 0, lo)   # the frontiers expanded
     found_in = kernels_bfs.degree_sum(_in_degrees(G), indptr, queue, nf, hi)
     return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, scanned, found_in
@@ -136,8 +137,8 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
     n = G.n
     tptr, tind, _ = _csr(G.T)
     queue, nf = _bfs_queue(q, n, tind.dtype)
-    with _visited_views(parent, level) as (seen, par, lev):
-        lo, hi, k = kernels_bfs.pull_levels(tptr, tind, queue, 0, nf, np.zeros(n, bool), seen, par, lev, k,
+    with _visited_views(parent, level) as (vis, seen, par, lev):
+        lo, hi, k = kernels_bfs.pull_levels(tptr, tind, queue, 0, nf, np.zeros(n, bool), vis, seen, par, lev, k,
                                             min_frontier)
     found_in = kernels_bfs.out_edges(tptr, queue, nf, hi)   # rows of A': in-degrees
     return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, found_in
@@ -176,11 +177,11 @@ def bfs_search(E, G, s, level, parent, direction, output, rule):
     """The whole search in one numba loop (stretches and direction choice), into numpy arrays made here.
 
     No GraphBLAS object at all; from a vertex without out-edges not even the
-    loop.  The result arrays serve as the visited set.  The loop's scratch (a
-    queue and a bitmap, 5 bytes a vertex) is kept on the graph for its next
-    search (taken while in use, so concurrent searches never share it): fresh
-    arrays cost page faults on every search wherever the allocator hands memory
-    back to the system (cit-HepPh: 60 us of a 600 us search).
+    loop.  The loop's scratch (a queue and two bitmaps, 6 bytes a vertex) is
+    kept on the graph for its next search (taken while in use, so concurrent
+    searches never share it): fresh arrays cost page faults on every search
+    wherever the allocator hands memory back to the system (cit-HepPh: 60 us
+    of a 600 us search).
     """
     n = G.n
     lev = np.empty(n, np.int64) if level else _NOT_KEPT
@@ -195,11 +196,11 @@ def bfs_search(E, G, s, level, parent, direction, output, rule):
     else:
         scratch = G._engine_cache.pop(_BFS_SCRATCH, None)
         if scratch is None:
-            scratch = np.empty(n + 1, arrays[1].dtype), np.zeros(n, bool)
+            scratch = np.empty(n + 1, arrays[1].dtype), np.zeros(n, bool), np.zeros(n, bool)
         indptr, indices, tptr, tind, indeg, max_degree, branchless = arrays
         kernels_bfs.bfs_search(indptr, indices, tptr, tind, indeg, max_degree, s, *scratch, par, lev,
                                _DIRECTIONS[direction], rule.alpha_of(G), rule.beta1, rule.beta2, branchless)
-        G._engine_cache[_BFS_SCRATCH] = scratch   # in_frontier all false again (not put back if the loop failed)
+        G._engine_cache[_BFS_SCRATCH] = scratch   # its bitmaps all false again (not put back if the loop failed)
     return (lev if level else None), (par if parent else None)
 
 
