@@ -1,3 +1,5 @@
+import itertools
+
 import numpy as np
 import pytest
 import scipy.sparse.csgraph as csgraph
@@ -50,7 +52,7 @@ def test_multi_source(engine, name):
 def test_algebraic_steps_give_the_same_levels(engine, name, direction):
     G = SMALL[name]()
     for s in (0, G.n // 2):
-        with steps.algebraic("bfs_push", "bfs_pull"):
+        with steps.algebraic("bfs_search", "bfs_push", "bfs_pull"):
             r = lg.bfs(G, s, direction=direction, engine=engine)
         check_bfs(G, s, r)
         np.testing.assert_array_equal(r.level, lg.bfs(G, s, direction=direction, engine=engine).level)
@@ -178,3 +180,39 @@ def test_bad_arguments():
 def test_empty_graph_has_no_source():
     with pytest.raises(lg.InvalidSourceError, match="no vertices"):
         lg.bfs(SMALL["empty"](), 0)
+
+
+@pytest.mark.parametrize("level, parent", [(True, True), (True, False), (False, True)])
+@pytest.mark.parametrize("direction", ["auto", "push", "pull"])
+def test_source_without_out_edges(engine, level, parent, direction):
+    """A source with no out-edge reaches only itself (the CPU engine answers without searching)."""
+    G = lg.Graph.from_edges([1, 2, 3], [0, 0, 1], n=5, directed=True)
+    r = lg.bfs(G, 0, level=level, parent=parent, direction=direction, engine=engine)
+    want = np.array([0, -1, -1, -1, -1])
+    if level:
+        np.testing.assert_array_equal(r.level, want)
+        assert r.level.dtype == np.int64
+    if parent:
+        np.testing.assert_array_equal(r.parent, want)
+        assert r.parent.dtype == np.int64
+    assert (r.level is None) != level and (r.parent is None) != parent
+
+
+@pytest.mark.parametrize("branchless", [False, True], ids=["branchy", "branchless"])
+@pytest.mark.parametrize("name", ["rmat_directed", "grid", "uniform_directed", "two_stars"])
+def test_cpu_push_forms(monkeypatch, name, branchless):
+    """The CPU engine's two forms of a push level (kernels_bfs.push_levels) give the algebra's levels."""
+    from la_graph.engines.cpu import fused
+
+    monkeypatch.setattr(fused, "BFS_BRANCHLESS_MIN_N", 0 if branchless else 1 << 62)
+    monkeypatch.setattr(fused, "BFS_BRANCHLESS_DEGREE", 1e9)
+    G = SMALL[name]()   # a fresh graph: the form is chosen once per graph
+    for s, direction in itertools.product((0, G.n // 2, G.n - 1), ("auto", "push")):
+        for level, parent in ((True, True), (True, False), (False, True)):
+            r = lg.bfs(G, s, level=level, parent=parent, direction=direction, engine="cpu")
+            check_bfs(G, s, r)
+            with steps.algebraic("bfs_search"):
+                ref = lg.bfs(G, s, level=True, direction=direction, engine="cpu")
+            np.testing.assert_array_equal((r.level if level else r.parent) >= 0, ref.level >= 0)
+            if level:
+                np.testing.assert_array_equal(r.level, ref.level)

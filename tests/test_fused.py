@@ -10,6 +10,7 @@ GPU half runs on a device and skips elsewhere.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 from types import MappingProxyType
@@ -25,10 +26,26 @@ from la_graph.engines.base import Declined
 from .graphs import real
 
 
-def _bfs(G, E, direction):
-    r = lg.bfs(G, 0, direction=direction, engine=E)
+def _bfs(G, E, direction, whole=True):
+    """BFS from 0; ``whole=False``: with the whole-search step as algebra, so that its stretch steps run."""
+    with contextlib.nullcontext() if whole else steps.algebraic("bfs_search"):
+        r = lg.bfs(G, 0, direction=direction, engine=E)
     verify.check_bfs(G, 0, r)
     return {"level": r.level}
+
+
+def _bfs_search(G, E):
+    out = {}
+    for direction in ("auto", "push", "pull"):
+        for s in (0, G.n // 2, int(np.argmax(G.out_degree)), int(np.argmin(G.out_degree))):
+            for level, parent in ((True, True), (True, False), (False, True)):
+                r = lg.bfs(G, s, direction=direction, level=level, parent=parent, engine=E)
+                verify.check_bfs(G, s, r)
+                key = f"{direction} from {s}, level={level}, parent={parent}"
+                out[key + ": reached"] = (r.parent if parent else r.level) >= 0
+                if level:
+                    out[key + ": level"] = r.level
+    return out
 
 
 def _sssp(G, E, method):
@@ -73,8 +90,9 @@ def _reach(G, E):
 
 # step -> (graph kind, run(G, engine) -> {name: array compared exactly}); every step is listed
 RUNS = {
-    "bfs_push": ("undirected", lambda G, E: _bfs(G, E, "push")),
-    "bfs_pull": ("directed", lambda G, E: _bfs(G, E, "pull")),
+    "bfs_push": ("undirected", lambda G, E: _bfs(G, E, "push", whole=False)),
+    "bfs_pull": ("directed", lambda G, E: _bfs(G, E, "pull", whole=False)),
+    "bfs_search": ("directed", _bfs_search),
     "fastsv_round": ("undirected", lambda G, E: {"labels": lg.connected_components(G, engine=E)}),
     "component_labels": ("undirected", lambda G, E: {"labels": lg.connected_components(G, engine=E)}),
     "scc_trim": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),

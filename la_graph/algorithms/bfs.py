@@ -16,12 +16,17 @@ fuses every push level a search is a push stretch, a pull stretch and a push
 stretch to the end.
 Several sources run at once as a frontier matrix (one row a source) and ``mxm``.
 
-Two steps an engine may fuse (:mod:`la_graph.algorithms.steps`): ``bfs_push``
+Three steps an engine may fuse (:mod:`la_graph.algorithms.steps`): ``bfs_push``
 runs a stretch of push levels over few edges -- on a road network or a grid,
 with thousands of levels, per-call overhead is what decides speed -- and
 ``bfs_pull`` runs pull levels with their parent/level updates until Beamer's
 rule turns back to push.  Both are written below in primitives; the CPU
 engine runs each as one numba loop, the GPU engine as CUDA kernels.
+``bfs_search`` is a whole single-source search, those stretches and the
+direction choice between them: the CPU engine runs it as one numba loop that
+fills the result arrays directly, so a search makes no GraphBLAS object at
+all (on a small graph, or from a vertex without out-edges, those objects'
+fixed cost was most of the time).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from ..engines import get_engine
 from .reachability import sweep
 from .steps import step
 
-__all__ = ["bfs", "BFSResult", "bfs_push", "bfs_pull"]
+__all__ = ["bfs", "BFSResult", "bfs_push", "bfs_pull", "bfs_search", "DirectionRule", "RULE"]
 
 ALPHA = 8.0
 # on a directed graph many unvisited vertices may be unreachable; pull pays their whole
@@ -44,6 +49,37 @@ ALPHA_DIRECTED = 2.0
 BETA1 = 8.0
 BETA2 = 512.0
 SMALL_SHARE = 4 * ALPHA  # push levels over at most nnz / SMALL_SHARE edges may be fused
+
+
+@dataclass(frozen=True)
+class DirectionRule:
+    """The constants of Beamer's direction switch (``direction="auto"``).
+
+    Attributes
+    ----------
+    alpha : float
+        Go pull when a growing frontier's out-edges outnumber the unvisited
+        vertices' in-edges / ``alpha`` (on an undirected graph).
+    alpha_directed : float
+        ``alpha`` on a directed graph.
+    beta1 : float
+        After a pull, pull again only if a growing frontier holds more than ``n / beta1`` vertices.
+    beta2 : float
+        Go back to push once a shrinking frontier holds at most ``n / beta2`` vertices.
+    """
+
+    alpha: float = ALPHA
+    alpha_directed: float = ALPHA_DIRECTED
+    beta1: float = BETA1
+    beta2: float = BETA2
+
+    def alpha_of(self, G):
+        """``alpha`` for graph ``G`` (``alpha_directed`` if it is directed)."""
+        return self.alpha_directed if G.directed else self.alpha
+
+
+#: the rule :func:`bfs` searches with
+RULE = DirectionRule()
 
 
 @dataclass(frozen=True)
@@ -68,6 +104,14 @@ class BFSResult:
     parent: np.ndarray | None
     source: int | None = None
     sources: np.ndarray | None = None
+
+    @classmethod
+    def _of(cls, level, parent, source, sources):
+        """A result made without the frozen ``__init__``'s four ``object.__setattr__`` calls (~0.5 us a search)."""
+        r = object.__new__(cls)
+        d = r.__dict__
+        d["level"], d["parent"], d["source"], d["sources"] = level, parent, source, sources
+        return r
 
     @property
     def nlevels(self):
@@ -137,8 +181,8 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
                         whole[lo:lo + batch] = rows
         return BFSResult(lev, par, None, srcs)
     s = V.check_vertex(source, G.n)
-    lev, par = _bfs_single(E, G, s, level, parent, direction, output)
-    return BFSResult(lev, par, s, None)
+    lev, par = bfs_search(E, G, s, level, parent, direction, output, RULE)
+    return BFSResult._of(lev, par, s, None)
 
 
 def _degree_sum(E, v, degree):
@@ -219,7 +263,20 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
         last, k = nq, k + 1
 
 
-def _bfs_single(E, G, s, want_level, want_parent, direction, output):
+@step("bfs_search")
+def bfs_search(E, G, s, level, parent, direction, output, rule):
+    """A whole search from vertex ``s``: push and pull stretches, Beamer's rule between them.
+
+    ``level`` and ``parent`` (bools) say which results to keep, ``direction``
+    is ``"auto"``, ``"push"`` or ``"pull"``, ``output`` ``"numpy"`` or
+    ``"device"``, ``rule`` a :class:`DirectionRule`.  The frontier ``q`` starts
+    as ``{s}``, the parents ``pi`` as ``{s: s}``, the levels as ``{s: 0}``;
+    stretches of :func:`bfs_push` (up to where the rule may turn to pull) and
+    :func:`bfs_pull` (until it turns back) follow each other until the
+    frontier is empty.  Returns ``(level, parent)``: int64 arrays, ``-1``
+    where unreached (``None`` for a result not kept), as :func:`bfs` returns them.
+    """
+    want_level, want_parent = level, parent
     n = G.n
     A = E.matrix(G)
     ids = E.id_dtype(n)
@@ -231,7 +288,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
     auto = direction == "auto"
     deg = E.degree(G) if auto else None
     indeg = E.degree(G, transpose=True) if auto else None
-    alpha = ALPHA_DIRECTED if G.directed else ALPHA
+    alpha = rule.alpha_of(G)
     # a push level over few edges is mostly call overhead: the engine may run a
     # stretch of such levels in one fused call (while Beamer's rule says push)
     small = max(G.nnz / SMALL_SHARE, E.bfs_fuse_edges) if auto else (G.nnz if push else -1)
@@ -246,8 +303,8 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
             if auto and edges_to_pull >= n:
                 # stop the stretch where Beamer's rule may turn to pull: before any pull, where the
                 # frontier's out-edges outgrow the in-edges left / alpha; after, where it may hold
-                # more than n / BETA1 vertices (of average degree)
-                limit = min(small, G.nnz / BETA1 if any_pull else edges_to_pull / alpha)
+                # more than n / beta1 vertices (of average degree)
+                limit = min(small, G.nnz / rule.beta1 if any_pull else edges_to_pull / alpha)
             q, k, nq, found, _, found_in = bfs_push(E, G, q, pi, lev, k, limit)
             nvisited += found
             edges_to_pull -= found_in
@@ -261,10 +318,10 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
             if push:
                 growing = nq > last_nq
                 if any_pull:
-                    push = not (growing and nq > n / BETA1)
+                    push = not (growing and nq > n / rule.beta1)
                 elif growing:
                     push = not (_degree_sum(E, q, deg) > edges_to_pull / alpha)
-            else:  # a pull stretch ends where Beamer's rule turns back: the frontier shrank to <= n / BETA2
+            else:  # a pull stretch ends where Beamer's rule turns back: the frontier shrank to <= n / beta2
                 push = True
             any_pull = any_pull or not push
         k += 1
@@ -275,7 +332,7 @@ def _bfs_single(E, G, s, want_level, want_parent, direction, output):
             if auto and nq:
                 edges_to_pull -= _degree_sum(E, q, indeg)
         else:  # q<!visited> = A' any.secondi q with the parent/level updates, level after level (a fused step)
-            q, k, nq, found, found_in = bfs_pull(E, G, q, pi, lev, k, n / BETA2 if auto else -1)
+            q, k, nq, found, found_in = bfs_pull(E, G, q, pi, lev, k, n / rule.beta2 if auto else -1)
             edges_to_pull -= found_in
         nvisited += found
         if nq == 0:

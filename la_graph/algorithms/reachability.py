@@ -110,6 +110,8 @@ def reachability(G, sources, *, batch=None, engine=None):
     elif isinstance(batch, (bool, np.bool_)) or not isinstance(batch, (int, np.integer)) or batch <= 0:
         raise V.InvalidArgumentError(f"batch must be a positive integer, got {batch!r}")
     E = get_engine(engine)
+    if batch >= srcs.size:   # one batch: its answer is the result (no copy)
+        return reach_sweep(E, G, srcs)
     out = np.empty((srcs.size, G.n), dtype=bool)
     for lo in range(0, srcs.size, int(batch)):
         part = srcs[lo:lo + int(batch)]
