@@ -313,6 +313,13 @@ class DaskEngine(Engine):
         errors = [f.exception() for f in watched if f.status == "error"]
         if errors:
             if collective:
+                if all(isinstance(e, _exchange.PeerFailed) for e in errors):
+                    # the failing worker's own error may land just after its peers' reports of it
+                    try:
+                        distributed.wait(list(self._collective.values()), timeout=10.0)
+                    except TimeoutError:
+                        pass
+                    errors += [f.exception() for f in self._collective.values() if f.status == "error"]
                 self._restart_exchange()
             raise next((e for e in errors if not isinstance(e, _exchange.PeerFailed)), errors[0])
         for f in futures:
