@@ -39,7 +39,7 @@ import uuid
 
 import numpy as np
 
-from .tasks import _E, combine, product
+from .tasks import _E, combine, nbytes, product
 
 _BACKENDS = {}         # (token, rank) -> a worker's backend
 _STATS = collections.defaultdict(collections.Counter)     # worker address -> its counters
@@ -67,8 +67,7 @@ def plan(workers, s, kind, rank):
     messages between them in the same order.
     """
     from . import Placement
-    P = Placement.__new__(Placement)
-    P.workers, P.s = tuple(workers), int(s)
+    P = Placement(workers, s)
     p = len(P.workers)
     rank_of = {w: r for r, w in enumerate(P.workers)}
 
@@ -195,7 +194,7 @@ class _Local(_Backend):
     def exchange(self, E, sends, recv_from, *, failed=False):
         for q, obj in sends:
             message = None if failed else E.copy(obj)
-            self.sent += 0 if failed else _nbytes(E, obj)
+            self.sent += 0 if failed else nbytes(E.name, obj)
             _MAILBOXES[(self.token, self.rank, q)].put((failed, message))
         got, peer_failed = [], False
         for q in recv_from:
@@ -213,11 +212,6 @@ class _Local(_Backend):
         if peer_failed and not failed:
             raise PeerFailed("another worker's share of the product failed; its error is in that worker's log")
         return got
-
-
-def _nbytes(E, x):
-    coords = E.to_coo(x)
-    return int(sum(c.nbytes for c in coords))
 
 
 class _Nccl(_Backend):
