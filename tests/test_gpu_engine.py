@@ -21,6 +21,7 @@ from la_graph import generators
 from la_graph.algorithms import steps
 from la_graph.algorithms.bfs import bfs_pull, bfs_push
 from la_graph.algorithms.connected_components import fastsv_round
+from la_graph.algorithms.scc import _pivot as scc_pivot, scc_fwbw, scc_trim
 from la_graph.engines.base import Declined
 from la_graph.verify import check_bfs, check_cc
 
@@ -292,8 +293,8 @@ def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
     assert sorted(E.fused_steps) == ["bfs_pull", "bfs_push", "component_labels", "fastsv_round", "floyd_warshall",
                                      "luby", "msf_edges", "msf_forest", "msf_labels", "msf_round", "scc_color",
-                                     "scc_trim", "sssp_delta_stepping", "sssp_relax", "triangle_total",
-                                     "vertex_priorities", "vertex_triangles"]
+                                     "scc_fwbw", "scc_labels", "scc_trim", "sssp_delta_stepping", "sssp_relax",
+                                     "triangle_total", "vertex_priorities", "vertex_triangles"]
     families = steps.families()
     for name, impl in E.fused_steps.items():
         step = steps.STEPS[name]
@@ -329,7 +330,10 @@ def _declining_calls(E):
         ("luby", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int32)))),       # int32 priorities
         ("luby", (E.matrix(G), part)),                                              # not full
         ("scc_trim", (G, labels32)),
+        ("scc_fwbw", (G, 0, labels32)),
         ("scc_color", (G, 0, labels32)),                                            # int32 labels
+        ("scc_labels", (G, labels32)),
+        ("scc_labels", (G, E.vector(n + 1, np.int64))),                             # not n entries
     ]
 
 
@@ -379,6 +383,74 @@ def test_fastsv_round_matches_its_algebra(E, E64, name):
                 for x, y in zip(fused, plain):
                     np.testing.assert_array_equal(eng.to_numpy(x), eng.to_numpy(y))
             np.testing.assert_array_equal(eng.to_numpy(fused[0]), lg.connected_components(G, engine="cpu"))
+
+
+# ---------------------------------------------------------------- strongly connected components
+def _chain_of_cycles(k):
+    """k 2-cycles, each pointing to the next: nothing to trim, k SCCs in a row."""
+    a = np.arange(0, 2 * k, 2)
+    return lg.Graph.from_edges(np.r_[a, a + 1, a[:-1] + 1], np.r_[a + 1, a, a[1:]], n=2 * k, directed=True)
+
+
+def _as_directed(G):
+    u, v = G.edges()
+    return lg.Graph.from_edges(u, v, n=G.n, directed=True)
+
+
+SCC_GRAPHS = {
+    "rmat_directed": FAMILIES["rmat_directed"],
+    "uniform_directed": FAMILIES["uniform_directed"],
+    "grid_as_directed": lambda: _as_directed(generators.grid_2d(40, 31)),
+    "caveman_as_directed": lambda: _as_directed(generators.connected_caveman(20, 6)),
+    "chain_of_cycles": lambda: _chain_of_cycles(3000),
+    "path": lambda: lg.Graph.from_edges(np.arange(2999), np.arange(1, 3000), directed=True),
+    "hub_and_loops": lambda: lg.Graph.from_edges(np.r_[np.zeros(3000, int), np.arange(1, 3001), np.arange(3001)],
+                                                 np.r_[np.arange(1, 3001), np.zeros(3000, int), np.arange(3001)],
+                                                 directed=True),   # a vertex of degree 3000: many chunks
+}
+
+
+@pytest.fixture(params=["auto", "contract", "plain"])
+def scc_engines(request, E, E64, monkeypatch):
+    """The engines (int32 and int64 indices) with the SCC kernel's contraction as the graph decides, always, never."""
+    edges = {"auto": gpu_mod.GPUEngine.SCC_CONTRACT_EDGES, "contract": 2**62, "plain": -1}[request.param]
+    monkeypatch.setattr(gpu_mod.GPUEngine, "SCC_CONTRACT_EDGES", edges)
+    return E, E64
+
+
+@pytest.mark.parametrize("name", sorted(SCC_GRAPHS))
+def test_scc_steps_match_their_algebra(scc_engines, name):
+    """Each SCC step's kernel on its own (from nothing and from whole SCCs labelled) gives its algebra's labels."""
+    G = SCC_GRAPHS[name]()
+    truth = lg.strongly_connected_components(G, engine="cpu")
+    comps = np.unique(truth)
+    pre = np.flatnonzero(np.isin(truth, comps[np.random.default_rng(G.n).random(comps.size) < 0.3]))
+    for eng in scc_engines:
+        np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=eng), truth)
+        with steps.algebraic("scc_labels"):     # the three kernels in turn
+            np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=eng), truth)
+        for start in (np.zeros(0, np.int64), pre):
+            fused, plain = (eng.hint(eng.vector_from_coo(start, truth[start], G.n, dtype=np.int64), "dense")
+                            for _ in range(2))
+            assert eng.fused_steps["scc_trim"](eng, G, fused) == scc_trim.algebraic(eng, G, plain)
+            np.testing.assert_array_equal(eng.to_numpy(fused, fill=-1), eng.to_numpy(plain, fill=-1))
+            if eng.nvals(plain) < G.n:
+                pivot = scc_pivot(eng, G, plain)
+                assert eng.fused_steps["scc_fwbw"](eng, G, pivot, fused) == scc_fwbw.algebraic(eng, G, pivot, plain)
+                np.testing.assert_array_equal(eng.to_numpy(fused, fill=-1), eng.to_numpy(plain, fill=-1))
+            left = G.n - eng.nvals(plain)
+            assert eng.fused_steps["scc_color"](eng, G, 0, fused) == left
+            np.testing.assert_array_equal(eng.to_numpy(fused), truth)
+
+
+def test_scc_real_graphs(E, shared_data):
+    from .graphs import real
+    for path in ["snap/cit-HepTh.txt.gz", "snap/soc-Slashdot0902.txt.gz", "law/uk-2007-05_100000.txt.gz",
+                 "suitesparse/luxembourg_osm.mtx.gz"]:
+        G = real(shared_data, path)
+        G = G if G.directed else _as_directed(G)
+        np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=E),
+                                      lg.strongly_connected_components(G, engine="cpu"), err_msg=path)
 
 
 # ---------------------------------------------------------------- CPU / GPU agreement

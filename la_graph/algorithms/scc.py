@@ -1,9 +1,9 @@
 """Strongly connected components: trimming, forward-backward reachability, min-label coloring.
 
 Three steps (:mod:`la_graph.algorithms.steps`: each written below in
-primitives; the CPU engine runs each as one compiled loop, the GPU engine the
-trim and the coloring as CUDA kernels), working on ``labels``, a vector with an
-entry for every vertex already assigned:
+primitives; the CPU engine runs each as one compiled loop, the GPU engine each
+as one launch of a persistent CUDA kernel, ``gpu/scc.cu``), working on
+``labels``, a vector with an entry for every vertex already assigned:
 
 1. **Trim** (``scc_trim``): a vertex with no unassigned in-neighbour or none
    out (``A any.pair 1`` and ``1 any.pair A`` over the unassigned vertices,
@@ -29,7 +29,9 @@ entry for every vertex already assigned:
    small SCCs: no colour has more than one root).
 
 All three together are the step ``scc_labels``, which the CPU engine fuses
-into one Tarjan pass over the whole graph.
+into one Tarjan pass over the whole graph, and the GPU engine into one kernel
+launch (which also contracts the components of mutual edges and trims the graph
+of them by pointer jumping: a chain of small SCCs then takes log2 sweeps).
 
 Each SCC is labelled by its smallest vertex id, as connected components are.
 """

@@ -80,6 +80,19 @@ class GPUEngine(Engine):
     #: below 8 (grids, road networks): a 2000 x 2000 grid needs about half the rounds at 4
     #: for 1.2 times the relaxations (each round costs two grid barriers, whatever its work)
     SSSP_SPARSE_WIDTH = 4
+    #: the SCC kernel (gpu/scc.cu) contracts mutual-edge components and trims the graph of
+    #: them (an edge pass with a binary search an edge) on graphs of at most this many
+    #: entries or of average out-degree below SCC_CONTRACT_DEGREE (roads, meshes: one
+    #: component each); -1: never
+    SCC_CONTRACT_EDGES = 1 << 25
+    SCC_CONTRACT_DEGREE = 8
+    #: trim levels scc_labels runs before the quotient trim takes the long chains (a level a
+    #: vertex); DAG-like graphs need up to ~200 (facebook's edge list: 174)
+    SCC_TRIM_LEVELS = 256
+    #: the SCC kernel's grid: about this many units (chunks of a vertex's edges) a group of
+    #: lanes per sweep, at most one 1024-thread block a multiprocessor (small graphs: fewer
+    #: blocks, cheaper grid barriers)
+    SCC_UNITS_PER_GROUP = 4
 
     objects_on_host = False
     #: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): blocks of FW_TILE x 8 threads
