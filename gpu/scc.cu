@@ -387,8 +387,17 @@ __device__ void scc_contract_phase(SccCtx<IT>& g, bool contract) {
     }
   });
   scc_sync(g.bar);
+  // Flatten: rep[v] = its root.  The walk only reads: a path-halving find here would race
+  // with the owners' writes (read par[x] = p and par[p] = gp, the owner of x writes the
+  // root, then par[x] = gp puts back an inner node), leaving members of a component
+  // pointing at a vertex that is no rep, which no phase labels: the coloring then stops
+  // with vertices left and none of them reachable (uk-2007-05 on the device).  Only v's
+  // thread writes rep[v], and every value it passes through is an ancestor of v.
   for (long long v = g.tid; v < g.n; v += g.nthreads) {
-    if (scc_ld(&g.rep[v]) >= 0) g.rep[v] = scc_find(g.rep, (int)v);
+    int r = scc_ld(&g.rep[v]);
+    if (r < 0 || r == (int)v) continue;
+    for (int p = scc_ld(&g.rep[r]); p != r; p = scc_ld(&g.rep[r])) r = p;
+    g.rep[v] = r;
   }
   scc_sync(g.bar);
 }
@@ -640,7 +649,7 @@ __device__ void scc_color_phase(SccCtx<IT>& g) {
       }
     }
     scc_count(g, k, SCC_S_COLORED);
-    if (g.tid == 0) g.st[SCC_S_ROUNDS] += 1;
+    if (g.tid == 0) atomicAdd((unsigned long long*)&g.st[SCC_S_ROUNDS], 1ULL);
     scc_sync(g.bar);
     if (scc_ld(&g.st[SCC_S_LEFT]) == before) {   // no root labelled: cannot happen
       if (g.tid == 0) g.st[SCC_S_ERROR] = 1;

@@ -397,12 +397,24 @@ def _as_directed(G):
     return lg.Graph.from_edges(u, v, n=G.n, directed=True)
 
 
+def _linked_paths(k, length, seed=5):
+    """k two-way paths (each one mutual-edge component: deep union-find trees), path i pointing to
+    path i + 1 and the last back to path k // 2 (SCCs: k // 2 paths alone, the rest one), ids shuffled."""
+    n = k * length
+    a = np.arange(n).reshape(k, length)
+    u, v = a[:, :-1].ravel(), a[:, 1:].ravel()
+    hop_u, hop_v = np.r_[a[:-1, -1], a[-1, 0]], np.r_[a[1:, 0], a[k // 2, length // 2]]
+    perm = np.random.default_rng(seed).permutation(n)
+    return lg.Graph.from_edges(perm[np.r_[u, v, hop_u]], perm[np.r_[v, u, hop_v]], n=n, directed=True)
+
+
 SCC_GRAPHS = {
     "rmat_directed": FAMILIES["rmat_directed"],
     "uniform_directed": FAMILIES["uniform_directed"],
     "grid_as_directed": lambda: _as_directed(generators.grid_2d(40, 31)),
     "caveman_as_directed": lambda: _as_directed(generators.connected_caveman(20, 6)),
     "chain_of_cycles": lambda: _chain_of_cycles(3000),
+    "linked_paths": lambda: _linked_paths(8, 1500),
     "path": lambda: lg.Graph.from_edges(np.arange(2999), np.arange(1, 3000), directed=True),
     "hub_and_loops": lambda: lg.Graph.from_edges(np.r_[np.zeros(3000, int), np.arange(1, 3001), np.arange(3001)],
                                                  np.r_[np.arange(1, 3001), np.zeros(3000, int), np.arange(3001)],

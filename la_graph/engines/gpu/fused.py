@@ -733,9 +733,9 @@ def _least_weight(E, G, w):
 # Every SCC step is one launch of the persistent kernel scc_grid, its `phases` picking the
 # parts the step does; phase bits and st slots as in gpu/scc.cu.
 _SCC_TRIM, _SCC_CONTRACT, _SCC_QTRIM, _SCC_PIVOT, _SCC_FWBW, _SCC_COLOR = 1, 2, 4, 8, 16, 32
-_SCC_ST = {"trimmed": 7, "labelled": 8, "pivot": 11, "error": 13, "rounds": 14, "sweeps": 15, "qtrimmed": 16,
-           "fwbw": 17, "levels": 18, "colored": 19}
-_SCC_SLOTS, _SCC_W_SLOTS, _SCC_BLOCK = 24, 8, 1024
+_SCC_ST = {"trimmed": 7, "labelled": 8, "left": 9, "pivot": 11, "error": 13, "rounds": 14, "sweeps": 15,
+           "qtrimmed": 16, "fwbw": 17, "levels": 18, "colored": 19}
+_SCC_SLOTS, _SCC_W_SLOTS, _SCC_BLOCK, _SCC_W_REP = 24, 8, 1024, 3
 _SCC_ST_PIVOT, _SCC_ST_SMALL = 11, 12
 
 
@@ -769,11 +769,30 @@ def _scc_graph(E, G):
     return c
 
 
-def _scc_run(E, G, labels, phases, *, pivot=-1, seed=0, max_levels=2**30):
+def _scc_reps(rep, done):
+    """What is wrong with the kernel's ``rep`` (after a launch that ran the contraction) against ``done``.
+
+    Every unlabelled vertex must point at an unlabelled rep (a vertex that points at
+    itself); a labelled one at -1.  Returns a short text: the counts of unlabelled
+    vertices, of those whose rep is -1, is labelled or is no rep, and of labelled ones
+    with a rep (one wait).
+    """
+    live = ~done
+    r = cp.where((rep >= 0) & (rep < rep.size), rep, 0)
+    orphan = live & (rep >= 0) & (rep[r] != rep)
+    k = [int(x) for x in cp.asnumpy(cp.stack([live.sum(), (live & (rep < 0)).sum(), (orphan & done[r]).sum(),
+                                               (orphan & ~done[r]).sum(), (done & (rep >= 0)).sum()]))]
+    return (f"{k[0]} unlabelled, of them {k[1]} with rep -1, {k[2]} with a labelled rep, {k[3]} with a rep that is "
+            f"no rep; {k[4]} labelled with a rep")
+
+
+def _scc_run(E, G, labels, phases, *, pivot=-1, seed=0, max_levels=2**30, keep=None):
     """One scc_grid launch over ``labels`` (which take its fresh arrays); returns its st counters (one wait).
 
     Declined where the kernel cannot take ``labels``; None (nothing launched) when every
-    vertex is labelled already.
+    vertex is labelled already.  ``keep``: a dict that receives ``phases`` (as run),
+    ``blocks``, the counters and ``rep`` (the kernel's reps, meaningful after the
+    contraction ran), before an error is raised (tools/dev/scc.sh reads them).
     """
     if not isinstance(labels, GVec) or labels.dtype != _I64 or labels.size != G.n:
         raise Declined("the scc kernel takes labels as an int64 gpu-engine vector of n entries")
@@ -808,9 +827,13 @@ def _scc_run(E, G, labels, phases, *, pivot=-1, seed=0, max_levels=2**30):
     s = cp.asnumpy(st)
     counts = {k: int(s[i]) for k, i in _SCC_ST.items()}
     log.debug("scc_grid phases %d on %d blocks: %s", phases, blocks, counts)
+    if keep is not None:
+        keep.update(phases=phases, blocks=blocks, counts=counts, rep=W[_SCC_W_REP * n:(_SCC_W_REP + 1) * n])
     if counts["error"]:
         why = "a coloring round labelled nothing" if counts["error"] == 1 else "a propagation found no fixed point"
-        raise LaGraphError(f"the scc kernel stopped: {why} (a bug in gpu/scc.cu)")
+        reps = _scc_reps(W[_SCC_W_REP * n:(_SCC_W_REP + 1) * n], done) if phases & ~_SCC_TRIM else ""
+        raise LaGraphError(f"the scc kernel stopped: {why} (a bug in gpu/scc.cu); phases {phases}, {blocks} blocks, "
+                           f"gs {gs}, chunk {chunk}, counters {counts}; {reps}")
     return counts
 
 
