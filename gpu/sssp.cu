@@ -119,6 +119,9 @@ __global__ void sssp_finish(const long long* __restrict__ nxt, long long m, cons
 #define NF_NCH 11
 #define NF_OVER 13
 
+__device__ __forceinline__ long long nf_min(long long a, long long b) { return a < b ? a : b; }
+__device__ __forceinline__ long long nf_max(long long a, long long b) { return a > b ? a : b; }
+
 template <typename IT>
 __device__ __forceinline__ void nf_relax(const IT* __restrict__ indices, const double* __restrict__ w, double* d,
                                          int* flag, long long* out, unsigned long long* nout, double dv,
@@ -288,8 +291,8 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(
         }
         __syncthreads();
         const long long f = (long long)first;
-        const long long most = work - seen > 2 * target ? max(bins / 2, 1LL) : grow * bins;
-        const long long j = min(max((long long)s_pick, f), f + most - 1);
+        const long long most = work - seen > 2 * target ? nf_max(bins / 2, 1LL) : grow * bins;
+        const long long j = nf_min(nf_max((long long)s_pick, f), f + most - 1);
         thr = fmax(thr, lo + (double)(j + 1) * grain);
         bins = j - f + 1;
       }
@@ -347,10 +350,10 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(
     }
     barrier += gridDim.x;
     la_grid_sync(bar, barrier);
-    const long long nc = chunk_cap ? min(__ldcg((long long*)nch), chunk_cap) : 0;  // the same in every block
+    const long long nc = chunk_cap ? nf_min(__ldcg((long long*)nch), chunk_cap) : 0;  // the same in every block
     for (long long c = warp; c < nc; c += nwarps) {
       const long long v = __ldcg(&cv[c]), p = __ldcg(&ck[c]);
-      nf_relax(indices, w, d, flag, out, nout, __ldcg(&cd[c]), p + lane, min(p + chunk, (long long)indptr[v + 1]), 32,
+      nf_relax(indices, w, d, flag, out, nout, __ldcg(&cd[c]), p + lane, nf_min(p + chunk, (long long)indptr[v + 1]), 32,
                tag);
     }
     if (nc > 0) {
@@ -368,7 +371,7 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(
       }
       for (long long c = warp; c < nc; c += nwarps) {
         const long long v = __ldcg(&cv[c]), p = __ldcg(&ck[c]);
-        nf_parent(indices, w, d, flag, pc, v, __ldcg(&cd[c]), p + lane, min(p + chunk, (long long)indptr[v + 1]), 32,
+        nf_parent(indices, w, d, flag, pc, v, __ldcg(&cd[c]), p + lane, nf_min(p + chunk, (long long)indptr[v + 1]), 32,
                   tag);
       }
       barrier += gridDim.x;
@@ -441,6 +444,6 @@ __global__ void sssp_pred(const IT* __restrict__ indptr, const IT* __restrict__ 
     const long long v = crow[c], p = cfirst[c];
     const double dv = d[v];
     if (dv < __longlong_as_double(0x7ff0000000000000LL) && (!pull || dv > 0))
-      pred_scan(indices, w, d, pc, v, dv, p, min(p + chunk, (long long)indptr[v + 1]), 32, 0xffffffffu, pull);
+      pred_scan(indices, w, d, pc, v, dv, p, nf_min(p + chunk, (long long)indptr[v + 1]), 32, 0xffffffffu, pull);
   }
 }
