@@ -79,13 +79,14 @@ __global__ void sssp_finish(const long long* __restrict__ nxt, long long m, cons
 
 // ---------------------------------------------------------------- near-far, one launch
 // Round r takes a list of vertices (in, st[r % 3] of them) whose distance changed
-// (or that a new bucket brought in).  Phase R: each one's parent becomes the
-// candidate the last phase P found for it (pc); one at or past the bucket's end
-// (thr) joins the far pile (once: farmark), the others relax their out-edges:
-// d[u] min= d[v] + w (non-negative distances: their bits order as the values, so
-// one integer atomicMin), and the first lane to flag a lowered u in this round
-// (flag[u] = r + 1) appends it to the next list.  A group of gs lanes takes a vertex's row; a
-// row longer than `big` is cut into chunks of `chunk` edges (cv, cd, ck: vertex,
+// (or that a new bucket brought in).  Phase R, in slices of a block's threads, one
+// entry a thread: each one's parent becomes the candidate the last phase P found for
+// it (pc); one at or past the bucket's end (thr) joins the far pile (once: farmark),
+// the others (gathered in the block's shared list) relax their out-edges: d[u] min=
+// d[v] + w (non-negative distances: their bits order as the values, so one integer
+// atomicMin), and the first lane to flag a lowered u in this round (flag[u] = r + 1)
+// appends it to the next list.  A group of gs lanes takes a near vertex's row; a row
+// longer than `big` is cut into chunks of `chunk` edges (cv, cd, ck: vertex,
 // distance, first edge), which every warp of the grid takes one at a time after a
 // grid barrier (a hub does not hold the grid up at the next barrier).  Phase P (with
 // parents): pc[u] min= v over the edges of phase R with d[v] + w == d[u] into a u
@@ -111,6 +112,7 @@ __global__ void sssp_finish(const long long* __restrict__ nxt, long long m, cons
 // every long row once).  The host sets st[0], st[6], the rest 0.  hist: 2 x NF_BINS
 // (by bucket parity), 0 at launch; bar: the grid barrier's count, 0 at launch.
 #define NF_BINS 256
+#define NF_BLOCK 512   // threads a block (the launch's)
 #define NF_FAR 3
 #define NF_LEAST 6
 #define NF_ROUNDS 8
@@ -199,7 +201,7 @@ __device__ __forceinline__ int nf_pick(const unsigned long long* hist, unsigned 
 }
 
 template <typename IT>
-__global__ void __launch_bounds__(512, 2) sssp_nearfar(
+__global__ void __launch_bounds__(NF_BLOCK, 2) sssp_nearfar(
     const IT* __restrict__ indptr, const IT* __restrict__ indices, const double* __restrict__ w, double* d,
     long long* pv, long long* pc, int* flag, int* farmark, long long* la, long long* lb, double* fq, long long* fa,
     long long* fb, long long* cv, double* cd, long long* ck, long long chunk_cap, unsigned long long* hist,
@@ -208,6 +210,9 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(
   __shared__ unsigned long long s_hist[NF_BINS];
   __shared__ unsigned long long s_work;
   __shared__ int s_pick;
+  __shared__ long long s_v[NF_BLOCK];   // a slice's near vertices and their distances
+  __shared__ double s_d[NF_BLOCK];
+  __shared__ int s_n[2];                // their count, by slice parity
   const int sub = threadIdx.x & (gs - 1);
   const int lane = threadIdx.x & 31;
   const unsigned gmask = la_group_mask(gs);
@@ -221,7 +226,11 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(
   long long r = 0, nb = 0;
   long long bins = 1;      // the last bucket's width in bins (adaptive widths)
   long long seen = 0;      // st[NF_WORK] at the last bucket's start
-  if (threadIdx.x == 0) s_work = 0;
+  unsigned slice = 0;      // slices of lists this block has taken
+  if (threadIdx.x == 0) {
+    s_work = 0;
+    s_n[0] = s_n[1] = 0;
+  }
   __syncthreads();
   for (;;) {
     const long long nin = __ldcg(&st[r % 3]);
@@ -318,10 +327,14 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(
     long long* far = fcur ? fb : fa;
     unsigned long long* nfar = (unsigned long long*)&st[NF_FAR + fcur];
     unsigned long long* nch = (unsigned long long*)&st[NF_NCH + (r & 1)];
-    for (long long i = tid / gs; i < nin; i += ngroups) {
-      const long long v = __ldcg(&in[i]);
+    for (long long base = (long long)blockIdx.x * blockDim.x; base < nin; base += nthreads, ++slice) {
+      // a slice of the list, one entry a thread: far ones join the pile, near ones the block's list
+      const long long i = base + threadIdx.x;
+      long long v = 0;
       double dv = 0;
-      if (sub == 0) {
+      bool near = false;
+      if (i < nin) {
+        v = __ldcg(&in[i]);
         if (keep) {
           const long long c = __ldcg(&pc[v]);
           if (c != LA_LLONG_MAX) {
@@ -329,24 +342,34 @@ __global__ void __launch_bounds__(512, 2) sssp_nearfar(
             pc[v] = LA_LLONG_MAX;
           }
         }
-        dv = __ldcg(&d[v]);  // one read for the group: d[v] may drop meanwhile
+        dv = __ldcg(&d[v]);  // d[v] may drop meanwhile: then v is in the next list too
+        near = dv < thr;
+        if (keep) fq[i] = near ? dv : -1.0;
+        if (!near && atomicExch(&farmark[v], 1) == 0) far[la_agg_inc(nfar)] = v;
       }
-      if (gs > 1) dv = __shfl_sync(gmask, dv, 0, gs);
-      if (dv >= thr) {
-        if (sub == 0) {
-          if (keep) fq[i] = -1.0;
-          if (atomicExch(&farmark[v], 1) == 0) far[la_agg_inc(nfar)] = v;
-        }
-        continue;
+      int* count = &s_n[slice & 1];
+      const unsigned ball = __ballot_sync(0xffffffffu, near);
+      int k = 0;
+      if (lane == 0 && ball) k = atomicAdd(count, __popc(ball));
+      k = __shfl_sync(0xffffffffu, k, 0) + __popc(ball & ((1u << lane) - 1u));
+      if (near) {
+        s_v[k] = v;
+        s_d[k] = dv;
       }
-      const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
-      if (sub == 0) {
-        if (keep) fq[i] = dv;
-        atomicAdd(&s_work, (unsigned long long)(end - start));
+      __syncthreads();
+      const int nn = *count;
+      if (threadIdx.x == 0) s_n[(slice + 1) & 1] = 0;  // the next slice's count: read last in the one before
+      // the near ones' rows: a group of gs lanes each, the long ones as chunks for the grid's warps
+      for (int j = threadIdx.x / gs; j < nn; j += blockDim.x / gs) {
+        const long long u = s_v[j];
+        const double du = s_d[j];
+        const long long start = (long long)indptr[u], end = (long long)indptr[u + 1];
+        if (sub == 0) atomicAdd(&s_work, (unsigned long long)(end - start));
+        if (end - start > big && nf_chunks(u, du, start, end, cv, cd, ck, chunk_cap, st, nch, chunk, sub, gmask, gs))
+          continue;
+        nf_relax(indices, w, d, flag, out, nout, du, start + sub, end, gs, tag);
       }
-      if (end - start > big && nf_chunks(v, dv, start, end, cv, cd, ck, chunk_cap, st, nch, chunk, sub, gmask, gs))
-        continue;
-      nf_relax(indices, w, d, flag, out, nout, dv, start + sub, end, gs, tag);
+      __syncthreads();
     }
     barrier += gridDim.x;
     la_grid_sync(bar, barrier);

@@ -515,6 +515,8 @@ SSSP_KNOBS = [
     {"SSSP_BIG_ROW": 1 << 40},                                             # none
     {"SSSP_SPARSE_TARGET": 4096, "SSSP_SPARSE_BLOCKS": 3},
     {"SSSP_SPARSE_WIDTH": 1, "SSSP_SPARSE_BLOCKS": 1, "SSSP_BIG_ROW": 2, "SSSP_CHUNK": 1},
+    {"SSSP_LANES": 1, "SSSP_BIG_ROW": 8, "SSSP_CHUNK": 5},                 # a lane a row
+    {"SSSP_LANES": 32},
 ]
 
 

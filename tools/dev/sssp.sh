@@ -156,7 +156,8 @@ sweeps = {
     + [{"SSSP_TARGET": t, "SSSP_GRAIN": g} for t in (1 << 21, 1 << 25) for g in (4, 16)]
     + [{"SSSP_GROW": g} for g in (1, 4, 16)]
     + [{"SSSP_BIG_ROW": b, "SSSP_CHUNK": c} for b, c in ((256, 256), (1024, 256), (2048, 1024), (512, 128),
-                                                          (512, 1024), (1 << 40, 256))],
+                                                          (512, 1024), (1 << 40, 256))]
+    + [{"SSSP_LANES": n, "SSSP_BIG_ROW": b} for n, b in ((8, 128), (16, 256), (16, 512))],
     "grid2000:w1-999": [{"SSSP_SPARSE_WIDTH": x} for x in (2, 8, 16)]
     + [{"SSSP_SPARSE_BLOCKS": b} for b in (132, 66, 32, 16)]
     + [{"SSSP_SPARSE_TARGET": t, "SSSP_GRAIN": g} for t in (1 << 14, 1 << 16, 1 << 18, 1 << 20) for g in (1, 8)]

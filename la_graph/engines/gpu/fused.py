@@ -605,7 +605,7 @@ def luby(E, A, prio):
 
 
 # ---------------------------------------------------------------- sssp (gpu/sssp.cu)
-_NF_BINS = 256    # sssp_nearfar's histogram bins (NF_BINS)
+_NF_BINS, _NF_BLOCK = 256, 512    # sssp_nearfar's histogram bins and threads a block (NF_BINS, NF_BLOCK)
 
 
 @fuses
@@ -700,11 +700,11 @@ def _nearfar(E, G, d, parent, bucket, delta, indptr, indices, w, *, after):
     hist = cp.zeros(2 * _NF_BINS, cp.uint64)
     bar = cp.zeros(1, cp.uint64)
     degree = indices.size / max(n, 1)
-    gs = _next_pow2(degree)
+    gs = _next_pow2(E.SSSP_LANES or degree)
     long_row, chunk = max(int(E.SSSP_BIG_ROW), 1), max(int(E.SSSP_CHUNK), 1)
     crow, cfirst = _long_rows(E, G, indptr, long_row, chunk)     # every long row's chunks: room for a round's
     cv, ck, cd = cp.empty(max(crow.size, 1), _I64), cp.empty(max(crow.size, 1), _I64), cp.empty(max(crow.size, 1), _F64)
-    blocks = 2 * E._sms      # two blocks a multiprocessor, all resident (__launch_bounds__(512, 2))
+    blocks = 2 * E._sms      # two blocks a multiprocessor, all resident (__launch_bounds__(NF_BLOCK, 2))
     if degree < 8:           # grids, roads: the rounds' count, not their work, costs
         target = int(E.SSSP_SPARSE_TARGET)
         if E.SSSP_SPARSE_BLOCKS:
@@ -719,7 +719,7 @@ def _nearfar(E, G, d, parent, bucket, delta, indptr, indices, w, *, after):
         grain = delta * (E.SSSP_SPARSE_WIDTH if degree < 8 else 1)
         thr = (bucket + 1) * delta
     _kernel("sssp.cu", "sssp_nearfar", indices.dtype)(
-        (blocks,), (512,),
+        (blocks,), (_NF_BLOCK,),
         (indptr, indices, w, dv, pv if in_loop else _NULL, pc if in_loop else _NULL, flag, farmark, la, lb, fq, fa, fb,
          cv, cd, ck, np.int64(crow.size), hist, st, bar, np.float64(thr), np.float64(grain), np.int64(target),
          np.int32(max(int(E.SSSP_GROW), 1)), np.int64(long_row), np.int32(chunk), np.int32(gs)))

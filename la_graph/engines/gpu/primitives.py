@@ -97,6 +97,8 @@ class GPUEngine(Engine):
     #: warps (in the search and the parents' pass after it), so a hub does not hold a round up
     SSSP_BIG_ROW = 512
     SSSP_CHUNK = 256
+    #: lanes that take a shorter row together (a power of two up to 32; None: the average out-degree's)
+    SSSP_LANES = None
 
     objects_on_host = False
     #: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): blocks of FW_TILE x 8 threads
