@@ -3,7 +3,8 @@
 Skipped where CuPy or a CUDA device is missing.  Here: the out-of-memory and CUDA
 error paths, the kernel-module cache, the int32 / int64 index paths, the BFS
 kernels (thin and wide launches, the pull level), the immutability of stored arrays, the fused
-steps (their signatures, where they decline, FastSV against its algebra), and
+steps (their signatures, where they decline, FastSV against its algebra), the near-far SSSP
+kernel under each of its knobs, and
 CPU/GPU agreement on BFS levels and connected-component labels for generated families.
 The conformance suite is also run once more on an engine that keeps every
 matrix in CSR with int64 indices (the paths small dense matrices never take).
