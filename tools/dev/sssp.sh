@@ -17,9 +17,9 @@ mkdir -p "$OUT"
 rm -f "$OUT/tests.done"
 T0=$SECONDS
 
-( timeout 240 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_engine.py -k "sssp or declin or fused_steps" \
+( timeout 180 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_engine.py -k "sssp or declin or fused_steps" \
     > "$OUT/sssp-tests.log" 2>&1
-  timeout 200 python3 -m pytest -q -m gpu -p no:cacheprovider tests/test_sssp.py tests/test_fused.py -k sssp \
+  timeout 140 python3 -m pytest -q -m gpu -p no:cacheprovider tests/test_sssp.py tests/test_fused.py -k sssp \
     >> "$OUT/sssp-tests.log" 2>&1
   touch "$OUT/tests.done" ) &
 TESTS=$!
