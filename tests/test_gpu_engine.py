@@ -3,7 +3,8 @@
 Skipped where CuPy or a CUDA device is missing.  Here: the out-of-memory and CUDA
 error paths, the kernel-module cache, the int32 / int64 index paths, the BFS
 kernels (thin and wide launches, the pull level), the immutability of stored arrays, the fused
-steps (their signatures, where they decline, FastSV against its algebra), and
+steps (their signatures, where they decline, FastSV against its algebra), the near-far SSSP
+kernel under each of its knobs, and
 CPU/GPU agreement on BFS levels and connected-component labels for generated families.
 The conformance suite is also run once more on an engine that keeps every
 matrix in CSR with int64 indices (the paths small dense matrices never take).
@@ -23,7 +24,7 @@ from la_graph.algorithms.bfs import bfs_pull, bfs_push
 from la_graph.algorithms.connected_components import fastsv_round
 from la_graph.algorithms.scc import _pivot as scc_pivot, scc_fwbw, scc_trim
 from la_graph.engines.base import Declined
-from la_graph.verify import check_bfs, check_cc
+from la_graph.verify import check_bfs, check_cc, check_sssp
 
 try:
     _GPU = lg.get_engine("gpu")
@@ -577,3 +578,52 @@ def test_msf_a_long_path_of_hooks(E, monkeypatch):
         r = lg.minimum_spanning_forest(G, engine=E)
         np.testing.assert_array_equal(r.u, np.arange(n - 1))
         assert not r.labels.any()
+
+
+# ---------------------------------------------------------------- delta-stepping (sssp_nearfar)
+SSSP_FAMILIES = {
+    "rmat": lambda: generators.rmat(12, 16, weights=(1, 1000), seed=21),          # hubs, a dense core, leaves
+    "rmat_directed": lambda: generators.rmat(11, 8, directed=True, weights=(1, 100), seed=22),
+    "star": lambda: generators.star(5000, weights=(1, 1000), seed=23),            # one hub row of 4999
+    "grid": lambda: generators.grid_2d(60, 50, weights=(1, 999), seed=24),        # sparse: the SSSP_SPARSE_ knobs
+    "zero_weights": lambda: generators.rmat(10, 8, weights=(0, 9), seed=25),      # parents found in the loop
+}
+
+# engine attributes -> values: the widths' rules, chunked rows, fewer blocks
+SSSP_KNOBS = [
+    {},
+    {"SSSP_TARGET": 0},                                                    # buckets of one delta
+    {"SSSP_TARGET": 1, "SSSP_GRAIN": 32},                                  # a bin a bucket
+    {"SSSP_TARGET": 1 << 40, "SSSP_GRAIN": 1, "SSSP_GROW": 1000},          # wide at once
+    {"SSSP_TARGET": 5000, "SSSP_GROW": 1},
+    {"SSSP_BIG_ROW": 4, "SSSP_CHUNK": 3},                                  # most rows as chunks
+    {"SSSP_BIG_ROW": 1 << 40},                                             # none
+    {"SSSP_SPARSE_TARGET": 4096, "SSSP_SPARSE_BLOCKS": 3},
+    {"SSSP_SPARSE_WIDTH": 1, "SSSP_SPARSE_BLOCKS": 1, "SSSP_BIG_ROW": 2, "SSSP_CHUNK": 1},
+    {"SSSP_LANES": 1, "SSSP_BIG_ROW": 8, "SSSP_CHUNK": 5},                 # a lane a row
+    {"SSSP_LANES": 32},
+]
+
+
+@pytest.mark.parametrize("knobs", SSSP_KNOBS, ids=lambda k: ",".join(f"{a[5:]}={v}" for a, v in k.items()) or "default")
+@pytest.mark.parametrize("family", sorted(SSSP_FAMILIES))
+def test_sssp_nearfar_knobs(E, E64, monkeypatch, family, knobs):
+    """Every bucket-width rule, row cut and launch shape: the CPU engine's distances, valid parents."""
+    for name, value in knobs.items():
+        monkeypatch.setattr(type(E), name, value)
+    G = SSSP_FAMILIES[family]()
+    deg = np.asarray(G.out_degree)
+    for s in sorted({0 if deg[0] else int(np.argmax(deg)), int(np.argmax(deg)), G.n - 1}):
+        want = lg.sssp(G, s, engine="cpu").distance
+        for eng in (E, E64) if not knobs else (E,):
+            r = lg.sssp(G, s, engine=eng)
+            np.testing.assert_array_equal(r.distance, want)
+            check_sssp(G, s, r.distance, r.parent)
+        np.testing.assert_array_equal(lg.sssp(G, s, engine=E, parent=False).distance, want)
+
+
+def test_sssp_nearfar_reports_its_rounds(E, caplog):
+    G = SSSP_FAMILIES["rmat"]()
+    with caplog.at_level("DEBUG", logger="la_graph"):
+        lg.sssp(G, int(np.argmax(G.out_degree)), engine=E)
+    assert any("rounds" in m and "buckets" in m and "edges relaxed" in m for m in caplog.messages)

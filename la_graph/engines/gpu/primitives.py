@@ -76,10 +76,29 @@ class GPUEngine(Engine):
     #: sooner), larger ones on every multiprocessor (from half of it back to the thin launch)
     BFS_THIN_BLOCKS = 16
     BFS_THIN_EDGES = 1 << 15
-    #: delta-stepping's buckets after the first, in deltas, on graphs of average out-degree
-    #: below 8 (grids, road networks): a 2000 x 2000 grid needs about half the rounds at 4
-    #: for 1.2 times the relaxations (each round costs two grid barriers, whatever its work)
+    #: delta-stepping (one persistent launch, gpu/sssp.cu sssp_nearfar) on graphs of average
+    #: out-degree below 8 (grids, road networks), where the rounds' count, not their work,
+    #: costs: with SSSP_SPARSE_TARGET 0, buckets of SSSP_SPARSE_WIDTH deltas after the first
+    #: (a 2000 x 2000 grid needs about half the rounds at 4 for 1.2 times the relaxations);
+    #: else widths picked as on denser graphs, with that target.  SSSP_SPARSE_BLOCKS: blocks
+    #: of 512 threads (None: two a multiprocessor; fewer cross a grid barrier sooner).
     SSSP_SPARSE_WIDTH = 4
+    SSSP_SPARSE_TARGET = 0
+    SSSP_SPARSE_BLOCKS = None
+    #: on denser graphs each bucket's end is picked from a histogram of the far distances in
+    #: bins of delta / SSSP_GRAIN: the bins that hold SSSP_TARGET edges to relax, at most
+    #: SSSP_GROW times the last bucket's (fewer after a bucket that relaxed twice the target);
+    #: on R-MAT's dense core a narrow bucket spares relaxing a vertex again, on its tail of
+    #: leaves a wide one spares rounds.  SSSP_TARGET 0: buckets of one delta.
+    SSSP_TARGET = 1 << 23
+    SSSP_GRAIN = 8
+    SSSP_GROW = 2
+    #: rows longer than SSSP_BIG_ROW edges are cut into chunks of SSSP_CHUNK for the grid's
+    #: warps (in the search and the parents' pass after it), so a hub does not hold a round up
+    SSSP_BIG_ROW = 512
+    SSSP_CHUNK = 256
+    #: lanes that take a shorter row together (a power of two up to 32; None: the average out-degree's)
+    SSSP_LANES = None
     #: the SCC kernel (gpu/scc.cu) contracts mutual-edge components and trims the graph of
     #: them (an edge pass with a binary search an edge) on graphs of at most this many
     #: entries or of average out-degree below SCC_CONTRACT_DEGREE (roads, meshes: one
