@@ -75,6 +75,19 @@ def test_small_weighted(engine, name, weights):
         check_apsp(H, D)
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_output_device(engine, method):
+    """output="device" leaves D where the engine computes it (CuPy on the GPU), the same values."""
+    G = lg.generators.uniform(70, 300, seed=9, directed=True, weights=(1, 9))
+    D = lg.apsp(G, method, engine=engine, output="device")
+    host = D.get() if hasattr(D, "get") else D
+    assert host.shape == (70, 70) and host.dtype == np.float64
+    assert isinstance(D, np.ndarray) == (engine.name != "gpu")
+    np.testing.assert_array_equal(host, reference(G))
+    with pytest.raises(lg.InvalidArgumentError, match="output must be one of"):
+        lg.apsp(G, method, engine=engine, output="gpu")
+
+
 def test_tile_edges(engine):
     """Sizes around the tile size (64 on the CPU and the GPU): partial tiles, one tile, many."""
     for n in (1, 2, 31, 32, 33, 63, 64, 65, 100, 129, 200):
