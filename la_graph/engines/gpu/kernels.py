@@ -11,7 +11,7 @@ instantiated for every combination of its template parameters' values, which
 the parameter's name fixes (:data:`TEMPLATE_PARAMETERS`): ``IT`` a CSR's index
 type, ``VT`` vertex ids, ``T`` a semiring's compute type, ``PT`` SSSP parents,
 ``KT`` hash keys, ``M`` the add monoid's code (``M_*`` of ``common.cuh``), ``TS`` the
-Floyd-Warshall tile.  A new kernel, or a new file, needs nothing here.
+Floyd-Warshall tile, ``DT`` its distances.  A new kernel, or a new file, needs nothing here.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from .objects import _F64, _I32, _I64
 
 _NULL = np.uint64(0)                       # a null pointer kernel argument
 
-#: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): blocks of FW_TILE x 8 threads
-FW_TILE = 32
+#: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): FW_TILE x FW_TILE entries
+FW_TILE = 64
 
 #: template parameter name -> the values every kernel taking it is instantiated for
 TEMPLATE_PARAMETERS = {
@@ -41,6 +41,7 @@ TEMPLATE_PARAMETERS = {
     "KT": (_I64,),               # hash keys (MIS priorities)
     "M": tuple(range(5)),        # add monoid: M_MIN M_MAX M_PLUS M_TIMES M_ANY
     "TS": (FW_TILE,),            # Floyd-Warshall tile
+    "DT": (_I32, _F64),          # Floyd-Warshall distances: int32 (integer weights) or float64
 }
 
 _CTYPES = {_I32: "int", _I64: "long long", _F64: "double"}

@@ -114,7 +114,7 @@ class GPUEngine(Engine):
     SCC_UNITS_PER_GROUP = 4
 
     objects_on_host = False
-    #: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): blocks of FW_TILE x 8 threads
+    #: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): FW_TILE x FW_TILE entries
     FW_TILE = FW_TILE
     #: rounds between host reads of the negative-cycle flag (to stop early)
     FW_CHECK_ROUNDS = 64
