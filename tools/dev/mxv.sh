@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Device script of the mxv branch (issues 21 and 23: the GPU engine's mxv / vxm as a row-binned CSR
 # kernel, gpu/semiring.cu semiring_rows).  Run from the repository root on the GPU machine:
-#   bash tools/dev/mxv.sh
-# (0) NVRTC's compile time of semiring.cu; (1) the GPU tests of the products; (2) mxv timings on rmat22,
-# uniform22 and grid2000 for the common semirings with a full vector, new kernel against the old one
-# (tools/dev/mxv_old.cu, compiled here) and cuSPARSE's SpMV on the same card, with effective GB/s; vxm
-# pull against the old push; (3) PageRank on rmat22 (per iteration, and a profile); (4) the 2 x 2 blocks
-# of rmat22 (non-square, bool values as the distributed engine builds them), old and new per block;
-# (5) the PageRank bench.  About 6-7 minutes on an H100.
+#   bash tools/dev/mxv.sh            (BENCH=1 also runs `la-graph bench pagerank` at the end)
+# (0) NVRTC's compile time of semiring.cu; (1) the conformance tests of mxv / vxm on the default engine;
+# (2) mxv timings on rmat22, uniform22 and grid2000 for the common semirings with a full vector, the new
+# kernel against the old one (tools/dev/mxv_old.cu, compiled here) and cuSPARSE's SpMV on the same card,
+# with effective GB/s; vxm pull against the old push; PageRank on rmat22 (per iteration, and a profile);
+# the 2 x 2 blocks of rmat22 (non-square, bool values as the distributed engine builds them), old and
+# new per block; (3) the kernel-path tests (tests/test_gpu_rows.py), the int64 engine's products and
+# PageRank's tests.  About 7 minutes on an H100.
 set -u
 . tools/gpu-machine.sh || exit 1
 OUT=${OUT:-/tmp/mxv-out}; mkdir -p "$OUT"
@@ -18,12 +19,8 @@ import time
 from la_graph.engines.gpu import kernels
 t = time.perf_counter(); kernels.kernel_module("semiring.cu"); print(f"semiring.cu: {time.perf_counter() - t:.1f} s")'
 
-echo "== tests"
+echo "== tests (1): the conformance suite's products on the gpu engine"
 timeout 150 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_engine_ops.py -k "mxv or vxm" 2>&1 | tail -n 6
-timeout 90 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_engine.py -k "mxv or vxm or semiring" 2>&1 | tail -n 6
-timeout 200 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_rows.py \
-  -k "not (mxm or ewise or apply or select or reduce_rows or extract or assign)" 2>&1 | tail -n 8
-timeout 60 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_pagerank.py 2>&1 | tail -n 4
 
 echo "== timings"
 timeout 330 python3 - <<'PY'
@@ -102,7 +99,9 @@ def nbytes(A, u, plan, need_mat):
 SEMIRINGS = [("plus_times", "f"), ("plus_second", "f"), ("plus_pair", "f"), ("min_plus", "f"),
              ("min_second", "i"), ("max_second", "i"), ("any_pair", "b"), ("lor_land", "b"), ("min_first", "i")]
 graphs = {}
-for name in ("rmat22", "uniform22", "grid2000"):
+
+
+def one_graph(name):
     t0 = time.perf_counter()
     G = graphs[name] = build(name)
     A = E.matrix(G)
@@ -153,59 +152,90 @@ for name in ("rmat22", "uniform22", "grid2000"):
         ok = np.allclose(a, b, rtol=1e-12) if vk == "f" else np.array_equal(a, b)
         print(f"  vxm {sr:12s} pull {gpu:7.3f} ms gpu | old push {ogpu:7.3f} ms | x{ogpu / gpu:5.1f} | "
               f"{'same' if ok else 'DIFFERS'}")
-    del A, S, vec, lengths
-    if name != "rmat22":
-        del graphs[name]
+
+
+def guarded(fn, *args):
+    try:
+        fn(*args)
+    except Exception as exc:                      # report and go on with the next section
+        import traceback
+        print(f"  FAILED: {type(exc).__name__}: {exc}")
+        traceback.print_exc(limit=4)
     cp.get_default_memory_pool().free_all_blocks()
 
-print("== PageRank rmat22 (brief, before: 9.17 ms an iteration, of which mxv 7.8 ms)")
-G = graphs["rmat22"]
-run = lambda: lg.pagerank(G, engine=E)
-walls = []
-for _ in range(6):
-    t = time.perf_counter(); run(); sync(); walls.append(1e3 * (time.perf_counter() - t))
-ms = statistics.median(walls[1:])
-with profile.collect() as prof:
-    run(); sync()
-iters = prof.row("mxv", engine="gpu")["calls"]
-mxv_ms = 1e3 * prof.row("mxv", engine="gpu")["self_s"] / iters
-print(f"pagerank rmat22: median {ms:.2f} ms for {iters} iterations = {ms / iters:.3f} ms an iteration "
-      f"(to_numpy included); profiled mxv {mxv_ms:.3f} ms an iteration")
-print("\n".join("   " + line for line in prof.table().splitlines()[:14]))
 
-print("== 2 x 2 blocks of rmat22 (non-square, bool values as matrix_from_coo(..., True) makes them)")
-A = E.matrix(G)
-n = G.n
-h = n // 2 + 12345
-rows = cp.searchsorted(A.indptr[1:], cp.arange(A.indices.size, dtype=A.indptr.dtype), side="right")
-cols = A.indices
-x = cp.asarray(np.random.default_rng(2).random(n))
-whole = E.mxv(A, E.vector_from_numpy(x), "plus_times")
-_, whole_ms = timed(lambda: E.mxv(A, E.vector_from_numpy(x), "plus_times"))
-total_new = total_old = 0.0
-acc = cp.zeros(n)
-for (r0, r1) in ((0, h), (h, n)):
-    for (c0, c1) in ((0, h), (h, n)):
-        keep = (rows >= r0) & (rows < r1) & (cols >= c0) & (cols < c1)
-        B = E.matrix_from_coo(rows[keep] - r0, cols[keep] - c0, True, r1 - r0, c1 - c0, dtype=bool)
-        del keep
-        ub = E.vector_from_numpy(x[c0:c1])
-        t = time.perf_counter(); E.mxv(B, ub, "plus_times"); sync(); first = 1e3 * (time.perf_counter() - t)
-        _, gpu = timed(lambda: E.mxv(B, ub, "plus_times"))
-        _, ogpu = timed(lambda: old_mxv(B, ub, "plus_times"), reps=5)
-        acc[r0:r1] += E.to_device(E.mxv(B, ub, "plus_times"), fill=0.0)
-        total_new += gpu; total_old += ogpu
-        bptr, bind, _ = E._csr(B)
-        L = cp.diff(bptr)
-        print(f"  block [{r0}:{r1}, {c0}:{c1}] nnz {bind.size:,} {bind.dtype} max row {int(L.max()):,}: "
-              f"new {gpu:.3f} ms ({bind.size / gpu / 1e6:.2f} G entries/s; first call {first:.1f} ms) | "
-              f"old {ogpu:.3f} ms (bool values cast each call)")
-        del B, L, bptr, bind
-print(f"  blocks: new {total_new:.3f} ms in all, old {total_old:.3f} ms; whole matrix new {whole_ms:.3f} ms; "
-      f"blocks add up to the whole: {bool(cp.allclose(acc, E.to_device(whole, fill=0.0), rtol=1e-12))}")
+for name in ("rmat22", "uniform22", "grid2000"):
+    guarded(one_graph, name)
+    if name != "rmat22":
+        graphs.pop(name, None)
+
+
+def pagerank_section():
+    print("== PageRank rmat22 (brief, before: 9.17 ms an iteration, of which mxv 7.8 ms)")
+    G = graphs.get("rmat22") or build("rmat22")
+    run = lambda: lg.pagerank(G, engine=E)
+    walls = []
+    for _ in range(6):
+        t = time.perf_counter(); run(); sync(); walls.append(1e3 * (time.perf_counter() - t))
+    ms = statistics.median(walls[1:])
+    with profile.collect() as prof:
+        run(); sync()
+    iters = prof.row("mxv", engine="gpu")["calls"]
+    mxv_ms = 1e3 * prof.row("mxv", engine="gpu")["self_s"] / iters
+    print(f"pagerank rmat22: median {ms:.2f} ms for {iters} iterations = {ms / iters:.3f} ms an iteration "
+          f"(to_numpy included); profiled mxv {mxv_ms:.3f} ms an iteration")
+    print("\n".join("   " + line for line in prof.table().splitlines()[:14]))
+
+
+
+def blocks_section():
+    print("== 2 x 2 blocks of rmat22 (non-square, bool values as matrix_from_coo(..., True) makes them)")
+    G = graphs.get("rmat22") or build("rmat22")
+    A = E.matrix(G)
+    n = G.n
+    h = n // 2 + 12345
+    rows = cp.searchsorted(A.indptr[1:], cp.arange(A.indices.size, dtype=A.indptr.dtype), side="right")
+    cols = A.indices
+    x = cp.asarray(np.random.default_rng(2).random(n))
+    xv = E.vector_from_numpy(x)
+    whole = E.mxv(A, xv, "plus_times")
+    _, whole_ms = timed(lambda: E.mxv(A, xv, "plus_times"))
+    total_new = total_old = 0.0
+    acc = cp.zeros(n)
+    for (r0, r1) in ((0, h), (h, n)):
+        for (c0, c1) in ((0, h), (h, n)):
+            keep = (rows >= r0) & (rows < r1) & (cols >= c0) & (cols < c1)
+            B = E.matrix_from_coo(rows[keep] - r0, cols[keep] - c0, True, r1 - r0, c1 - c0, dtype=bool)
+            del keep
+            ub = E.vector_from_numpy(x[c0:c1])
+            t = time.perf_counter(); E.mxv(B, ub, "plus_times"); sync(); first = 1e3 * (time.perf_counter() - t)
+            _, gpu = timed(lambda: E.mxv(B, ub, "plus_times"))
+            _, ogpu = timed(lambda: old_mxv(B, ub, "plus_times"), reps=5)
+            acc[r0:r1] += E.to_device(E.mxv(B, ub, "plus_times"), fill=0.0)
+            total_new += gpu; total_old += ogpu
+            bptr, bind, _ = E._csr(B)
+            L = cp.diff(bptr)
+            print(f"  block [{r0}:{r1}, {c0}:{c1}] nnz {bind.size:,} {bind.dtype} max row {int(L.max()):,}: "
+                  f"new {gpu:.3f} ms ({bind.size / gpu / 1e6:.2f} G entries/s; first call {first:.1f} ms) | "
+                  f"old {ogpu:.3f} ms (bool values cast each call)")
+            del B, L, bptr, bind
+    print(f"  blocks: new {total_new:.3f} ms in all, old {total_old:.3f} ms; whole matrix new {whole_ms:.3f} ms; "
+          f"blocks add up to the whole: {bool(cp.allclose(acc, E.to_device(whole, fill=0.0), rtol=1e-12))}")
+
+
+guarded(pagerank_section)
+guarded(blocks_section)
 PY
 
+echo "== tests (2): every path of the row kernel, the int64 engine, PageRank"
+timeout 240 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_rows.py \
+  -k "not (mxm or ewise or apply or select or reduce_rows or extract or assign)" 2>&1 | tail -n 8
+timeout 90 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_engine.py -k "mxv or vxm or semiring" 2>&1 | tail -n 6
+timeout 90 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_pagerank.py 2>&1 | tail -n 4
+
+if [ "${BENCH:-0}" = 1 ]; then
 echo "== bench pagerank"
 timeout 150 python3 -c 'import sys; from la_graph.cli import main; sys.exit(main())' bench pagerank \
   --graphs rmat22 uniform22 --engines gpu --peers none --repeat 5 --budget 5 --no-progress \
   --out "$OUT/pagerank.json" 2>&1 | tail -n 12
+fi

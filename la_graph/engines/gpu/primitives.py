@@ -73,8 +73,7 @@ class _RowPlan:
         m = indptr.size - 1
         lengths = indptr[1:] - indptr[:-1]
         limits = cp.asarray(_ROW_BIN_LENGTHS, dtype=lengths.dtype)
-        bins = (6 - cp.searchsorted(limits, lengths, side="left")).astype(np.int8)
-        bins = cp.where(lengths > long_row, np.int8(0), bins)
+        bins = cp.where(lengths > long_row, 0, 6 - cp.searchsorted(limits, lengths, side="left")).astype(np.int8)
         order = cp.argsort(bins, kind="stable")
         starts = cp.searchsorted(bins[order], cp.arange(8, dtype=np.int8), side="left").astype(_I64)
         host = cp.asnumpy(cp.concatenate([starts, cp.count_nonzero(lengths == 0).astype(_I64).reshape(1)]))
