@@ -72,7 +72,7 @@ def kernel_files():
 
 
 def _name(kernel, *params):
-    """The name expression of one template instantiation, e.g. ``semiring_mxv<0, long long, int>``."""
+    """The name expression of one template instantiation, e.g. ``semiring_rows<0, long long, int>``."""
     parts = [str(p) if isinstance(p, int) else _CTYPES[np.dtype(p)] for p in params]
     return f"{kernel}<{', '.join(parts)}>"
 
