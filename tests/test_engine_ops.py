@@ -1149,6 +1149,13 @@ def test_hint_changes_nothing(engine):
         assert E.to_numpy(v, fill=0).tolist() == [0, 4, 0, 5, 0, 0]
     with pytest.raises(InvalidArgumentError, match="bogus"):
         E.hint(v, "bogus")
+    # a matrix (the GPU engine stores small results densely; "sparse" turns one into CSR) keeps its entries
+    M = E.matrix_from_coo([0, 2, 2], [1, 0, 3], np.array([1.5, 2.5, 3.5]), 3, 4, dtype=np.float64)
+    P = E.mxm(M, E.matrix_from_coo([0, 1, 2, 3], [0, 1, 2, 3], True, 4, 4, dtype=bool), "plus_first")
+    for storage in ("sparse", "dense", "sparse"):
+        assert E.hint(P, storage) is P
+        assert E.to_coo(P)[0].tolist() == [0, 2, 2] and E.to_coo(P)[2].tolist() == [1.5, 2.5, 3.5]
+        assert E.to_numpy(E.mxv(P, E.full(4, 1.0), "plus_times"), fill=0).tolist() == [1.5, 0, 6.0]
 
 
 # ============================================================================ the FastSV step

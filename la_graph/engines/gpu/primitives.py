@@ -278,6 +278,19 @@ class GPUEngine(Engine):
     def _dense_ok(self, nrows, ncols):
         return nrows * ncols <= self.dense_limit
 
+    def hint(self, x, storage):
+        """As :meth:`Engine.hint`; a dense-stored matrix hinted ``"sparse"`` is stored as CSR from then on
+        (its entries unchanged), so a long list of sparse results -- Brandes' levels on a grid, 4,000 of
+        them -- takes memory by entries, not ``nrows * ncols`` each."""
+        super().hint(x, storage)
+        if storage == "sparse" and isinstance(x, GMat) and x.dense:
+            keys, vals, _ = _sparsify(_flat(x))
+            y = self._mat_from_keys(x.nrows, x.ncols, x.dtype, keys, vals, False)
+            for slot in ("dense", "val", "pres", "indptr", "indices"):
+                setattr(x, slot, getattr(y, slot))
+            x._cache = {}
+        return x
+
     def _finish(self, shape, T, out, mask, accum, structural, complement, replace, *, dense=True, allowed=None):
         """Write result T (a flat) into ``out`` (or a new object) under the GraphBLAS output rules.
 
