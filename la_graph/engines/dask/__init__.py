@@ -268,6 +268,39 @@ class DaskEngine(Engine):
         self.synchronize()
         return self.client.run(_exchange.stats, reset, workers=list(self.placement.workers))
 
+    def run(self, fn, *args, **kwargs):
+        """Run ``fn(*args, engine=..., **kwargs)`` on every worker at once, SPMD; return rank 0's result.
+
+        ``fn`` is an algorithm function (``lg.bfs``, ``lg.pagerank``...: anything that takes ``engine=`` and
+        calls only the engine's operations).  Each worker runs it with an SPMD engine of its own
+        (:class:`~la_graph.engines.dask.spmd.SpmdEngine`): the same blocks, segments and tasks as this
+        engine, but each task carried out on the spot by the worker that holds its data, and the values
+        it needs sent to it by their holders, point to point over the exchange.  No primitive goes
+        through the Dask scheduler: the run is one task per worker (see :mod:`.spmd`).
+
+        Vectors and matrices of this engine, :class:`DistributedGraph` objects built by it, and host
+        :class:`~la_graph.Graph` objects among the arguments are rebuilt on each worker; ``fn`` should
+        return host values (numpy arrays, results), as the library's algorithms do.
+
+        Needs ``exchange="nccl"`` (GPU workers) or ``"local"`` (a threaded cluster) with several workers.
+        An error on any worker is raised here (the failing worker's own error, not its peers'); the
+        exchange is then started anew.
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> from distributed import Client, LocalCluster
+        >>> from la_graph.engines.dask import DaskEngine
+        >>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+        >>> client = Client(cluster)
+        >>> E = DaskEngine(client, exchange="local")
+        >>> E.run(lg.bfs, lg.generators.path(5), 0).level.tolist()
+        [0, 1, 2, 3, 4]
+        >>> client.close(); cluster.close()
+        """
+        from . import spmd
+        return spmd.run(self, fn, args, kwargs)
+
     @property
     def cache_key(self):
         return ("dask", self.placement.token)
@@ -494,12 +527,11 @@ class DaskEngine(Engine):
         p = self._same(x)
         if isinstance(x, DVector):
             L = self.layout(x.shape[0])
-            got = self._gather([self.client.submit(tasks.to_coo, self.local, f, pure=False) for f in x.parts])
+            got = self._gather(self._per_part(tasks.to_coo, x))
             idx = [L.index(L.bounds[k] + g[0]) for k, g in enumerate(got)]
             return np.concatenate(idx), np.concatenate([g[1] for g in got])
         Lr, Lc = self.layout(x.shape[0]), self.layout(x.shape[1])
-        flat = [f for row in x.parts for f in row]
-        got = self._gather([self.client.submit(tasks.to_coo, self.local, f, pure=False) for f in flat])
+        got = self._gather(self._per_part(tasks.to_coo, x))
         rows, cols = [], []
         for b, g in enumerate(got):
             i, j = divmod(b, p.s)
@@ -531,10 +563,23 @@ class DaskEngine(Engine):
     def _flat(self, x):
         return x.parts if isinstance(x, DVector) else [f for row in x.parts for f in row]
 
+    def _where(self, x):
+        """The worker holding each part of ``x``, in the order of :meth:`_flat`."""
+        p = x.placement
+        if isinstance(x, DVector):
+            return [p.segment(k) for k in range(p.s)]
+        return [p.block(i, j) for i in range(p.s) for j in range(p.s)]
+
+    def _per_part(self, fn, x, *args, y=None):
+        """The futures of ``fn(part of x, [part of y,] *args)``, one per part of ``x``, each run where the part
+        lives (``y``: an object laid out as ``x``)."""
+        ys = None if y is None else self._flat(y)
+        return [self._submit(w, fn, f, *(() if ys is None else (ys[b],)), *args)
+                for b, (w, f) in enumerate(zip(self._where(x), self._flat(x)))]
+
     def nvals(self, x):
         _check_obj(x)
-        return int(sum(self._gather([self.client.submit(tasks.nvals, self.local, f, pure=False)
-                                     for f in self._flat(x)])))
+        return int(sum(self._gather(self._per_part(tasks.nvals, x))))
 
     def size(self, x):
         _check_obj(x)
@@ -544,8 +589,7 @@ class DaskEngine(Engine):
         if type(_check_obj(x)) is not type(_check_obj(y)) or x.shape != y.shape:
             return False
         self._same(x, y)
-        return all(self._gather([self.client.submit(tasks.isequal, self.local, a, b, pure=False)
-                                 for a, b in zip(self._flat(x), self._flat(y))]))
+        return all(self._gather(self._per_part(tasks.isequal, x, y=y)))
 
     # ---------------------------------------------------------------- operations
     def _outargs(self, shape, ndim, out, mask, accum, complement):
@@ -728,8 +772,7 @@ class DaskEngine(Engine):
 
     def reduce(self, x, monoid):
         _check_name(monoid, MONOIDS, "monoid")
-        got = self._gather([self.client.submit(tasks.reduce, self.local, f, monoid, pure=False)
-                            for f in self._flat(_check_obj(x))])
+        got = self._gather(self._per_part(tasks.reduce, _check_obj(x), monoid))
         if monoid == "any":
             return next((v for n, v in got if n), got[0][1])
         values = np.array([v for _, v in got])
@@ -837,8 +880,7 @@ class DaskEngine(Engine):
     # ---------------------------------------------------------------- measurement
     def traffic(self, x):
         """Bytes of ``x``'s entries (indices and values), per segment or block: what one transfer moves."""
-        return self._gather([self.client.submit(tasks.nbytes, self.local, f, pure=False)
-                             for f in self._flat(_check_obj(x))])
+        return self._gather(self._per_part(tasks.nbytes, _check_obj(x)))
 
 
 def local_cluster(workers, local="cpu"):
