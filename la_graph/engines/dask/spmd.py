@@ -335,7 +335,8 @@ class _Describer:
                              "out_degree": G.out_degree, "in_degree": G.in_degree}
                 else:
                     attrs = G._with(directed=G.directed)          # the arrays, not the caches
-                host = G._engine_cache[(key, "spmd")] = E.client.scatter(attrs, broadcast=True, hash=False)
+                # (in a list: a dict scattered alone is taken as {key: data}, each value a future of its own)
+                host = G._engine_cache[(key, "spmd")] = E.client.scatter([attrs], broadcast=True, hash=False)[0]
             index = len(self.hosts)
             self.hosts[index] = host
             cached = {name: self._obj(G._engine_cache[(key, name)]) for name in _GRAPH_PARTS
