@@ -179,3 +179,86 @@ def test_the_transport_frames_round_trip():
     b.abort()
     with pytest.raises(exchange.PeerFailed, match="aborted"):
         cb.recv(0)
+
+
+def test_the_nccl_channel_over_a_stand_in(monkeypatch):
+    """NcclChannel's framing, with numpy standing in for CuPy and the local mailboxes for NCCL's send and recv
+    (the real one runs in test_gpu_runs): every array of the object travels as a frame of its own."""
+    import sys
+    import types
+
+    from la_graph.engines.dask import exchange, transport
+
+    cupy = types.ModuleType("cupy")
+    cupy.ndarray, cupy.uint8, cupy.empty = np.ndarray, np.uint8, np.empty
+    cupy.ascontiguousarray, cupy.asnumpy = np.ascontiguousarray, np.array
+    cupy.asarray = lambda a: np.array(a, copy=True)
+    cupy.cuda = types.SimpleNamespace(get_current_stream=lambda: types.SimpleNamespace(synchronize=lambda: None))
+    monkeypatch.setitem(sys.modules, "cupy", cupy)
+
+    class Comm:                                       # _Nccl's _group over a mailbox; a receive fills its buffer
+        def __init__(self, local):
+            self.local, self.rank = local, local.rank
+            self.frames = 0
+
+        @property
+        def aborted(self):
+            return self.local.aborted
+
+        def _group(self, sends, recvs):
+            for q, buf in sends:
+                self.frames += 1
+                self.local.post(q, (False, buf.copy()))
+            for q, buf in recvs:
+                _, got = self.local.take(q)
+                assert got.nbytes == buf.nbytes
+                buf[...] = got
+
+    token = exchange.new_token()
+    a, b = Comm(exchange._Local(token, 0, 2)), Comm(exchange._Local(token, 1, 2))
+    ca, cb = transport.NcclChannel(a), transport.NcclChannel(b)
+    x = np.arange(6, dtype=np.int64).reshape(2, 3)
+    ca.send([1], {"x": x, "again": x, "pres": np.array([True, False, True]), "big": "z" * 3000})
+    got = cb.recv(0)
+    assert np.array_equal(got["x"], x) and got["again"] is got["x"] and got["pres"].tolist() == [True, False, True]
+    assert got["big"] == "z" * 3000
+    assert a.frames == 4                              # head, pickle, two arrays
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kind", ["cuda", "cuda-every-gpu"])
+def test_gpu_runs(kind):
+    """E.run on GPU workers: one (no messages), and one per GPU exchanging over NCCL; then a rank failing alone
+    (its peers blocked in NCCL receives) raises its error on the client, and the next run works."""
+    from la_graph.engines.dask import DaskEngine, rmat
+    from la_graph.engines.dask.spmd import SpmdEngine
+
+    from .test_dask_engine import _gpu_cluster
+    cluster = _gpu_cluster(kind)
+    client = distributed.Client(cluster)
+    try:
+        E = DaskEngine(client, local="gpu", grid=2)
+        assert E.exchange == {"cuda": "dask", "cuda-every-gpu": "nccl"}[kind]
+        for G in (gen.rmat(10, 8, seed=5), gen.grid_2d(20, 30, weights=(1, 9), seed=1)):
+            _agree(E.run, G, G, 3)
+        D = rmat(E, 12, 8, seed=2, directed=True, weights=(1, 50))
+        H = D.to_graph()
+        _agree(E.run, D, H, int(np.argmax(H.out_degree)))
+        if E.exchange == "nccl":
+            real = SpmdEngine.nvals
+
+            def failing(self, x):
+                if self.rank == 1:
+                    raise ZeroDivisionError("rank 1 alone")
+                return real(self, x)
+
+            SpmdEngine.nvals = failing
+            try:
+                with pytest.raises(ZeroDivisionError, match="rank 1 alone"):
+                    E.run(lg.bfs, H, 0)
+            finally:
+                SpmdEngine.nvals = real
+            verify.check_bfs(H, 0, E.run(lg.bfs, H, 0))
+    finally:
+        client.close()
+        cluster.close()

@@ -202,40 +202,41 @@ class NcclChannel(Channel):
 
     CuPy arrays in an object travel device to device; the rest of the object
     as its pickle (copied to the device and back).  Sends and receives are
-    queued on the current CUDA stream, where the GPU engine works too.
+    queued on the current CUDA stream, where the GPU engine works too; a
+    buffer freed after its send was queued is reused only by work queued
+    after it on that stream (CuPy's pool is stream-ordered).
     """
 
+    def __init__(self, backend):
+        super().__init__(backend)
+        import cupy
+        self.cp = cupy
+
     def _out_of_band(self, obj):
-        import cupy as cp
-        return isinstance(obj, cp.ndarray)
+        return isinstance(obj, self.cp.ndarray)
 
     def _raw(self, a):
-        import cupy as cp
-        return cp.ascontiguousarray(a).reshape(-1).view(cp.uint8)
+        return self.cp.ascontiguousarray(a).reshape(-1).view(self.cp.uint8)
 
     def _frame(self, host):
-        import cupy as cp
-        return cp.asarray(host)
+        return self.cp.asarray(host)
 
     def _send(self, peer, frame):
         self.backend._group([(peer, frame)], [])
 
     def _recv(self, peer, nbytes):
-        import cupy as cp
-        frame = cp.empty(nbytes, cp.uint8)
+        frame = self.cp.empty(nbytes, self.cp.uint8)
         self.backend._group([], [(peer, frame)])
         return frame
 
     def _host(self, frame):
-        import cupy as cp
-        host = cp.asnumpy(frame)                 # waits for the frame (or for the abort that releases it)
+        self.cp.cuda.get_current_stream().synchronize()     # the frame has arrived (or the abort released it)
         if self.backend.aborted:
             raise PeerFailed("the exchange was aborted while this worker waited for a message")
-        return host
+        return self.cp.asnumpy(frame)
 
     def _empty(self):
-        import cupy as cp
-        return cp.empty(0, cp.uint8)
+        return self.cp.empty(0, self.cp.uint8)
 
 
 def channel(kind, token, rank):
