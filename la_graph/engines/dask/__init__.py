@@ -25,6 +25,14 @@ per worker and product.
 Fused steps of the local engines do not run: each step runs as its algebra,
 and the local engines' primitives do the work.
 
+Driven from the client, every primitive costs a round trip through the Dask
+scheduler.  :meth:`DaskEngine.run` runs the algorithm on the workers instead,
+SPMD: ``E.run(lg.bfs, G, 0)`` runs ``lg.bfs`` on every worker at once, each
+with an SPMD engine of its own over the same blocks and segments, which
+carries each task out on the spot and moves the values it needs point to
+point over the exchange (:mod:`.spmd`, :mod:`.transport`); the client receives
+rank 0's result.
+
 Objects are handles to Dask futures; operations return as soon as their tasks
 are submitted, and whatever asks for a value (``nvals``, ``reduce``,
 ``to_numpy``...) waits for the work it depends on.  A worker lost while the
