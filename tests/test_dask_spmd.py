@@ -130,6 +130,25 @@ def test_a_failing_task_raises_its_error_on_the_client(E, monkeypatch):
     assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
 
 
+def test_a_failing_share_of_a_collective_product_raises_its_own_error(E, monkeypatch):
+    """The failing worker holds no output segment on the 2 x 2 grid: its peers' shares raise PeerFailed, and the
+    client still receives the failing share's own error."""
+    from la_graph.engines.dask import exchange
+    victim = E.placement.workers[1]
+    real = exchange.product
+
+    def failing(name, *args):
+        if distributed.get_worker().address == victim:
+            raise ZeroDivisionError("injected")
+        return real(name, *args)
+
+    monkeypatch.setattr(exchange, "product", failing)
+    with pytest.raises(ZeroDivisionError, match="injected"):
+        E.run(lg.bfs, gen.path(9), 0)
+    monkeypatch.setattr(exchange, "product", real)
+    assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+
+
 def test_a_worker_failing_alone_does_not_leave_the_others_waiting(E, monkeypatch):
     """One rank raises outside any task: its peers wait for its messages until the client aborts the exchange;
     the client raises that rank's error, and the next run works on a new exchange."""

@@ -112,6 +112,7 @@ class SpmdEngine(DaskEngine):
         self._everyone = tuple(range(len(workers)))
         kind, xtoken = exchange
         self._exchange = (kind if collective and kind in ("local", "nccl") else "dask", xtoken)
+        self._own_error = None         # the first error of a task run here (not a peer's PeerFailed)
 
     @property
     def client(self):
@@ -139,6 +140,8 @@ class SpmdEngine(DaskEngine):
             value = fn(self.local, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - kept as the value: raised where it is read, on every rank
             value = Erred(exc)
+            if self._own_error is None and not isinstance(exc, PeerFailed):
+                self._own_error = exc
         return SpmdFuture(dst, value)
 
     def _move(self, futures, dsts):
@@ -168,13 +171,17 @@ class SpmdEngine(DaskEngine):
         """Nothing to wait for: every task ran when it was submitted."""
 
     def _gather(self, futures):
-        """The values of ``futures``, the same on every rank (each holder sends its own to the others); an erred
-        value raises its error (a worker's own before a peer's :class:`~.exchange.PeerFailed`)."""
+        """The values of ``futures``, the same on every rank (each holder sends its own to the others).
+
+        An erred value raises on every rank: its error, or where all are a peer's
+        :class:`~.exchange.PeerFailed` (a collective product whose failed share's value is not among
+        them), the error of this rank's own failed task, if any, so that the client sees it.
+        """
         self._move(_futures(futures), self._everyone)
         values = [f.value for f in futures]
         errors = [v.exc for v in values if isinstance(v, Erred)]
         if errors:
-            raise next((e for e in errors if not isinstance(e, PeerFailed)), errors[0])
+            raise next((e for e in errors if not isinstance(e, PeerFailed)), self._own_error or errors[0])
         return values
 
     def synchronize(self):
