@@ -101,6 +101,9 @@ class SpmdEngine(DaskEngine):
     exchange : tuple
         The client engine's ``(exchange kind, token)``; ``mxv`` and ``vxm`` run as collective products
         where that kind is ``"local"`` or ``"nccl"`` and ``collective`` is true.
+    collective : bool
+        False: ``mxv`` and ``vxm`` run as the engine's generic tasks instead (segments moved to the
+        blocks, partial results to the output's segments); on CPU workers both took the same time.
     """
 
     def __init__(self, local, rank, workers, s, token, seed, channel, exchange, collective=True):
