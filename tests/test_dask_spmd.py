@@ -130,6 +130,27 @@ def test_a_failing_task_raises_its_error_on_the_client(E, monkeypatch):
     assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
 
 
+def test_a_workers_out_of_device_memory_reaches_the_client_as_la_graphs(E, monkeypatch):
+    """One worker's OutOfDeviceMemory (CuPy's error as its context) in an SPMD run: the client raises la_graph's
+    OutOfDeviceMemory with its message, not a bare Exception."""
+    from la_graph.engines.dask import tasks
+
+    from .test_dask_engine import _device_oom
+    victim = E.placement.segment(E.grid - 1)
+    real = tasks.nvals
+
+    def failing(name, x):
+        if distributed.get_worker().address == victim:
+            _device_oom(name, x)
+        return real(name, x)
+
+    monkeypatch.setattr(tasks, "nvals", failing)
+    with pytest.raises(lg.OutOfDeviceMemory, match=r"allocating 4,096 bytes .*; free GPU memory$"):
+        E.run(lg.bfs, gen.path(9), 0)
+    monkeypatch.setattr(tasks, "nvals", real)
+    assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+
+
 def test_a_failing_share_of_a_collective_product_raises_its_own_error(E, monkeypatch):
     """The failing worker holds no output segment on the 2 x 2 grid: its peers' shares raise PeerFailed, and the
     client still receives the failing share's own error."""

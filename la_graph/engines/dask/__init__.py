@@ -64,6 +64,7 @@ Examples
 
 from __future__ import annotations
 
+import ast
 import itertools
 import os
 import weakref
@@ -71,7 +72,8 @@ from concurrent.futures import CancelledError
 
 import numpy as np
 
-from ...exceptions import EngineUnavailable, InvalidArgumentError, OutOfMemory, WorkerLost
+from ...exceptions import (EngineUnavailable, InvalidArgumentError, LaGraphError, OutOfDeviceMemory, OutOfMemory,
+                           WorkerLost)
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Engine, monoid_type
 from ..base import check_name as _check_name
 from ..base import check_coords, check_output_args
@@ -355,7 +357,11 @@ class DaskEngine(Engine):
         if errors:
             if collective:
                 self._restart_exchange()
-            raise next((e for e in errors if not isinstance(e, _exchange.PeerFailed)), errors[0])
+            error = next((e for e in errors if not isinstance(e, _exchange.PeerFailed)), errors[0])
+            mapped = client_error(error, self.local)
+            if mapped is error:
+                raise error
+            raise mapped from error
         for f in futures:
             if f.status in ("cancelled", "lost"):
                 self._check_workers()
@@ -906,6 +912,51 @@ def local_cluster(workers, local="cpu"):
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                            dashboard_address=":0", silence_logs=50)
     return distributed.Client(cluster), cluster
+
+
+#: what to do when a worker runs out of memory, by its local engine
+_MEMORY_HINT = {"gpu": "use more GPU workers (the graph's blocks spread over them), a smaller graph, or free GPU "
+                       "memory on the workers",
+                "host": "use more workers or workers with more memory, or a smaller graph"}
+_BY_NAME = {"OutOfDeviceMemory": OutOfDeviceMemory, "OutOfMemory": OutOfMemory}
+
+
+def client_error(exc, local):
+    """A worker's error as the client raises it (``local``: the workers' engine).
+
+    la_graph's own errors arrive as they were raised (their bytes and hints in the message).  A
+    memory error of another library -- CuPy's out-of-memory error raised outside the GPU engine's
+    operations, a plain ``MemoryError`` -- becomes :class:`~la_graph.exceptions.OutOfDeviceMemory`
+    on GPU workers and :class:`~la_graph.exceptions.OutOfMemory` on host workers, its text kept and
+    a hint added.  An error Dask could not rebuild on the client arrives as a bare ``Exception``
+    holding its repr; one of la_graph's memory errors is rebuilt from that text.  Anything else is
+    returned as it is.
+
+    Examples
+    --------
+    >>> client_error(Exception("OutOfDeviceMemory('needs about 1,024 bytes of GPU memory')"), "gpu")
+    OutOfDeviceMemory('needs about 1,024 bytes of GPU memory')
+    >>> e = client_error(MemoryError("Out of memory allocating 512 bytes"), "gpu")
+    >>> type(e).__name__, str(e)[:69]
+    ('OutOfDeviceMemory', 'a GPU worker ran out of memory (MemoryError: Out of memory allocating')
+    """
+    if isinstance(exc, LaGraphError):
+        return exc
+    if type(exc) is Exception and len(exc.args) == 1 and isinstance(exc.args[0], str):
+        name, paren, rest = exc.args[0].partition("(")
+        cls = _BY_NAME.get(name)
+        if cls is not None and paren and rest.endswith(")"):
+            try:
+                args = ast.literal_eval(f"({rest[:-1]},)")
+            except (ValueError, SyntaxError):
+                args = (rest[:-1],)
+            return cls(*args)
+    if isinstance(exc, MemoryError):
+        gpu = local == "gpu"
+        return (OutOfDeviceMemory if gpu else OutOfMemory)(
+            f"a {'GPU' if gpu else 'Dask'} worker ran out of memory ({type(exc).__name__}: {exc}); "
+            f"{_MEMORY_HINT['gpu' if gpu else 'host']}")
+    return exc
 
 
 def _check_obj(x):
