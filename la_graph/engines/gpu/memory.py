@@ -64,6 +64,12 @@ def _free_device_bytes():
     return int(cp.cuda.runtime.memGetInfo()[0])
 
 
+def free_device_bytes():
+    """Free bytes of the current device, after CuPy's pool has given its cached blocks back."""
+    cp.get_default_memory_pool().free_all_blocks()
+    return _free_device_bytes()
+
+
 def _reserve(nbytes, what):
     """Raise OutOfDeviceMemory unless ``nbytes`` fit in the free device memory."""
     nbytes = int(nbytes)
