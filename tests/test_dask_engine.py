@@ -184,6 +184,17 @@ def test_gpu_workers(kind):
                                   lg.strongly_connected_components(G, engine="cpu"))
         if E.exchange == "nccl":
             assert all(v["collectives"] > 0 and v["bytes_sent"] > 0 for v in E.exchange_stats().values())
+        # the lean block build on the GPUs gives the graph the host builds from the same draws
+        from la_graph.engines.dask import rmat
+
+        from .test_dask_loading import _hashed_graph
+        for directed, weights in ((False, "uniform"), (True, (1, 9))):
+            D = rmat(E, 10, 6, seed=4, directed=directed, weights=weights, chunk_edges=999, method="replicated")
+            assert D.to_graph() == _hashed_graph(10, 6, 4, directed, weights)
+            assert all(x["peak_device_bytes"] > 0 for x in D.build_stats.values() if x["blocks"])
+        if kind == "cuda":       # R-MAT 30 on one GPU: refused before drawing, naming the bytes
+            with pytest.raises(lg.OutOfDeviceMemory, match=r"needs about [\d,]+ bytes of GPU memory at its peak"):
+                rmat(E, 30, method="replicated")
     finally:
         client.close()
         cluster.close()
