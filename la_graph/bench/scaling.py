@@ -275,9 +275,6 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                                              "cpu engine")
                             elif key not in refs:
                                 refs[key] = (out, None, f"the {w}-worker {path} run")
-                            if refs_file and key not in stored:
-                                stored[key] = refs[key]
-                                _save_refs(refs_file, stored)
                             ok, against = _same(algo, out, refs[key][0]), refs[key][2]
                         row.update(checked=ok, checked_against=against,
                                    cpu_engine_ms=refs[(name, algo)][1] if check else None)
@@ -295,6 +292,10 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
         finally:
             client.close()
             cluster.close()
+            answers = {key for key in refs if key[1] != "graph"}
+            if refs_file and answers - set(stored):           # (also when interrupted)
+                stored = {key: refs[key] for key in answers}
+                _save_refs(refs_file, stored)
     if local == "gpu" and yardstick:
         nccl_yardstick(rows, traffic, log)
         if save:
@@ -303,18 +304,24 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
 
 
 def nccl_yardstick(rows, traffic, log=print):
-    """What NCCL's all-gather and all-reduce take for the bytes of each row with several GPU workers: the
-    2-D model's bytes of one ``mxv`` (traffic rows) and the bytes an algorithm's run exchanged (rows with
-    ``bytes_per_run``); adds ``nccl_allgather_ms`` and ``nccl_allreduce_ms`` to them.  Run after the
-    workers are gone (one process drives every GPU)."""
+    """What NCCL's all-gather and all-reduce take for the same bytes, between the same number of GPUs.
+
+    Traffic rows: the 2-D model's bytes of one ``mxv``.  Algorithm rows (``bytes_per_run`` over
+    ``collectives_per_run``): one collective's average bytes, and ``nccl_floor_ms``, that many
+    all-gathers of that size -- what the run's exchange would cost as NCCL collectives alone,
+    beside its ``exchange_ms``.  Adds ``nccl_allgather_ms`` and ``nccl_allreduce_ms`` to the rows.
+    Run after the workers are gone (one process drives every GPU).
+    """
     from .native.nccl import exchange_ms
 
     def size(r):
-        return int(r["model_bytes"] if "model_bytes" in r else r["bytes_per_run"])
+        if "model_bytes" in r:
+            return int(r["model_bytes"])
+        return int(float(f"{r['bytes_per_run'] / r['collectives_per_run']:.2g}"))    # 2 digits: fewer sizes
 
     for p in sorted({r["workers"] for r in [*traffic, *rows] if r["workers"] > 1}):
         wanted = [r for r in traffic if r["workers"] == p] + \
-                 [r for r in rows if r["workers"] == p and r.get("bytes_per_run")]
+                 [r for r in rows if r["workers"] == p and r.get("bytes_per_run") and r.get("collectives_per_run")]
         sizes = sorted({size(r) for r in wanted})
         if not sizes:
             continue
@@ -322,9 +329,15 @@ def nccl_yardstick(rows, traffic, log=print):
         for r in wanted:
             g = got[size(r)]
             r["nccl_allgather_ms"], r["nccl_allreduce_ms"] = g["allgather_ms"], g["allreduce_ms"]
-        for b in sizes:
-            log(f"  NCCL, {p} GPUs, {b / 1e6:.1f} MB: all-gather {got[b]['allgather_ms']:.3f} ms, "
-                f"all-reduce {got[b]['allreduce_ms']:.3f} ms")
+            if "model_bytes" in r:
+                log(f"  NCCL, {p} GPUs, one mxv's {size(r) / 1e6:.1f} MB: all-gather {g['allgather_ms']:.3f} ms, "
+                    f"all-reduce {g['allreduce_ms']:.3f} ms (the engine's mxv: exchange {r['mxv_exchange_ms']:.2f} "
+                    f"ms)")
+            else:
+                r["nccl_floor_ms"] = r["collectives_per_run"] * g["allgather_ms"]
+                log(f"  NCCL, {p} GPUs, {r['graph']} {r['algo']} {r['path']}: {r['collectives_per_run']:.0f} "
+                    f"collectives of {size(r) / 1e6:.2f} MB, all-gather {g['allgather_ms']:.3f} ms each = "
+                    f"{r['nccl_floor_ms']:.1f} ms per run (the engine's exchange: {r['exchange_ms']:.1f} ms)")
 
 
 def _load_refs(path):
