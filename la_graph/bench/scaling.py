@@ -105,25 +105,18 @@ def _run(algo, G, E, source, spmd=False):
     return pick(E.run(fn, *args, **kwargs) if spmd else fn(*args, engine=E, **kwargs))
 
 
-def _pool_reset(dask_worker=None):
-    """CuPy's pool on a GPU worker: cached blocks given back, so that its size afterwards is a high-water mark."""
-    import cupy
-    cupy.get_default_memory_pool().free_all_blocks()
-
-
-def _pool_bytes(dask_worker=None):
-    """``(in use, held)`` bytes of CuPy's pool on a GPU worker; ``held`` bounds the peak since the last reset
-    from above (the pool keeps what it allocated)."""
-    import cupy
-    pool = cupy.get_default_memory_pool()
-    return int(pool.used_bytes()), int(pool.total_bytes())
+def _pool(release=False, dask_worker=None):
+    """``(in use, held)`` bytes of CuPy's pool on a GPU worker (``release``: cached blocks given back first, so
+    that what it holds later bounds the peak since from above: the pool keeps what it allocates)."""
+    from ..engines.gpu.memory import pool_bytes
+    return pool_bytes(release)
 
 
 def _pool_peak(client, local):
     """The most bytes CuPy's pool holds on any worker (GPU workers; None otherwise)."""
     if local != "gpu":
         return None
-    return max(held for _, held in client.run(_pool_bytes).values())
+    return max(held for _, held in client.run(_pool).values())
 
 
 def _same(algo, a, b):
@@ -373,7 +366,7 @@ def _timed_runs(algo, G, E, source, spmd, repeat, budget, client, local, row):
     fills ``row`` with the times, the busiest worker's compute and exchange per run, the bytes and collectives
     per run, and the pool's high-water mark (GPU workers).  Returns the first run's answer."""
     if local == "gpu":
-        client.run(_pool_reset)
+        client.run(_pool, True)
     stats0 = E.exchange_stats()
     t = time.perf_counter()
     out = _run(algo, G, E, source, spmd)
