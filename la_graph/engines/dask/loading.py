@@ -585,8 +585,8 @@ def _check_room(name, model, what):
         raise OutOfDeviceMemory(
             f"{what} needs about {model['peak']:,} bytes of GPU memory at its peak ({model['resident']:,} for the "
             f"finished blocks, the rest the build's arrays and scratch), but only {room[0]:,} bytes are free on "
-            f"{room[1]}; use more GPU workers (each then holds a smaller share of the graph), a finer grid, a "
-            f"smaller chunk_edges (scratch), or a smaller graph")
+            f"{room[1]}; use more GPU workers (each then holds a smaller share of the graph), a smaller "
+            f"chunk_edges (less scratch), or a smaller graph")
 
 
 def _row_runs(xp, rows):
