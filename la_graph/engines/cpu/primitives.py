@@ -181,6 +181,13 @@ class CPUEngine(Engine):
         return Matrix.from_coo(np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), values,
                                nrows=nrows, ncols=ncols, dup_op=dup, dtype=dtype)
 
+    def _matrix_from_csr(self, indptr, indices, values, nrows, ncols, *, dtype):
+        dtype = np.dtype(dtype)
+        iso = np.ndim(values) == 0
+        return Matrix.ss.import_csr(nrows=nrows, ncols=ncols, indptr=indptr, col_indices=indices,
+                                    values=np.full(1, values, dtype) if iso else values, is_iso=iso,
+                                    sorted_cols=True, take_ownership=False, dtype=dtype)
+
     def to_numpy(self, x, fill=None, *, consume=False):
         full = self.nvals(x) == (_vsize(x) if isinstance(x, Vector) else x.nrows * x.ncols)
         if fill is None and not full:

@@ -500,6 +500,18 @@ class GPUEngine(Engine):
         keys, v = self._build(r * ncols + c, vals, dup if (dup is not None or not scalar) else "first", dtype)
         return self._mat_from_keys(nrows, ncols, dtype, keys, v, self._dense_ok(nrows, ncols))
 
+    def _matrix_from_csr(self, indptr, indices, values, nrows, ncols, *, dtype):
+        nrows, ncols, dtype = int(nrows), int(ncols), np.dtype(dtype)
+        IT = self._itype(nrows, ncols, indices.size)
+        if np.ndim(values) != 0:
+            vals = _cast(cp.asarray(values), dtype)
+        elif dtype == _BOOL and bool(values):
+            vals = None                                  # the iso True of an unweighted graph
+        else:
+            vals = cp.full(indices.size, _scalar(values, dtype), dtype)
+        # astype copies: the matrix owns arrays of its exact size, whatever it was given
+        return GMat.csr(nrows, ncols, dtype, cp.asarray(indptr).astype(IT), cp.asarray(indices).astype(IT), vals)
+
     # ---------------------------------------------------------------- leaving
     def _dense_array(self, x, fill):
         """Dense CuPy values of x, ``fill`` where missing (None: all must be present)."""
