@@ -9,7 +9,8 @@
 #               (tools/dev/apsp.sh's timing part, ECL-APSP run directly)
 #   gap    (6)  issue 21: TC and BC (64 sources) on rmat22 with the CPU engine in the same run,
 #               PageRank on rmat22 and uk-2007-05, BC on grid2000 (its levels stored sparse)
-#   reach  (4)  issue 10: multi-source reachability beside one BFS per source and scipy
+#   reach  (6)  issue 10: multi-source reachability beside one BFS per source and scipy; the BFS targets
+#               beside our native queue BFS (rows of issues 4 and 18)
 #   small  (8)  issue 18 item 5: every algorithm on the real graphs, GPU beside the CPU engine
 #               (the rule: GPU time <= max(2 x CPU engine, 5 ms))
 #   bfs    (5)  issue 18 item 2: tools/dev/bfs2.sh (branch gpu-bfs2 merged first)
@@ -41,7 +42,7 @@ for part in "$@"; do
         bench gpu-pagerank pagerank --graphs rmat22 uk-2007-05 --engines gpu --peers none --repeat 5 --budget 5
         bench gpu-bc-grid bc --graphs grid2000 --engines gpu --peers none --repeat 3 --budget 10 ;;
     reach)
-        bench gpu-reach reachability bfs --suite targets --engines gpu --peers scipy --repeat 5 --budget 5 ;;
+        bench gpu-reach reachability bfs --suite targets --engines gpu --peers scipy,native --repeat 5 --budget 5 ;;
     small)
         bench gpu-small bfs cc sssp msf scc mis reachability pagerank tc lcc bc cdlp kcore --suite real \
             --engines gpu,cpu --peers none --repeat 5 --budget 3 ;;
