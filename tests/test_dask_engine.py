@@ -23,6 +23,8 @@ import la_graph as lg
 from la_graph import generators as gen
 from la_graph import verify
 
+from .engines import check_failing_share
+
 distributed = pytest.importorskip("distributed")
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -250,22 +252,11 @@ def test_collective_products_agree(threaded, grid):
 
 def test_a_failing_share_of_a_collective_raises_its_own_error(threaded, monkeypatch):
     """One worker's failure reaches the client as that error; its peers are told and do not wait."""
-    from la_graph.engines.dask import DaskEngine, exchange
+    from la_graph.engines.dask import DaskEngine
     E = DaskEngine(threaded, grid=2, exchange="local")
     G = gen.path(9)
-    victim = E.placement.workers[1]
-    real = exchange.product
-
-    def failing(name, *args):
-        if distributed.get_worker().address == victim:
-            raise ZeroDivisionError("injected")
-        return real(name, *args)
-
-    monkeypatch.setattr(exchange, "product", failing)
-    with pytest.raises(ZeroDivisionError, match="injected"):
-        lg.bfs(G, 0, engine=E)
-    monkeypatch.setattr(exchange, "product", real)
-    assert lg.bfs(G, 0, engine=E).level.tolist() == list(range(9))
+    check_failing_share(monkeypatch, E.placement.workers[1], lambda: lg.bfs(G, 0, engine=E).level.tolist(),
+                        list(range(9)))
 
 
 class _SizedMemoryError(MemoryError):

@@ -17,6 +17,8 @@ import la_graph as lg
 from la_graph import generators as gen
 from la_graph import verify
 
+from .engines import check_failing_share
+
 distributed = pytest.importorskip("distributed")
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -154,20 +156,8 @@ def test_a_workers_out_of_device_memory_reaches_the_client_as_la_graphs(E, monke
 def test_a_failing_share_of_a_collective_product_raises_its_own_error(E, monkeypatch):
     """The failing worker holds no output segment on the 2 x 2 grid: its peers' shares raise PeerFailed, and the
     client still receives the failing share's own error."""
-    from la_graph.engines.dask import exchange
-    victim = E.placement.workers[1]
-    real = exchange.product
-
-    def failing(name, *args):
-        if distributed.get_worker().address == victim:
-            raise ZeroDivisionError("injected")
-        return real(name, *args)
-
-    monkeypatch.setattr(exchange, "product", failing)
-    with pytest.raises(ZeroDivisionError, match="injected"):
-        E.run(lg.bfs, gen.path(9), 0)
-    monkeypatch.setattr(exchange, "product", real)
-    assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+    check_failing_share(monkeypatch, E.placement.workers[1], lambda: E.run(lg.bfs, gen.path(9), 0).level.tolist(),
+                        list(range(9)))
 
 
 def test_a_worker_failing_alone_does_not_leave_the_others_waiting(E, monkeypatch):
