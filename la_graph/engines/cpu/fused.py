@@ -368,24 +368,26 @@ def floyd_warshall(E, G):
 
 # ---- reachability ----
 #: the shared sweep stops when its next level is expected to find fewer (vertex, source)
-#: pairs than this per vertex it touches (frontiers that rarely meet, as on a road network):
-#: each source's search then goes on alone, cheaper per vertex (a byte per vertex against
-#: the sweep's three words).  16 sources: rome99 1.51 -> 0.68 ms, usroads-48 96 -> 37 ms
+#: pairs than this per vertex it touches (frontiers that rarely meet, or meet at different
+#: depths): the searches then finish together in topological order (kernels_reach.finish_shared)
 REACH_MIN_SHARE = 3.0
 
 
 @fuses
 def reach_sweep(E, G, sources):
-    """The sweep bit-sliced, 64 sources a machine word, push or pull per level, in one numba loop."""
+    """The sweep bit-sliced, 64 sources a machine word, push or pull per level, in one numba loop.
+
+    Where the sources' frontiers stop meeting level by level, what is left is
+    finished in one pass over its SCCs in topological order.
+    """
     k = sources.size
     T = G.T
     indptr, indices = _unsigned(G.indptr), _unsigned(G.indices)
     vis, fr, active, na = kernels_reach.ms_reach(indptr, indices, _unsigned(T.indptr), _unsigned(T.indices),
                                                  sources, (k + 63) // 64, 4, REACH_MIN_SHARE)
-    out = kernels_reach.unpack_rows(vis, k, np.zeros((k, G.n), bool))
-    if na:  # frontiers rarely met: each source's search goes on alone
-        kernels_reach.finish_each(indptr, indices, fr, active, na, out)
-    return out
+    if na:
+        kernels_reach.finish_shared(indptr, indices, vis, fr, active, na)
+    return kernels_reach.unpack_rows(vis, np.empty((k, G.n), bool))
 
 
 # ---- core numbers ----
