@@ -372,6 +372,13 @@ def floyd_warshall(E, G):
 #: depths): the searches then finish together in topological order (kernels_reach.finish_shared)
 REACH_MIN_SHARE = 3.0
 
+#: ... or when a pull level, by a sample, would scan at least this share of the in-edges of
+#: what is left (the live searches never all reach a vertex at once).  2-core machine, 16 / 64
+#: sources, ms: uk-2007-05 20.3 -> 15.4 / 25.6 -> 17.1, soc-Slashdot0902 7.9 -> 8.0 / 23.1 -> 11.9,
+#: cit-HepPh 1.7 -> 1.7 / 13.2 -> 2.6, Email-Enron 6.4 -> 2.7; R-MAT 20 (pulls that exit early:
+#: 0.54 and 0.86 of what is left) 159 -> 169 / 465 -> 305 (32 sources)
+REACH_FLAT = 0.95
+
 
 @fuses
 def reach_sweep(E, G, sources):
@@ -384,7 +391,8 @@ def reach_sweep(E, G, sources):
     T = G.T
     indptr, indices = _unsigned(G.indptr), _unsigned(G.indices)
     vis, fr, active, na = kernels_reach.ms_reach(indptr, indices, _unsigned(T.indptr), _unsigned(T.indices),
-                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE)
+                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE,
+                                                 REACH_FLAT)
     if na:
         kernels_reach.finish_shared(indptr, indices, vis, fr, active, na)
     return kernels_reach.unpack_rows(vis, np.empty((k, G.n), bool))

@@ -24,7 +24,7 @@ from .kernels_scc import tarjan_from
 
 
 @numba.njit(cache=True, nogil=True)
-def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
+def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, flat):
     """Bit-sliced multi-source reachability; returns ``(vis, fr, active, na)``.
 
     ``vis`` (n x nwords uint64) the visited words; the search stops early, with
@@ -33,10 +33,13 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
     level is expected to find fewer than ``min_share`` (vertex, source) pairs
     per vertex -- a level's pairs per vertex beyond one, ``s - 1``, scaled by
     how much its frontier grew, ``g`` (the excess grows with the share of the
-    graph a frontier covers): ``1 + (s - 1) g < min_share``.  On a road network
-    frontiers of different sources rarely meet; on citation and web graphs
-    they meet at different depths.  :func:`finish_shared` then finishes them
-    in one pass.  ``na == 0``: done.
+    graph a frontier covers): ``1 + (s - 1) g < min_share``; or, at a level
+    that would pull, when the pull would scan at least ``flat`` times the
+    in-edges of the vertices some live search has not reached: next to none
+    of them finds every live search at once (:func:`_pull_estimate`).  On a
+    road network frontiers of different sources rarely meet; on citation,
+    web and social graphs they meet at different depths.
+    :func:`finish_shared` then finishes them in one pass.  ``na == 0``: done.
 
     ``indptr/indices``: CSR of ``A`` (out-edges), ``tptr/tind``: CSR of ``A'``
     (in-edges), all unsigned (numba then skips its negative-index test on
@@ -83,8 +86,11 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
                 live[w] |= fr[u, w]
         nn = 0
         push = edges * alpha <= nnz
-        if not push:  # pull only where it scans fewer edges than the push would
-            push = edges <= _pull_estimate(tptr, tind, fr, vis, live, sample)
+        if not push:
+            scan, left = _pull_estimate(tptr, tind, fr, vis, live, sample)
+            if scan >= flat * left:   # next to no vertex would find every live search: they do not meet
+                return vis, fr, active, na
+            push = edges <= scan   # pull only where it scans fewer edges than the push would
         if push:  # push: OR each frontier word into the out-neighbours
             for a in range(na):
                 u = active[a]
@@ -164,25 +170,26 @@ def _pull(tptr, tind, fr, vis, live, v, row):
 
 @numba.njit(cache=True, nogil=True)
 def _pull_estimate(tptr, tind, fr, vis, live, row):
-    """The in-edges a pull level would scan, from those of every PULL_STRIDE-th vertex (``row``: scratch words).
+    """``(scan, left)``: the in-edges a pull level would scan, from those of every PULL_STRIDE-th vertex, and at most.
 
-    What a pull scans depends on how soon each vertex finds every live search
-    in its in-neighbours: at once where the searches' frontiers move together,
-    never where some live search does not reach it (web graphs, whose sources
-    reach sets of very different sizes at very different depths).
+    ``left``: the in-edges of the vertices some live search has not reached
+    (what the pull scans at most, and what :func:`finish_shared` would pass
+    over at most); ``row``: scratch words.  A pull scans less where vertices
+    find every live search in their first in-neighbours: where the
+    searches' frontiers move together.
     """
     n = tptr.size - 1
-    total = 0
+    left = 0
     sampled, scanned = 0, 0
     for v in range(n):
         if _todo(vis, live, v):
             degree = np.int64(tptr[v + 1] - tptr[v])
-            total += degree
+            left += degree
             if v % PULL_STRIDE == 0:
                 row[:] = 0
                 sampled += degree
                 scanned += np.int64(_pull(tptr, tind, fr, vis, live, v, row))
-    return total * scanned / sampled if sampled else total
+    return (left * scanned / sampled if sampled else float(left)), left
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
