@@ -1,3 +1,6 @@
+import contextlib
+from unittest import mock
+
 import numpy as np
 import pytest
 import scipy.sparse.csgraph as csgraph
@@ -159,27 +162,35 @@ def _sources(G, kind):
     return np.r_[[0] * 3, [G.n // 2] * 3, [0]]   # repeats: searches that see the same vertices at once
 
 
-#: (REACH_MIN_SHARE, REACH_FLAT): never stop the sweep, the defaults, stop at the first pull, stop at once
-STOPS = [(0.0, 9.9), (3.0, 0.95), (0.0, 0.0), (1e9, 9.9)]
+#: (REACH_MIN_SHARE, REACH_FLAT, REACH_FLAT_BUDGET): never stop the sweep, the defaults, stop at the
+#: first level that would pull, stop after the second level
+STOPS = [(0.0, 9.9, 0.0), (3.0, 0.95, 0.5), (0.0, 0.0, 0.0), (1e9, 9.9, 0.0)]
+
+
+def _stopped(stop):
+    from la_graph.engines.cpu import fused
+
+    return [mock.patch.object(fused, name, value)
+            for name, value in zip(("REACH_MIN_SHARE", "REACH_FLAT", "REACH_FLAT_BUDGET"), stop)]
 
 
 @pytest.mark.parametrize("stop", STOPS)
 @pytest.mark.parametrize("kind", ["spread", "repeats"])
 @pytest.mark.parametrize("name", ["rmat_directed", "uniform_directed", "grid", "directed_cycle", "two_stars",
                                   "self_loop"])
-def test_cpu_sweep_finished_after_any_level(monkeypatch, name, kind, stop):
+def test_cpu_sweep_finished_after_any_level(name, kind, stop):
     """The CPU kernel's sweep handed to its shared finish (SCCs in topological order) after any level: scipy's reach."""
     from la_graph.algorithms.reachability import reach_sweep
     from la_graph.engines import get_engine
-    from la_graph.engines.cpu import fused
 
-    monkeypatch.setattr(fused, "REACH_MIN_SHARE", stop[0])
-    monkeypatch.setattr(fused, "REACH_FLAT", stop[1])
     G = SMALL[name]()
     srcs = _sources(G, kind)
     want = np.isfinite(np.atleast_2d(csgraph.shortest_path(G.to_scipy(), directed=True, unweighted=True,
                                                             indices=srcs)))
-    np.testing.assert_array_equal(reach_sweep(get_engine("cpu"), G, srcs), want)
+    with contextlib.ExitStack() as patches:
+        for patch in _stopped(stop):
+            patches.enter_context(patch)
+        np.testing.assert_array_equal(reach_sweep(get_engine("cpu"), G, srcs), want)
 
 
 @given(
@@ -190,12 +201,10 @@ def test_cpu_sweep_finished_after_any_level(monkeypatch, name, kind, stop):
 )
 @settings(max_examples=80, deadline=None)
 def test_property_cpu_sweep_finished_after_any_level(n, edges, nsources, stop):
-    from unittest import mock
-
-    from la_graph.engines.cpu import fused
-
     G = lg.Graph.from_edges([a % n for a, _ in edges], [b % n for _, b in edges], n=n, directed=True)
     srcs = np.random.default_rng(n + nsources).integers(0, n, nsources)
-    with mock.patch.object(fused, "REACH_MIN_SHARE", stop[0]), mock.patch.object(fused, "REACH_FLAT", stop[1]):
+    with contextlib.ExitStack() as patches:
+        for patch in _stopped(stop):
+            patches.enter_context(patch)
         R = lg.reachability(G, srcs, engine="cpu")
     np.testing.assert_array_equal(R, _closure(G)[srcs])

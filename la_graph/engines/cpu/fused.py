@@ -372,12 +372,16 @@ def floyd_warshall(E, G):
 #: depths): the searches then finish together in topological order (kernels_reach.finish_shared)
 REACH_MIN_SHARE = 3.0
 
-#: ... or when a pull level, by a sample, would scan at least this share of the in-edges of
-#: what is left (the live searches never all reach a vertex at once).  2-core machine, 16 / 64
-#: sources, ms: uk-2007-05 20.3 -> 15.4 / 25.6 -> 17.1, soc-Slashdot0902 7.9 -> 8.0 / 23.1 -> 11.9,
-#: cit-HepPh 1.7 -> 1.7 / 13.2 -> 2.6, Email-Enron 6.4 -> 2.7; R-MAT 20 (pulls that exit early:
-#: 0.54 and 0.86 of what is left) 159 -> 169 / 465 -> 305 (32 sources)
+#: ... or at a level that would pull where, by a sample, the pull would scan at least REACH_FLAT
+#: of the in-edges left (no vertex finds every live search at once: the searches meet at
+#: different depths, or not at all), once such levels have cost more than REACH_FLAT_BUDGET
+#: times those in-edges (the finish passes over them about twice; early levels look so too,
+#: before the frontiers meet).  2-core machine, 16 / 64 sources, ms, against no such stop:
+#: uk-2007-05 25.6 -> 21.9 / 30.9 -> 24.7, soc-Slashdot0902 9.0 -> 8.6 / 23.3 -> 13.3,
+#: cit-HepPh 2.4 -> 2.4 / 13.4 -> 3.9, R-MAT 20 221 -> 208 / 750 -> 652; a budget of 0 (stop at
+#: once) gives uk 17.7 / 20.2 and cit-HepPh 2.8 at 64, but soc-Slashdot0902 11.4 at 16
 REACH_FLAT = 0.95
+REACH_FLAT_BUDGET = 0.5
 
 
 @fuses
@@ -392,9 +396,9 @@ def reach_sweep(E, G, sources):
     indptr, indices = _unsigned(G.indptr), _unsigned(G.indices)
     vis, fr, active, na = kernels_reach.ms_reach(indptr, indices, _unsigned(T.indptr), _unsigned(T.indices),
                                                  sources, (k + 63) // 64, 4, REACH_MIN_SHARE,
-                                                 REACH_FLAT)
+                                                 REACH_FLAT, REACH_FLAT_BUDGET)
     if na:
-        kernels_reach.finish_shared(indptr, indices, vis, fr, active, na)
+        kernels_reach.finish_shared(G.indptr, indices, vis, fr, active, na)
     return kernels_reach.unpack_rows(vis, np.empty((k, G.n), bool))
 
 

@@ -24,7 +24,7 @@ from .kernels_scc import tarjan_from
 
 
 @numba.njit(cache=True, nogil=True)
-def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, flat):
+def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, flat, budget):
     """Bit-sliced multi-source reachability; returns ``(vis, fr, active, na)``.
 
     ``vis`` (n x nwords uint64) the visited words; the search stops early, with
@@ -33,10 +33,11 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, fla
     level is expected to find fewer than ``min_share`` (vertex, source) pairs
     per vertex -- a level's pairs per vertex beyond one, ``s - 1``, scaled by
     how much its frontier grew, ``g`` (the excess grows with the share of the
-    graph a frontier covers): ``1 + (s - 1) g < min_share``; or, at a level
-    that would pull, when the pull would scan at least ``flat`` times the
-    in-edges of the vertices some live search has not reached: next to none
-    of them finds every live search at once (:func:`_pull_estimate`).  On a
+    graph a frontier covers): ``1 + (s - 1) g < min_share``; or at a level
+    that would pull where the pull would scan at least ``flat`` times the
+    in-edges of the vertices some live search has not reached (next to none
+    of them finds every live search at once, :func:`_pull_estimate`), once
+    such levels have cost more than ``budget`` times those in-edges.  On a
     road network frontiers of different sources rarely meet; on citation,
     web and social graphs they meet at different depths.
     :func:`finish_shared` then finishes them in one pass.  ``na == 0``: done.
@@ -67,6 +68,7 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, fla
     new = np.empty(n, indices.dtype)
     sample = np.empty(nwords, np.uint64)
     pairs = 0    # (vertex, source) pairs the last level found
+    spent = 0.0  # the edges of the levels whose pull would have found next to no vertex done
     last = na    # the frontier before it
     levels = 0
     while na > 0:
@@ -88,8 +90,10 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, fla
         push = edges * alpha <= nnz
         if not push:
             scan, left = _pull_estimate(tptr, tind, fr, vis, live, sample)
-            if scan >= flat * left:   # next to no vertex would find every live search: they do not meet
-                return vis, fr, active, na
+            if scan >= flat * left:   # next to no vertex would find every live search (yet)
+                spent += min(edges, scan)
+                if spent > budget * left:
+                    return vis, fr, active, na
             push = edges <= scan   # pull only where it scans fewer edges than the push would
         if push:  # push: OR each frontier word into the out-neighbours
             for a in range(na):
@@ -233,7 +237,8 @@ def finish_shared(indptr, indices, vis, fr, active, na):
     """Finish the searches :func:`ms_reach` stopped, all at once, in one pass over what is left.
 
     ``vis`` (updated in place) and the frontier words ``fr`` of the vertices
-    ``active[:na]`` as :func:`ms_reach` left them.  What source ``i`` has yet
+    ``active[:na]`` as :func:`ms_reach` left them; ``indptr`` signed, as
+    :func:`~.kernels_scc.tarjan_from` takes it.  What source ``i`` has yet
     to reach is what its frontier reaches along paths that leave its visited
     set at once (a visited vertex off the frontier has all its out-neighbours
     visited).  So a vertex that every live search has visited (and that is no

@@ -172,17 +172,21 @@ def tarjan_from(indptr, indices, roots, done, lab, order, ends):
 
     One array is read per edge: ``index``, the discovery number (0: not
     discovered), is past every number for a vertex done; a vertex discovered
-    and not done is on Tarjan's stack.
+    and not done is on Tarjan's stack.  Vertex-sized arrays hold
+    ``indices.dtype`` (unsigned: 32 bits below 2**31 vertices, half the
+    cache lines); ``indptr`` is signed (edge offsets are compared to it).
     """
     n = done.size
-    closed = np.iinfo(np.int64).max   # the index of a vertex done: it lowers no low
-    index = np.empty(n, np.int64)
+    largest = np.zeros(1, indices.dtype)
+    largest[0] -= 1             # unsigned: wraps to the largest value of the type
+    closed = largest[0]         # the index of a vertex done: it lowers no low
+    index = np.empty(n, indices.dtype)
     for v in range(n):
         index[v] = closed if done[v] else 0
-    low = np.empty(n, np.int64)
-    stack = np.empty(n, np.int64)   # discovered vertices whose SCC is still open
-    path = np.empty(n, np.int64)    # the depth-first path and each vertex's next edge
-    edge = np.empty(n, np.int64)
+    low = np.empty(n, indices.dtype)
+    stack = np.empty(n, indices.dtype)   # discovered vertices whose SCC is still open
+    path = np.empty(n, indices.dtype)    # the depth-first path and each vertex's next edge
+    edge = np.empty(n, indptr.dtype)
     labels, ordered = lab.size > 0, order.size > 0
     counter = 0
     top = 0
