@@ -148,31 +148,58 @@ def scc_fwbw(indptr, indices, tptr, tind, done, lab, pivot):
 def tarjan(indptr, indices, done, lab):
     """Label every unlabelled vertex by the smallest id of its SCC (step ``scc_color``); returns how many.
 
-    Tarjan's algorithm (1972), iterative, over the subgraph of the unlabelled
-    vertices (the labelled ones are whole SCCs, so edges into them are
-    skipped): linear in the vertices and edges left.  The depth-first path is
-    an explicit stack of (vertex, next edge); an SCC is popped from Tarjan's
-    stack when its first vertex finishes with ``low == index``, and gets its
-    smallest id.
+    :func:`tarjan_from` every vertex, each SCC labelled as it is found.
+    """
+    none = np.empty(0, np.int64)
+    return tarjan_from(indptr, indices, none, done, lab, none, none)[0]
+
+
+@numba.njit(cache=True, nogil=True)
+def tarjan_from(indptr, indices, roots, done, lab, order, ends):
+    """The SCCs of the unlabelled vertices reachable from ``roots``; returns ``(vertices, sccs)`` found.
+
+    Tarjan's algorithm (1972), iterative, from each of ``roots`` in turn
+    (empty: every vertex) over the subgraph of the vertices not ``done`` (the
+    labelled ones are whole SCCs, or vertices a caller leaves out: edges into
+    them are skipped): linear in the vertices and edges it reaches.  The
+    depth-first path is an explicit stack of (vertex, next edge); an SCC is
+    popped from Tarjan's stack when its first vertex finishes with
+    ``low == index``, and is marked ``done``.  Then, for each of these arrays
+    that is not empty: ``lab`` gets the SCC's smallest id on its vertices;
+    ``order`` gets its vertices appended and ``ends[c]`` where SCC ``c`` ends
+    in ``order``.  SCCs are found in reverse topological order: an SCC comes
+    after every SCC it reaches.
+
+    One array is read per edge: ``index``, the discovery number (0: not
+    discovered), is past every number for a vertex done; a vertex discovered
+    and not done is on Tarjan's stack.  Vertex-sized arrays hold
+    ``indices.dtype`` (unsigned: 32 bits below 2**31 vertices, half the
+    cache lines); ``indptr`` is signed (edge offsets are compared to it).
     """
     n = done.size
-    index = np.zeros(n, np.int64)   # discovery number, 0: not discovered
-    low = np.empty(n, np.int64)
-    stack = np.empty(n, np.int64)   # discovered vertices whose SCC is still open
-    on_stack = np.zeros(n, np.bool_)
-    path = np.empty(n, np.int64)    # the depth-first path and each vertex's next edge
-    edge = np.empty(n, np.int64)
+    largest = np.zeros(1, indices.dtype)
+    largest[0] -= 1             # unsigned: wraps to the largest value of the type
+    closed = largest[0]         # the index of a vertex done: it lowers no low
+    index = np.empty(n, indices.dtype)
+    for v in range(n):
+        index[v] = closed if done[v] else 0
+    low = np.empty(n, indices.dtype)
+    stack = np.empty(n, indices.dtype)   # discovered vertices whose SCC is still open
+    path = np.empty(n, indices.dtype)    # the depth-first path and each vertex's next edge
+    edge = np.empty(n, indptr.dtype)
+    labels, ordered = lab.size > 0, order.size > 0
     counter = 0
     top = 0
-    labelled = 0
-    for s in range(n):
-        if done[s] or index[s] != 0:
+    found = 0
+    sccs = 0
+    for r in range(roots.size if roots.size else n):
+        s = roots[r] if roots.size else r
+        if index[s] != 0:
             continue
         counter += 1
         index[s] = low[s] = counter
         stack[top] = s
         top += 1
-        on_stack[s] = True
         depth = 0
         path[0] = s
         edge[0] = indptr[s]
@@ -180,29 +207,29 @@ def tarjan(indptr, indices, done, lab):
             v = path[depth]
             p = edge[depth]
             end = indptr[v + 1]
+            lv = low[v]
             deeper = False
             while p < end:
                 w = indices[p]
                 p += 1
-                if done[w]:
-                    continue
-                if index[w] == 0:        # tree edge: descend into w
+                iw = index[w]
+                if iw == 0:        # tree edge: descend into w
                     edge[depth] = p
                     counter += 1
                     index[w] = low[w] = counter
                     stack[top] = w
                     top += 1
-                    on_stack[w] = True
                     depth += 1
                     path[depth] = w
                     edge[depth] = indptr[w]
                     deeper = True
                     break
-                if on_stack[w] and index[w] < low[v]:
-                    low[v] = index[w]
+                if iw < lv:        # w on the stack
+                    lv = iw
+            low[v] = lv
             if deeper:
                 continue
-            if low[v] == index[v]:       # v roots an SCC: the stack from v up
+            if lv == index[v]:       # v roots an SCC: the stack from v up
                 i = top - 1
                 smallest = v
                 while stack[i] != v:
@@ -211,12 +238,18 @@ def tarjan(indptr, indices, done, lab):
                     i -= 1
                 for j in range(i, top):
                     u = stack[j]
-                    on_stack[u] = False
-                    lab[u] = smallest
+                    index[u] = closed
                     done[u] = True
-                labelled += top - i
+                    if labels:
+                        lab[u] = smallest
+                    if ordered:
+                        order[found + j - i] = u
+                found += top - i
+                if ordered:
+                    ends[sccs] = found
+                sccs += 1
                 top = i
             depth -= 1
-            if depth >= 0 and low[v] < low[path[depth]]:
-                low[path[depth]] = low[v]
-    return labelled
+            if depth >= 0 and lv < low[path[depth]]:
+                low[path[depth]] = lv
+    return found, sccs
