@@ -93,7 +93,7 @@ def scc_labels(E, G, labels):
 
     The CPU engine fuses it: Tarjan's algorithm over the whole graph, one
     linear pass (what its ``scc_color`` does with the vertices left), up to
-    half a million vertices; beyond, where a giant SCC's two searches beat
+    a million vertices; beyond, where a giant SCC's two searches beat
     Tarjan's depth-first walk through it, it declines (the profiler shows it)
     and these steps run.
     """

@@ -254,9 +254,10 @@ def scc_color(E, G, seed, labels):
 
 
 #: scc_labels runs Tarjan alone up to this many vertices; beyond, the trim and the giant SCC's two
-#: searches first (R-MAT 20: 241 ms against 368 ms for Tarjan alone; R-MAT 18 and below, web and
-#: citation graphs of 35-100 k vertices: Tarjan alone 1.3-2.4x faster; 2-core machine, 2026-11)
-SCC_TARJAN_ONLY_MAX_N = 1 << 19
+#: searches first (2-core machine, 2026-11, Pearce's form: R-MAT 20 218 ms alone against 249 ms;
+#: R-MAT 21 593 against 565, uniform 20 452 against 405; web, social and citation graphs of
+#: 35-100 k vertices: Tarjan alone 1.6-4x faster)
+SCC_TARJAN_ONLY_MAX_N = 1 << 20
 
 
 @fuses
