@@ -21,7 +21,8 @@ from ..base import Declined
 from . import (kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc,
                kernels_sssp, kernels_tc)
 from .kernels_msf import MSFEdges
-from .objects import _bitmap_views, _frontier, _indices, _numpy_views, _queue, _unsigned, _vnvals, _vsize
+from .objects import (_bitmap_views, _frontier, _indices, _numpy_views, _owning_full, _queue, _unsigned, _vnvals,
+                      _vsize)
 
 _FUSED = {}
 
@@ -124,7 +125,7 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
         return q, k, nf, 0, 0, 0
     with _visited_views(parent, level) as (vis, seen, par, lev):
         lo, hi, k, _ = kernels_bfs.push_levels(indptr, indices, queue, 0, nf, vis, seen, par, lev, np.zeros(n, bool),
-                                               k, max_edges, n, max_degree)
+                                               k, max_edges, n, max_degree, False)
     scanned = kernels_bfs.out_edges(indptr, queue, 0, lo)   # the frontiers expanded
     found_in = kernels_bfs.degree_sum(_in_degrees(G), indptr, queue, nf, hi)
     return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, scanned, found_in
@@ -211,8 +212,8 @@ def component_labels(E, G):
     if G.directed:
         raise Declined("component_labels' union-find needs the symmetric CSR of an undirected graph")
     f = np.empty(G.n, np.int64)
-    kernels_cc.afforest(G.indptr, _unsigned(G.indices), f)
-    return Vector.from_dense(f)
+    kernels_cc.afforest(G.indptr, _unsigned(G.indices), f, kernels_cc.AFFOREST_ROUNDS, kernels_cc.AFFOREST_SAMPLES)
+    return _owning_full(f)   # f itself, no copy
 
 
 @fuses
