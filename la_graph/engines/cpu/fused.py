@@ -212,8 +212,14 @@ def component_labels(E, G):
     if G.directed:
         raise Declined("component_labels' union-find needs the symmetric CSR of an undirected graph")
     f = np.empty(G.n, np.int64)
-    kernels_cc.afforest(G.indptr, _unsigned(G.indices), f, kernels_cc.AFFOREST_ROUNDS, kernels_cc.AFFOREST_SAMPLES)
+    _afforest(G, f)
     return _owning_full(f)   # f itself, no copy
+
+
+def _afforest(G, f):
+    """Afforest over ``G``'s CSR (symmetric) into ``f``."""
+    indptr, indices, _ = _csr(G)
+    kernels_cc.afforest(indptr, indices, f, kernels_cc.AFFOREST_ROUNDS, kernels_cc.AFFOREST_SAMPLES)
 
 
 @fuses
@@ -250,8 +256,19 @@ def scc_fwbw(E, G, pivot, labels):
 @fuses
 def scc_color(E, G, seed, labels):
     """The same labels as the coloring rounds, by Tarjan's algorithm over the unlabelled vertices (linear time)."""
+    indptr, indices, _ = _csr(G)
     with _bitmap_views(labels) as ((done, lab),):
-        return int(kernels_scc.tarjan(G.indptr, _unsigned(G.indices), done, lab))
+        return int(kernels_scc.tarjan(indptr, indices, done, lab))
+
+
+def _symmetric(G):
+    """Whether every arc of ``G`` has its reverse (computed once per graph: degrees, then the transpose's CSR)."""
+    key = ("cpu", "symmetric")
+    sym = G._engine_cache.get(key)
+    if sym is None:
+        sym = G._engine_cache[key] = bool(np.array_equal(G.out_degree, G.in_degree)
+                                          and np.array_equal(G.indices, G.T.indices))
+    return sym
 
 
 #: scc_labels runs Tarjan alone up to this many vertices; beyond, the trim and the giant SCC's two
@@ -263,7 +280,17 @@ SCC_TARJAN_ONLY_MAX_N = 1 << 20
 
 @fuses
 def scc_labels(E, G, labels):
-    """Tarjan's algorithm over the whole graph up to SCC_TARJAN_ONLY_MAX_N vertices; declined beyond."""
+    """Tarjan's algorithm over the whole graph up to SCC_TARJAN_ONLY_MAX_N vertices; declined beyond.
+
+    A digraph whose every arc has its reverse (an undirected graph stored as
+    directed) has its weak components for SCCs, and its CSR is symmetric:
+    Afforest's union-find (``component_labels``) labels it, at any size.
+    """
+    if _symmetric(G):
+        with _bitmap_views(labels) as ((done, lab),):
+            _afforest(G, lab)
+            done[:] = True
+        return labels
     if G.n > SCC_TARJAN_ONLY_MAX_N:
         raise Declined(f"scc_labels runs Tarjan alone up to {SCC_TARJAN_ONLY_MAX_N:,} vertices; this graph has "
                        f"{G.n:,}: the step's trim and searches (fused too) go first")
