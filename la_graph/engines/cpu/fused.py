@@ -18,8 +18,8 @@ from graphblas import Matrix, Vector
 
 from ..._keys import weight_ranks
 from ..base import Declined
-from . import (kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc,
-               kernels_sssp, kernels_tc)
+from . import (kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_msf, kernels_reach,
+               kernels_scc, kernels_sssp, kernels_tc)
 from .kernels_msf import MSFEdges
 from .objects import (_bitmap_views, _frontier, _indices, _numpy_views, _owning_full, _queue, _unsigned, _vnvals,
                       _vsize)
@@ -314,6 +314,18 @@ def msf_round(E, f, edges, forest):
     with _numpy_views(f, forest) as (fa, fo):
         hooked = edges.round(fa, fo)
     return edges, int(hooked)
+
+
+@fuses
+def msf_forest(E, G, forest):
+    """The forest's CSR entries flagged and read back in CSR order (no sort of the keys)."""
+    _need_full("msf_forest", forest)
+    with _numpy_views(forest) as (fo,):
+        m = int(np.count_nonzero(fo >= 0))
+        u, v, p = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, np.int64)  # numpy's own: packed uncopied
+        kernels_msf.forest_entries(G.indptr, _unsigned(G.indices), fo, u, v, p)
+    w = G.weights[p] if G.weighted else np.ones(m)
+    return _owning_full(u), _owning_full(v), _owning_full(w)
 
 
 # ---- sssp ----
