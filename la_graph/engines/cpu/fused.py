@@ -435,7 +435,7 @@ def core_peel(E, G):
     """Batagelj and Zaversnik's bucket peeling in one numba pass over the CSR (and its transpose when directed)."""
     T = G.T if G.directed else G
     core = kernels_kcore.core_numbers(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), G.directed, G.n)
-    return E.vector_from_numpy(core)
+    return _owning_full(core.astype(np.int64))   # the int64 copy handed over as it is
 
 
 # ---- betweenness ----
