@@ -158,34 +158,34 @@ def tarjan(indptr, indices, done, lab):
 def tarjan_from(indptr, indices, roots, done, lab, order, ends):
     """The SCCs of the unlabelled vertices reachable from ``roots``; returns ``(vertices, sccs)`` found.
 
-    Tarjan's algorithm (1972), iterative, from each of ``roots`` in turn
-    (empty: every vertex) over the subgraph of the vertices not ``done`` (the
-    labelled ones are whole SCCs, or vertices a caller leaves out: edges into
-    them are skipped): linear in the vertices and edges it reaches.  The
-    depth-first path is an explicit stack of (vertex, next edge); an SCC is
-    popped from Tarjan's stack when its first vertex finishes with
-    ``low == index``, and is marked ``done``.  Then, for each of these arrays
-    that is not empty: ``lab`` gets the SCC's smallest id on its vertices;
-    ``order`` gets its vertices appended and ``ends[c]`` where SCC ``c`` ends
-    in ``order``.  SCCs are found in reverse topological order: an SCC comes
-    after every SCC it reaches.
-
-    One array is read per edge: ``index``, the discovery number (0: not
-    discovered), is past every number for a vertex done; a vertex discovered
-    and not done is on Tarjan's stack.  Vertex-sized arrays hold
-    ``indices.dtype`` (unsigned: 32 bits below 2**31 vertices, half the
-    cache lines); ``indptr`` is signed (edge offsets are compared to it).
+    Tarjan's algorithm (1972) in Pearce's space-efficient form (2016),
+    iterative, from each of ``roots`` in turn (empty: every vertex) over the
+    subgraph of the vertices not ``done`` (the labelled ones are whole SCCs, or
+    vertices a caller leaves out: edges into them are skipped): linear in the
+    vertices and edges it reaches, one random read per edge.  ``rindex[v]`` is
+    0 while ``v`` is undiscovered, then its discovery number lowered to the
+    least one it reaches among the vertices whose SCC is still open, and
+    ``fin`` (above every discovery number, so an edge to it never lowers) once
+    ``v`` is done -- done beforehand included.  The depth-first path is an
+    explicit stack of (vertex, next edge, discovery number); a vertex that
+    finishes with its number unlowered roots an SCC: itself and the vertices
+    left on the stack of open ones with ``rindex`` at least its number.  Its
+    vertices are marked ``done``; then, for each of these arrays that is not
+    empty: ``lab`` gets the SCC's smallest id on its vertices; ``order`` gets
+    its vertices appended and ``ends[c]`` where SCC ``c`` ends in ``order``.
+    SCCs are found in reverse topological order: an SCC comes after every SCC
+    it reaches.  ``indices`` are unsigned vertex ids of ``n <= 2**31``
+    vertices (so ``fin = n + 1`` fits their type; 32 bits below 2**31
+    vertices, half the cache lines); ``indptr`` is signed.
     """
     n = done.size
-    largest = np.zeros(1, indices.dtype)
-    largest[0] -= 1             # unsigned: wraps to the largest value of the type
-    closed = largest[0]         # the index of a vertex done: it lowers no low
-    index = np.empty(n, indices.dtype)
+    fin = n + 1
+    rindex = np.empty(n, indices.dtype)
     for v in range(n):
-        index[v] = closed if done[v] else 0
-    low = np.empty(n, indices.dtype)
-    stack = np.empty(n, indices.dtype)   # discovered vertices whose SCC is still open
-    path = np.empty(n, indices.dtype)    # the depth-first path and each vertex's next edge
+        rindex[v] = fin if done[v] else 0
+    stack = np.empty(n, indices.dtype)  # finished vertices whose SCC is still open
+    path = np.empty(n, indices.dtype)   # the depth-first path: vertex, its discovery number, its next edge
+    own = np.empty(n, indices.dtype)
     edge = np.empty(n, indptr.dtype)
     labels, ordered = lab.size > 0, order.size > 0
     counter = 0
@@ -194,62 +194,71 @@ def tarjan_from(indptr, indices, roots, done, lab, order, ends):
     sccs = 0
     for r in range(roots.size if roots.size else n):
         s = roots[r] if roots.size else r
-        if index[s] != 0:
+        if rindex[s] != 0:
             continue
         counter += 1
-        index[s] = low[s] = counter
-        stack[top] = s
-        top += 1
+        rindex[s] = counter
         depth = 0
         path[0] = s
+        own[0] = counter
         edge[0] = indptr[s]
         while depth >= 0:
             v = path[depth]
             p = edge[depth]
             end = indptr[v + 1]
-            lv = low[v]
+            rv = rindex[v]
             deeper = False
             while p < end:
                 w = indices[p]
                 p += 1
-                iw = index[w]
-                if iw == 0:        # tree edge: descend into w
+                rw = rindex[w]
+                if rw == 0:              # tree edge: descend into w
                     edge[depth] = p
+                    rindex[v] = rv
                     counter += 1
-                    index[w] = low[w] = counter
-                    stack[top] = w
-                    top += 1
+                    rindex[w] = counter
                     depth += 1
                     path[depth] = w
+                    own[depth] = counter
                     edge[depth] = indptr[w]
                     deeper = True
                     break
-                if iw < lv:        # w on the stack
-                    lv = iw
-            low[v] = lv
+                if rw < rv:
+                    rv = rw
             if deeper:
                 continue
-            if lv == index[v]:       # v roots an SCC: the stack from v up
-                i = top - 1
+            if rv == own[depth]:         # v roots an SCC: v and the open vertices found after it
                 smallest = v
-                while stack[i] != v:
+                i = top
+                while i > 0 and rindex[stack[i - 1]] >= rv:
+                    i -= 1
                     if stack[i] < smallest:
                         smallest = stack[i]
-                    i -= 1
+                size = top - i + 1
+                rindex[v] = fin
+                done[v] = True
+                if labels:
+                    lab[v] = smallest
+                if ordered:
+                    order[found] = v
                 for j in range(i, top):
                     u = stack[j]
-                    index[u] = closed
+                    rindex[u] = fin
                     done[u] = True
                     if labels:
                         lab[u] = smallest
                     if ordered:
-                        order[found + j - i] = u
-                found += top - i
+                        order[found + 1 + j - i] = u
+                found += size
                 if ordered:
                     ends[sccs] = found
                 sccs += 1
                 top = i
+            else:
+                rindex[v] = rv
+                stack[top] = v
+                top += 1
             depth -= 1
-            if depth >= 0 and lv < low[path[depth]]:
-                low[path[depth]] = lv
+            if depth >= 0 and rv < rindex[path[depth]]:
+                rindex[path[depth]] = rv
     return found, sccs
