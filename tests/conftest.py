@@ -56,3 +56,15 @@ def shared_data():
     if not path.is_dir():
         pytest.skip(f"shared real-graph data not found at {path} (set LA_GRAPH_DATA to its folder)")
     return path
+
+
+@pytest.fixture(scope="module")
+def threaded():
+    """A Dask cluster of three single-threaded workers in this process (the dask engine's tests), per module."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=40)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()

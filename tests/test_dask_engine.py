@@ -220,16 +220,6 @@ def test_collective_plans_pair_up():
             assert sorted(b for pl in plans for b, _, _ in pl["blocks"]) == [(i, j) for i in range(s) for j in range(s)]
 
 
-@pytest.fixture(scope="module")
-def threaded():
-    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=":0",
-                                       silence_logs=40)
-    c = distributed.Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
-
-
 @pytest.mark.parametrize("grid", [2, 3])
 def test_collective_products_agree(threaded, grid):
     """mxv and vxm as collective tasks (the NCCL path's plan, exchanged through memory here): three

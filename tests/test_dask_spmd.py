@@ -25,13 +25,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=":0",
-                                       silence_logs=40)
-    c = distributed.Client(cluster)
-    yield c
-    c.close()
-    cluster.close()
+def client(threaded):
+    return threaded
 
 
 @pytest.fixture(scope="module", params=[2, 3], ids=["grid2", "grid3"])
