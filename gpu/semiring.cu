@@ -3,75 +3,200 @@
 // Templates over the add monoid M (M_MIN ... M_ANY), the compute type T (long long
 // or double) and the index type IT (int or long long); the multiply op is a
 // run-time code (uniform across the launch, so the switch costs no divergence),
-// which keeps the instantiations at 5 x 2 x 2 per kernel.  Every kernel loops
-// grid-stride, so any grid size is valid; presence of each output entry goes to
-// a separate bool array.  Masks arrive as a dense bool "allowed" array (nullptr:
+// which keeps the instantiations at 5 x 2 x 2 per kernel.  Every kernel but
+// semiring_rows (a block per task of its plan) loops grid-stride, so any grid size
+// is valid; presence of each output entry goes to a separate bool array.  Masks arrive as a dense bool "allowed" array (nullptr:
 // no mask) indexed like the output.
 
-// Row-parallel w = A (+.*) u: a group of gs lanes (a power of two <= 32) per row.
-// Rows the mask forbids are skipped; the ANY monoid stops a row at its first
-// product (the BFS pull step).  Writes wpres[i] for every row, w[i] where present.
+// ---------------------------------------------------------------- row-wise products
+// w = A (+.*) u row by row (mxv; vxm as the same product on A's cached transpose, with
+// LA_SWAP: the vector is then the multiply's first operand).  No atomics: each row is
+// folded by one group of lanes, in an order fixed by the row's length, so float sums
+// come out the same on every run.
+//
+// The engine sorts the rows once per matrix into bins by length (a "row plan", cached
+// with the matrix; primitives.py says which lengths go where): bin 0 holds the rows
+// longer than a limit, cut into pieces of `piece` entries, one warp a piece; bins 1..6
+// hold the others, one group of 32, 16, 8, 4, 2 or 1 lanes a row, every lane taking
+// LA_ROWS_LANE entries a pass (their loads issued together), so that a row of up to
+// 4 * gs entries is one pass.  One launch covers every bin: `tab` holds the first block
+// of each bin (tab[0..7], the total last) and its first position in `order` (tab[8..15],
+// the row count last), and each block finds its bin there.  A piece's fold goes to
+// pval/pfound; semiring_rows_long folds each long row's pieces in order.  Small
+// matrices have no plan (tab == order == nullptr): every row in one bin of `gs` lanes.
+//
+// Every row visited gets w[row] (0 where no product, or with cval the accumulation
+// cval[row] accop acc, cval[row] where none) and wpres[row] when wpres is given.  Rows
+// that `allowed` forbids get no product.  The ANY monoid stops a row at its first product.
+
+#define LA_ROWS_BLOCK 256           // threads a block; 4 blocks a multiprocessor: at most 64 registers, no spills
+#define LA_ROWS_BINS 7
+#define LA_ROWS_LANE 4
+
+enum { LA_NEED_MAT = 1, LA_NEED_VEC = 2, LA_SWAP = 4 };
+
+// The monoid over the products of entries [b, e) of row `row`, by a group of gs lanes
+// (gs a power of two <= 32, all of them calling); returns whether any product was
+// present, acc the sum (every lane of the group gets both).  The group size is a
+// run-time value: one body for every bin keeps NVRTC's work (and the module) small.
 template <int M, typename T, typename IT>
-__global__ void semiring_mxv(const IT* __restrict__ indptr, const IT* __restrict__ indices,
-                             const T* __restrict__ avals, T aiso,
-                             const T* __restrict__ u, const bool* __restrict__ upres,
-                             const bool* __restrict__ allowed,
-                             T* __restrict__ w, bool* __restrict__ wpres,
-                             long long nrows, int op, int need_a, int need_b, int gs) {
-  const int sub = threadIdx.x & (gs - 1);
+__device__ __forceinline__ bool la_rows_fold(const long long row, const long long b, const long long e, const int gs,
+                                             const IT* __restrict__ indices, const T* __restrict__ avals,
+                                             const bool* __restrict__ abools, const T aiso,
+                                             const T* __restrict__ u, const bool* __restrict__ upres,
+                                             const int op, const int flags, T& acc) {
+  const int sub = (int)threadIdx.x & (gs - 1);
   const unsigned gmask = la_group_mask(gs);
-  const long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  const long long ngroups = ((long long)gridDim.x * blockDim.x) / gs;
-  for (long long i = tid / gs; i < nrows; i += ngroups) {
-    if (allowed != nullptr && !allowed[i]) {
-      if (sub == 0) wpres[i] = false;
-      continue;
+  const bool need_mat = (flags & LA_NEED_MAT) != 0, need_vec = (flags & LA_NEED_VEC) != 0;
+  const bool swap = (flags & LA_SWAP) != 0;
+  bool found = false;
+  acc = LaMonoid<M, T>::identity();
+  for (long long base = b; base < e; base += (long long)gs * LA_ROWS_LANE) {   // the same passes on every lane
+    IT j[LA_ROWS_LANE];
+    bool ok[LA_ROWS_LANE];
+#pragma unroll
+    for (int q = 0; q < LA_ROWS_LANE; ++q) {           // the column indices first: all loads in flight
+      const long long p = base + (long long)(q * gs + sub);
+      ok[q] = p < e;
+      j[q] = ok[q] ? indices[p] : (IT)0;
     }
-    const long long start = (long long)indptr[i], end = (long long)indptr[i + 1];
-    T acc = LaMonoid<M, T>::identity();
-    bool found = false;
-    for (long long base = start; base < end; base += gs) {
-      const long long p = base + sub;
-      if (p < end) {
-        const long long j = (long long)indices[p];
-        if (upres == nullptr || upres[j]) {
-          const T a = need_a ? (avals != nullptr ? avals[p] : aiso) : (T)0;
-          const T b = need_b ? u[j] : (T)0;
-          const T z = la_mult<T>(op, a, b, i, j, j, 0);
-          if (!found) {
-            acc = z;
-            found = true;
-          } else if (M != M_ANY) {
-            acc = LaMonoid<M, T>::op(acc, z);
-          }
-        }
-      }
-      if (M == M_ANY) {
-        if (gs == 1) {
-          if (found) break;
-        } else if (__any_sync(gmask, found)) {
-          break;
+    T x[LA_ROWS_LANE], a[LA_ROWS_LANE];
+#pragma unroll
+    for (int q = 0; q < LA_ROWS_LANE; ++q) {           // then the gathers they address
+      const long long p = base + (long long)(q * gs + sub);
+      x[q] = (T)0;
+      a[q] = aiso;
+      if (ok[q]) {
+        if (upres != nullptr) ok[q] = upres[j[q]];
+        if (need_vec) x[q] = u[j[q]];
+        if (need_mat) {
+          if (avals != nullptr) a[q] = avals[p];
+          else if (abools != nullptr) a[q] = (T)abools[p];
         }
       }
     }
-    for (int off = gs >> 1; off > 0; off >>= 1) {
-      const T other = __shfl_xor_sync(gmask, acc, off, gs);
-      const int ofound = __shfl_xor_sync(gmask, (int)found, off, gs);
-      if (ofound) {
+#pragma unroll
+    for (int q = 0; q < LA_ROWS_LANE; ++q) {           // and the fold, in entry order within the lane
+      if (ok[q]) {
+        const long long c = (long long)j[q];
+        // mxv: (A[row, c], u[c]); vxm on A' (swap): (u[c], A[c, row]), u a row vector
+        const T z = la_mult<T>(op, swap ? x[q] : a[q], swap ? a[q] : x[q], swap ? 0LL : row, c, c, swap ? row : 0LL);
         if (!found) {
-          acc = other;
+          acc = z;
           found = true;
         } else if (M != M_ANY) {
-          acc = LaMonoid<M, T>::op(acc, other);
+          acc = LaMonoid<M, T>::op(acc, z);
         }
       }
     }
-    if (sub == 0) {
-      wpres[i] = found;
-      if (found) w[i] = acc;
+    if (M == M_ANY && __any_sync(gmask, found)) break;
+  }
+  for (int off = gs >> 1; off > 0; off >>= 1) {
+    const T other = __shfl_xor_sync(gmask, acc, off, gs);
+    const int ofound = __shfl_xor_sync(gmask, (int)found, off, gs);
+    if (ofound) {
+      if (!found) {
+        acc = other;
+        found = true;
+      } else if (M != M_ANY) {
+        acc = LaMonoid<M, T>::op(acc, other);
+      }
     }
   }
+  return found;
 }
+
+// Row `row`'s output: w (and wpres) from the fold, accumulated into cval when given.
+template <typename T>
+__device__ __forceinline__ void la_rows_write(const long long row, const bool found, T acc,
+                                              const T* __restrict__ cval, const int accop,
+                                              T* __restrict__ w, bool* __restrict__ wpres) {
+  if (cval != nullptr) {
+    acc = found ? la_mult<T>(accop, cval[row], acc, 0LL, 0LL, 0LL, 0LL) : cval[row];
+  } else if (!found) {
+    acc = (T)0;
+  }
+  w[row] = acc;
+  if (wpres != nullptr) wpres[row] = found;
+}
+
+template <int M, typename T, typename IT>
+__global__ void __launch_bounds__(LA_ROWS_BLOCK, 4) semiring_rows(
+    const IT* __restrict__ indptr, const IT* __restrict__ indices, const T* __restrict__ avals,
+    const bool* __restrict__ abools, T aiso, const T* __restrict__ u, const bool* __restrict__ upres,
+    const bool* __restrict__ allowed, const IT* __restrict__ order, const long long* __restrict__ tab,
+    const long long* __restrict__ soff, long long piece, long long nrows, int gs,
+    const T* __restrict__ cval, int accop, T* __restrict__ w, bool* __restrict__ wpres,
+    T* __restrict__ pval, bool* __restrict__ pfound, int op, int flags) {
+  long long first = 0, r0 = 0, r1 = nrows;
+  int bin = -1;
+  if (tab != nullptr) {
+    bin = 0;
+    while (bin < LA_ROWS_BINS - 1 && (long long)blockIdx.x >= tab[bin + 1]) ++bin;
+    first = tab[bin];
+    r0 = tab[LA_ROWS_BINS + 1 + bin];
+    r1 = tab[LA_ROWS_BINS + 2 + bin];
+    gs = bin == 0 ? 32 : (64 >> bin);
+  }
+  // the group's task: a row of the bin, or (bin 0) a piece of a long row
+  const long long t = ((long long)blockIdx.x - first) * (LA_ROWS_BLOCK / gs) + (long long)(threadIdx.x / gs);
+  long long row, b, e;
+  if (bin == 0) {
+    const long long nlong = r1 - r0;                    // long row k has pieces soff[k] .. soff[k + 1] - 1
+    if (t >= soff[nlong]) return;                       // the whole warp leaves together
+    long long lo = 0, hi = nlong - 1;                   // the last long row k with soff[k] <= t
+    while (lo < hi) {
+      const long long mid = (lo + hi + 1) >> 1;
+      if (soff[mid] <= t) lo = mid; else hi = mid - 1;
+    }
+    row = (long long)order[r0 + lo];
+    b = (long long)indptr[row] + (t - soff[lo]) * piece;
+    const long long end = (long long)indptr[row + 1];
+    e = b + piece < end ? b + piece : end;
+  } else {
+    if (r0 + t >= r1) return;                           // the whole group leaves together
+    row = order != nullptr ? (long long)order[r0 + t] : r0 + t;
+    b = (long long)indptr[row];
+    e = (long long)indptr[row + 1];
+  }
+  T acc = LaMonoid<M, T>::identity();
+  bool found = false;
+  if (allowed == nullptr || allowed[row]) {
+    found = la_rows_fold<M, T, IT>(row, b, e, gs, indices, avals, abools, aiso, u, upres, op, flags, acc);
+  }
+  if ((threadIdx.x & (gs - 1)) != 0) return;
+  if (bin == 0) {
+    pval[t] = acc;
+    pfound[t] = found;
+  } else {
+    la_rows_write<T>(row, found, acc, cval, accop, w, wpres);
+  }
+}
+
+// The long rows of a row plan: each row's pieces (semiring_rows' bin 0) folded in order.
+template <int M, typename T, typename IT>
+__global__ void semiring_rows_long(const IT* __restrict__ order, const long long* __restrict__ tab,
+                                   const long long* __restrict__ soff, const T* __restrict__ pval,
+                                   const bool* __restrict__ pfound, const T* __restrict__ cval, int accop,
+                                   T* __restrict__ w, bool* __restrict__ wpres) {
+  const long long r0 = tab[LA_ROWS_BINS + 1], nlong = tab[LA_ROWS_BINS + 2] - r0;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < nlong; k += stride) {
+    T acc = LaMonoid<M, T>::identity();
+    bool found = false;
+    for (long long s = soff[k]; s < soff[k + 1]; ++s) {
+      if (!pfound[s]) continue;
+      if (!found) {
+        acc = pval[s];
+        found = true;
+      } else if (M != M_ANY) {
+        acc = LaMonoid<M, T>::op(acc, pval[s]);
+      }
+    }
+    la_rows_write<T>((long long)order[r0 + k], found, acc, cval, accop, w, wpres);
+  }
+}
+
 
 // Push: w[eo[e] + j] (+)= ev[e] (*) B[ek[e], j] for every entry e of a compacted list
 // and every entry of row ek[e] of B.  One thread per edge (edge-balanced): eoff is

@@ -30,6 +30,14 @@ __all__ = [
 class LaGraphError(Exception):
     """Base class of every error raised by la_graph."""
 
+    def __reduce__(self):
+        # Rebuilt by calling the class with its args, then its attributes restored: the reduction
+        # BaseException gives makes tblib (which Dask uses to send a worker's error to the client) rebuild
+        # the error through ``cls.__new__``, which MemoryError refuses for OutOfDeviceMemory and OutOfMemory
+        # ("MemoryError.__new__(OutOfDeviceMemory) is not safe"), so those reached the client as a bare
+        # Exception holding their repr.
+        return (type(self), self.args, self.__dict__ or None)
+
 
 class InvalidGraphError(LaGraphError, ValueError):
     """The graph or matrix breaks a rule: not square, bad ids, NaN weights, wrong kind."""

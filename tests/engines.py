@@ -32,3 +32,28 @@ def too_slow_on_reference(engine, method, G):
     """Whether a test leaves APSP by ``method`` on ``G`` out on ``engine`` (the reference engine, big n)."""
     limit = REFERENCE_FW_MAX_N if method == "floyd_warshall" else REFERENCE_APSP_MAX_N
     return engine.name == "reference" and G.n > limit
+
+
+def check_failing_share(monkeypatch, victim, run, want):
+    """A collective product whose share on worker ``victim`` raises: ``run()`` raises that error, then gives ``want``.
+
+    The peers of the failing share are told and do not wait; once the product works again the same
+    engine answers as before.
+    """
+    import distributed
+    import pytest
+
+    from la_graph.engines.dask import exchange
+
+    real = exchange.product
+
+    def failing(name, *args):
+        if distributed.get_worker().address == victim:
+            raise ZeroDivisionError("injected")
+        return real(name, *args)
+
+    monkeypatch.setattr(exchange, "product", failing)
+    with pytest.raises(ZeroDivisionError, match="injected"):
+        run()
+    monkeypatch.setattr(exchange, "product", real)
+    assert run() == want

@@ -75,8 +75,21 @@ def test_small_weighted(engine, name, weights):
         check_apsp(H, D)
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_output_device(engine, method):
+    """output="device" leaves D where the engine computes it (CuPy on the GPU), the same values."""
+    G = lg.generators.uniform(70, 300, seed=9, directed=True, weights=(1, 9))
+    D = lg.apsp(G, method, engine=engine, output="device")
+    host = D.get() if hasattr(D, "get") else D
+    assert host.shape == (70, 70) and host.dtype == np.float64
+    assert isinstance(D, np.ndarray) == (engine.name != "gpu")
+    np.testing.assert_array_equal(host, reference(G))
+    with pytest.raises(lg.InvalidArgumentError, match="output must be one of"):
+        lg.apsp(G, method, engine=engine, output="gpu")
+
+
 def test_tile_edges(engine):
-    """Sizes around the tile size (64 on the CPU, 32 on the GPU): partial tiles, one tile, many."""
+    """Sizes around the tile size (64 on the CPU and the GPU): partial tiles, one tile, many."""
     for n in (1, 2, 31, 32, 33, 63, 64, 65, 100, 129, 200):
         G = lg.generators.uniform(n, 4 * n, seed=n, directed=True, weights=(1, 30), self_loops=True)
         G = lg.Graph.from_edges(*G.edges(), w=G.weights % 7, n=n, directed=True)   # zeros too
@@ -238,8 +251,81 @@ def test_device_memory_check(engine, monkeypatch):
         pytest.skip("device memory: gpu engine only")
     memory = importlib.import_module("la_graph.engines.gpu.memory")
     monkeypatch.setattr(memory, "_free_device_bytes", lambda: 10_000)
-    with pytest.raises(lg.OutOfDeviceMemory, match="50 x 50 float64 distance matrix needs about 2"):
+    with pytest.raises(lg.OutOfDeviceMemory, match=r"50 x 50 float64 distance matrix \(computed in a 64 x 64 int32 "
+                                                   r"matrix\) needs about 38,"):
         lg.apsp(lg.generators.path(50), "floyd_warshall", engine=engine)
+
+
+# ---------------------------------------------------------------- the GPU kernels
+def _gpu_fused(engine, monkeypatch, dtype):
+    """The GPU engine's fused steps, its Floyd-Warshall held to int32 or float64 distances."""
+    if engine.name != "gpu":
+        pytest.skip("the GPU engine's Floyd-Warshall kernels")
+    fused = importlib.import_module("la_graph.engines.gpu.fused")
+    if dtype == "float64":
+        monkeypatch.setattr(fused, "FW_INT32_LIMIT", -1)
+    return fused
+
+
+def _no_negative_cycle(n, m, seed):
+    """Random directed graph with weights w + h[u] - h[v] (w in 0..29, h in 0..39): many are negative,
+    no cycle is; self-loops of weight >= 0, and with m ~ 3n some vertices unreachable."""
+    rng = np.random.default_rng(seed)
+    u, v = rng.integers(0, n, m), rng.integers(0, n, m)
+    h = rng.integers(0, 40, n)
+    return lg.Graph.from_edges(u, v, w=(rng.integers(0, 30, m) + h[u] - h[v]).astype(float), n=n, directed=True)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+@pytest.mark.parametrize("n", [1, 63, 64, 65, 127, 129, 1000])
+def test_gpu_tile_sizes(engine, monkeypatch, n, dtype):
+    """Both distance types of the GPU kernels on sizes around the 64-vertex tile: negative edges
+    without negative cycles, unreachable pairs, zero-weight self-loops; equal to scipy's."""
+    fused = _gpu_fused(engine, monkeypatch, dtype)
+    G = _no_negative_cycle(n, 3 * n, seed=n)
+    assert fused._fw_dtype(engine, G, -(-n // 64) * 64) == np.dtype(dtype)
+    D = lg.apsp(G, "floyd_warshall", engine=engine)
+    ref = reference(G)
+    np.testing.assert_array_equal(D, ref)
+    if n >= 63:
+        assert np.isinf(D).any() and (D < 0).any()
+    U = lg.Graph.from_edges(*G.edges(), n=n, directed=True)      # unweighted: hops
+    np.testing.assert_array_equal(lg.apsp(U, "floyd_warshall", engine=engine), reference(U))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_gpu_negative_cycle(engine, monkeypatch, dtype):
+    """A negative cycle through three tiles: the kernels stop at the algebra's vertex, apsp raises."""
+    fused = _gpu_fused(engine, monkeypatch, dtype)
+    G = _no_negative_cycle(200, 600, seed=4)
+    u, v = G.edges()
+    C = lg.Graph.from_edges(np.r_[u, 10, 70, 130], np.r_[v, 70, 130, 10], w=np.r_[G.weights, -100.0, -100.0, -100.0],
+                            n=200, directed=True)
+    D, k = fused.floyd_warshall(engine, C)
+    D_alg, k_alg = floyd_warshall.algebraic(engine, C)
+    assert k == k_alg >= 0
+    with pytest.raises(lg.NegativeCycleError) as info:
+        lg.apsp(C, "floyd_warshall", engine=engine)
+    assert_valid_cycle(C, info.value)
+    loop = lg.Graph.from_edges([0, 5, 100], [1, 100, 100], w=[1.0, 2.0, -1.0], n=130, directed=True)
+    assert fused.floyd_warshall(engine, loop)[1] == 100            # a negative self-loop
+
+
+def test_gpu_distance_types(engine, monkeypatch):
+    """int32 exactly when the weights are integers and n - 1 of the largest stay within the limit."""
+    fused = _gpu_fused(engine, monkeypatch, "int32")
+    G = _no_negative_cycle(100, 300, seed=5)
+    u, v = G.edges()
+    assert fused._fw_dtype(engine, G, 128) == np.int32
+    half = lg.Graph.from_edges(u, v, w=G.weights + 0.5, n=100, directed=True)
+    assert fused._fw_dtype(engine, half, 128) == np.float64
+    big = lg.Graph.from_edges(u, v, w=np.where(G.weights > 0, 2.0**28 // 127, G.weights), n=100, directed=True)
+    assert fused._fw_dtype(engine, big, 128) == np.int32
+    bigger = lg.Graph.from_edges(u, v, w=np.where(G.weights > 0, 2.0**28 // 127 + 1, G.weights), n=100,
+                                 directed=True)
+    assert fused._fw_dtype(engine, bigger, 128) == np.float64
+    for H in (big, bigger, half):       # long paths: exact in both types
+        np.testing.assert_array_equal(lg.apsp(H, "floyd_warshall", engine=engine), reference(H))
 
 
 def test_memory_estimate_is_real():

@@ -23,6 +23,8 @@ import la_graph as lg
 from la_graph import generators as gen
 from la_graph import verify
 
+from .engines import check_failing_share
+
 distributed = pytest.importorskip("distributed")
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -184,6 +186,17 @@ def test_gpu_workers(kind):
                                   lg.strongly_connected_components(G, engine="cpu"))
         if E.exchange == "nccl":
             assert all(v["collectives"] > 0 and v["bytes_sent"] > 0 for v in E.exchange_stats().values())
+        # the lean block build on the GPUs gives the graph the host builds from the same draws
+        from la_graph.engines.dask import rmat
+
+        from .test_dask_loading import _hashed_graph
+        for directed, weights in ((False, "uniform"), (True, (1, 9))):
+            D = rmat(E, 10, 6, seed=4, directed=directed, weights=weights, chunk_edges=999, method="replicated")
+            assert D.to_graph() == _hashed_graph(10, 6, 4, directed, weights)
+            assert all(x["peak_device_bytes"] > 0 for x in D.build_stats.values() if x["blocks"])
+        if kind == "cuda":       # R-MAT 30 on one GPU: refused before drawing, naming the bytes
+            with pytest.raises(lg.OutOfDeviceMemory, match=r"needs about [\d,]+ bytes of GPU memory at its peak"):
+                rmat(E, 30, method="replicated")
     finally:
         client.close()
         cluster.close()
@@ -239,22 +252,73 @@ def test_collective_products_agree(threaded, grid):
 
 def test_a_failing_share_of_a_collective_raises_its_own_error(threaded, monkeypatch):
     """One worker's failure reaches the client as that error; its peers are told and do not wait."""
-    from la_graph.engines.dask import DaskEngine, exchange
+    from la_graph.engines.dask import DaskEngine
     E = DaskEngine(threaded, grid=2, exchange="local")
     G = gen.path(9)
-    victim = E.placement.workers[1]
-    real = exchange.product
+    check_failing_share(monkeypatch, E.placement.workers[1], lambda: lg.bfs(G, 0, engine=E).level.tolist(),
+                        list(range(9)))
 
-    def failing(name, *args):
-        if distributed.get_worker().address == victim:
-            raise ZeroDivisionError("injected")
-        return real(name, *args)
 
-    monkeypatch.setattr(exchange, "product", failing)
-    with pytest.raises(ZeroDivisionError, match="injected"):
-        lg.bfs(G, 0, engine=E)
-    monkeypatch.setattr(exchange, "product", real)
-    assert lg.bfs(G, 0, engine=E).level.tolist() == list(range(9))
+class _SizedMemoryError(MemoryError):
+    """Stands for CuPy's OutOfMemoryError: a MemoryError whose constructor takes sizes, not its message."""
+
+    def __init__(self, size, total):
+        super().__init__(f"Out of memory allocating {size:,} bytes (allocated so far: {total:,} bytes).")
+
+
+def _device_oom(name, x):
+    """What the GPU engine raises when CuPy runs out of memory: OutOfDeviceMemory, CuPy's error as its context."""
+    try:
+        raise _SizedMemoryError(4096, 512)
+    except MemoryError as exc:
+        raise lg.OutOfDeviceMemory(f"gpu engine, nvals: the GPU ran out of memory ({exc}); free GPU memory") from None
+
+
+def test_a_workers_memory_error_reaches_the_client_as_la_graphs(threaded, monkeypatch):
+    """A worker's OutOfDeviceMemory (it used to reach the client as a bare Exception: tblib could not rebuild a
+    MemoryError subclass), another library's MemoryError (mapped to OutOfMemory on CPU workers), and an error's
+    attributes, through Dask's pickling of task errors."""
+    from la_graph.engines.dask import DaskEngine, client_error, tasks
+    E = DaskEngine(threaded, grid=2, exchange="local")
+    real = tasks.nvals
+    monkeypatch.setattr(tasks, "nvals", _device_oom)
+    with pytest.raises(lg.OutOfDeviceMemory, match=r"allocating 4,096 bytes .*; free GPU memory$"):
+        lg.bfs(gen.path(9), 0, engine=E)
+
+    def foreign(name, x):
+        raise _SizedMemoryError(8192, 0)
+
+    monkeypatch.setattr(tasks, "nvals", foreign)
+    with pytest.raises(lg.OutOfMemory, match=r"a Dask worker ran out of memory \(_SizedMemoryError: Out of memory "
+                                             r"allocating 8,192 bytes.*use more workers"):
+        lg.bfs(gen.path(9), 0, engine=E)
+
+    def unconverged(name, x):
+        raise lg.ConvergenceError("no", iterations=7, error=0.5)
+
+    monkeypatch.setattr(tasks, "nvals", unconverged)
+    with pytest.raises(lg.ConvergenceError) as got:
+        lg.bfs(gen.path(9), 0, engine=E)
+    assert (got.value.iterations, got.value.error) == (7, 0.5)
+    monkeypatch.setattr(tasks, "nvals", real)
+    assert lg.bfs(gen.path(9), 0, engine=E).level.tolist() == list(range(9))
+    # on GPU workers a foreign memory error is the device's; an error Dask could not rebuild is parsed back
+    assert type(client_error(_SizedMemoryError(1, 0), "gpu")) is lg.OutOfDeviceMemory
+    bare = client_error(Exception("OutOfDeviceMemory('needs about 1,024 bytes of GPU memory; use more GPUs')"), "gpu")
+    assert type(bare) is lg.OutOfDeviceMemory and str(bare) == "needs about 1,024 bytes of GPU memory; use more GPUs"
+    long = client_error(Exception("OutOfMemory('Long error message', 'needs')"), "cpu")
+    assert type(long) is lg.OutOfMemory and long.args == ("Long error message", "needs")
+    other = ZeroDivisionError("x")
+    assert client_error(other, "gpu") is other
+    # the cause: tblib, which Dask pickles a task's error with, rebuilt la_graph's MemoryErrors through
+    # MemoryError.__new__, which refuses them; LaGraphError's own reduction avoids it
+    import pickle
+
+    from tblib import pickling_support
+    for error in (lg.OutOfDeviceMemory("needs 5 bytes"), lg.OutOfMemory("needs 6 bytes")):
+        pickling_support.install(error)
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and back.args == error.args
 
 
 def test_exchange_is_checked():

@@ -196,18 +196,24 @@ def test_rmat_does_not_depend_on_the_grid(E, client):
     assert a != rmat(E, 6, 4, seed=10, weights=(1, 5), chunk_edges=50).to_graph()
 
 
+def _hashed_graph(scale, edge_factor, seed, directed, weights, self_loops=False):
+    """The replicated R-MAT drawn on the host in one piece and built by Graph.from_edges."""
+    n = 1 << scale
+    u, v = loading._hashed_rmat_edges(np, scale, 0, edge_factor * n, (0.57, 0.76, 0.95), seed)
+    keep = (u == u) if self_loops else (u != v)
+    P = loading.Layout(n, 2, loading._scramble_key(seed))
+    u, v = P.position(u[keep].astype(np.int64)), P.position(v[keep].astype(np.int64))
+    w = None if weights is None else loading._edge_weights(u, v, n, directed, gen._weight_spec(weights), seed)
+    return lg.Graph.from_edges(u, v, w, n=n, directed=directed)
+
+
 @pytest.mark.parametrize("directed,weights", [(False, None), (True, (1, 9))])
 def test_rmat_replicated(E, client, directed, weights):
     """Every worker draws every edge and keeps its own blocks': the same graph for any grid and chunk
     size, equal to the hashed draws made on the host."""
     D = rmat(E, 7, 6, seed=5, directed=directed, weights=weights, chunk_edges=300, method="replicated")
     H = D.to_graph()
-    u, v = loading._hashed_rmat_edges(np, 7, 0, 768, (0.57, 0.76, 0.95), 5)
-    keep = u != v
-    P = loading.Layout(128, 2, loading._scramble_key(5))
-    u, v = P.position(u[keep].astype(np.int64)), P.position(v[keep].astype(np.int64))
-    w = None if weights is None else loading._edge_weights(u, v, 128, directed, weights, 5)
-    assert H == lg.Graph.from_edges(u, v, w, n=128, directed=directed)
+    assert H == _hashed_graph(7, 6, 5, directed, weights)
     assert rmat(DaskEngine(client, grid=3), 7, 6, seed=5, directed=directed, weights=weights, chunk_edges=77,
                 method="replicated").to_graph() == H
     verify.check_cc(H.to_undirected(), lg.connected_components(D, engine=E))
@@ -215,6 +221,64 @@ def test_rmat_replicated(E, client, directed, weights):
     verify.check_bfs(H, s, lg.bfs(D, s, engine=E))
     with pytest.raises(InvalidArgumentError, match="method must be"):
         rmat(E, 5, method="gpu")
+
+
+@pytest.mark.parametrize("grid", [1, 2, 3])
+@pytest.mark.parametrize("directed,weights,self_loops", [(False, None, False), (False, "uniform", True),
+                                                         (True, (1, 9), False), (True, None, True)])
+def test_lean_build_equals_the_host_graph(client, grid, directed, weights, self_loops):
+    """The lean build (count, fill, sort and merge in place, a range of rows at a time) gives the graph the
+    host builds from the same draws, duplicates merged and self-loops kept or dropped alike, on any grid
+    (a worker holding one block or several, of A and of its transpose) and any chunk size: 5 edges per
+    chunk and per sorted range (every hub row a range of its own), or all edges at once."""
+    E = DaskEngine(client, grid=grid)
+    H = _hashed_graph(8, 5, 3, directed, weights, self_loops)
+    assert H.self_loops > 0 if self_loops else H.self_loops == 0
+    for chunk in (5, 1 << 20):
+        D = rmat(E, 8, 5, seed=3, directed=directed, weights=weights, self_loops=self_loops, chunk_edges=chunk,
+                 method="replicated")
+        _same_graph(D, H)
+        stats = D.build_stats
+        assert sorted(stats) == sorted(E.placement.workers)
+        assert sum(x["blocks"] for x in stats.values()) == grid * grid * (2 if directed else 1)
+        assert sum(x["entries"] for x in stats.values()) == H.nnz * (2 if directed else 1)
+        # every drawn edge once in A and once in AT (directed), or both ways (a self-loop once)
+        u, v = loading._hashed_rmat_edges(np, 8, 0, 5 * 256, (0.57, 0.76, 0.95), 3)
+        loops = int(np.sum(u == v))
+        drawn = 2 * (5 * 256 - loops) + (loops * (2 if directed else 1) if self_loops else 0)
+        assert sum(x["drawn_entries"] for x in stats.values()) == drawn
+        assert all(x["model_peak_bytes"] >= x["model_resident_bytes"] > 0 or x["blocks"] == 0
+                   for x in stats.values())
+
+
+def test_lean_build_refuses_what_the_device_cannot_hold(monkeypatch):
+    """A GPU worker checks the memory model against its free device memory before drawing (its even share)
+    and after counting (the exact counts); a build that cannot fit raises OutOfDeviceMemory on the client,
+    naming the bytes.  The device is played by a stand-in for the free-memory query (a threaded cluster)."""
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=50)
+    c = distributed.Client(cluster)
+    try:
+        E = DaskEngine(c)
+        monkeypatch.setattr(loading, "_device_free", lambda name: (1000, "GPU 7"))
+        with pytest.raises(lg.OutOfDeviceMemory, match=r"rmat\(scale=9\): the lean build of 2 blocks \(512 rows\) "
+                                                       r"on this worker needs about [\d,]+ bytes of GPU memory at its "
+                                                       r"peak .* only 1,000 bytes are free on GPU 7; use more GPU"):
+            rmat(E, 9, 4, chunk_edges=64, method="replicated")
+        calls = []
+
+        def after_counting(name):                 # room for the estimate, not for the exact counts
+            calls.append(name)
+            return (1 << 40 if len(calls) <= 2 else 1000), "GPU 7"
+
+        monkeypatch.setattr(loading, "_device_free", after_counting)
+        with pytest.raises(lg.OutOfDeviceMemory, match="only 1,000 bytes are free on GPU 7"):
+            rmat(E, 9, 4, chunk_edges=64, method="replicated")
+        monkeypatch.setattr(loading, "_device_free", lambda name: (1 << 40, "GPU 7"))
+        assert rmat(E, 9, 4, chunk_edges=64, method="replicated").nnz > 0
+    finally:
+        c.close()
+        cluster.close()
 
 
 def test_errors(E, client, tmp_path):

@@ -1149,6 +1149,13 @@ def test_hint_changes_nothing(engine):
         assert E.to_numpy(v, fill=0).tolist() == [0, 4, 0, 5, 0, 0]
     with pytest.raises(InvalidArgumentError, match="bogus"):
         E.hint(v, "bogus")
+    # a matrix (the GPU engine stores small results densely; "sparse" turns one into CSR) keeps its entries
+    M = E.matrix_from_coo([0, 2, 2], [1, 0, 3], np.array([1.5, 2.5, 3.5]), 3, 4, dtype=np.float64)
+    P = E.mxm(M, E.matrix_from_coo([0, 1, 2, 3], [0, 1, 2, 3], True, 4, 4, dtype=bool), "plus_first")
+    for storage in ("sparse", "dense", "sparse"):
+        assert E.hint(P, storage) is P
+        assert E.to_coo(P)[0].tolist() == [0, 2, 2] and E.to_coo(P)[2].tolist() == [1.5, 2.5, 3.5]
+        assert E.to_numpy(E.mxv(P, E.full(4, 1.0), "plus_times"), fill=0).tolist() == [1.5, 0, 6.0]
 
 
 # ============================================================================ the FastSV step
@@ -1368,3 +1375,115 @@ def test_value_masked_products_that_crashed_suitesparse(engine):
     idx, vals = (np.asarray(a) for a in E.to_coo(w))
     expect = np.flatnonzero((counts > 0) & mask_true)
     assert idx.tolist() == expect.tolist() and vals.tolist() == counts[expect].tolist()
+
+
+# ============================================================================ products of larger matrices
+# Rows of every length the GPU engine's row-wise kernel sorts into its bins: empty, 1 to 4 entries (a
+# thread), ... 33 to 64 (16 lanes), a warp's, and longer than its long-row limit (2048, cut into pieces of
+# 1024); m != n.  Values are small integers and halves, so every float sum is exact in any order.
+PRODUCT_ROW_LENGTHS = (0, 0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 64, 65, 100, 129)
+PRODUCT_LONG_ROWS = (2047, 2048, 2049, 3100, 5200)
+PRODUCT_DTYPES = ((BOOL, F64), (F64, F64), (I64, I64), (F64, BOOL), (BOOL, BOOL))
+
+
+def product_values(rng, dtype, k):
+    dtype = np.dtype(dtype)
+    if dtype == BOOL:
+        return rng.random(k) < 0.8
+    if dtype == I64:
+        return rng.integers(-3, 6, k).astype(np.int64)
+    return rng.choice(FLOATS, k)
+
+
+def product_entries(rng, m, n, long_rows=PRODUCT_LONG_ROWS, lengths=PRODUCT_ROW_LENGTHS):
+    """(rows, cols) of an m x n pattern with rows of every length class (and the long rows that fit)."""
+    rows_len = rng.choice(lengths, m)
+    longs = [L for L in long_rows if L <= n][:m]
+    rows_len[rng.choice(m, len(longs), replace=False)] = longs
+    rows = np.repeat(np.arange(m, dtype=np.int64), rows_len)
+    cols = np.concatenate([np.sort(rng.choice(n, L, replace=False)) for L in rows_len if L] or [np.zeros(0, int)])
+    return rows, cols.astype(np.int64)
+
+
+def product_operands(Es, kind, adt, udt, seed, m=600, n=5200):
+    """The same matrix and vectors on each engine of ``Es``: ``(A, u_full, u_sparse)`` per engine.
+
+    mxv: A is m x n with long rows; vxm: A is n x m with long columns (long rows of its transpose).
+    """
+    rng = np.random.default_rng(seed)
+    rows, cols = product_entries(rng, m, n)
+    if kind == "vxm":
+        rows, cols = cols, rows
+    shape = (m, n) if kind == "mxv" else (n, m)
+    vals = product_values(rng, adt, rows.size)
+    k = shape[1] if kind == "mxv" else shape[0]
+    uvals = product_values(rng, udt, k)
+    keep = np.flatnonzero(rng.random(k) < 0.7)
+    out = []
+    for E in Es:
+        A = E.matrix_from_coo(rows, cols, vals, *shape, dtype=adt)
+        out.append((A, E.vector_from_numpy(uvals), E.vector_from_coo(keep, uvals[keep], k, dtype=udt)))
+    return out, shape
+
+
+def run_product(E, kind, A, u, semiring, **kw):
+    return E.mxv(A, u, semiring, **kw) if kind == "mxv" else E.vxm(u, A, semiring, **kw)
+
+
+def check_product_variants(E, R, kind, semiring, ops_e, ops_r, shape, seed):
+    """The product of ``E`` against the reference engine ``R``: plain, masked into a new vector, and
+    accumulated into a given (full, or sparse under a mask) output; an ``any`` monoid's value must lie
+    between the min and the max monoid's."""
+    add, mult = semiring.split("_", 1)
+    rng = np.random.default_rng(seed)
+    size = shape[0] if kind == "mxv" else shape[1]
+    mvals = rng.integers(0, 3, size)
+    variants = []
+    for ui in (1, 2):                                         # full u, sparse u
+        variants.append((ui, {}))
+        variants.append((ui, dict(mask="value", complement=bool(ui == 2), structural=False)))
+        if add != "any":
+            variants.append((ui, dict(out="full", accum=str(rng.choice(["plus", "min", "second", "times"])))))
+            variants.append((ui, dict(out="sparse", accum="plus", mask="value", replace=bool(ui == 1))))
+    for ui, spec in variants:
+        objs = []
+        for Eng, ops in ((E, ops_e), (R, ops_r)):
+            kw = dict(spec)
+            if kw.get("mask") == "value":
+                kw["mask"] = Eng.vector_from_numpy(mvals)
+            T = run_product(R, kind, ops_r[0], ops_r[ui], semiring) if kw.get("out") else None
+            if kw.get("out") == "full":
+                zdt = np.dtype(R.to_numpy(T, fill=0).dtype)
+                kw["out"] = Eng.vector_from_numpy(((np.arange(size) % 5) - 1).astype(zdt))
+            elif kw.get("out") == "sparse":
+                zdt = np.dtype(R.to_numpy(T, fill=0).dtype)
+                idx = np.flatnonzero(np.arange(size) % 3 == 1)
+                kw["out"] = Eng.vector_from_coo(idx, np.ones(idx.size, zdt), size, dtype=zdt)
+            objs.append(run_product(Eng, kind, ops[0], ops[ui], semiring, **kw))
+        got, want = objs
+        label = f"{kind} {semiring} u={'full' if ui == 1 else 'sparse'} {spec}"
+        if add != "any":
+            try:
+                assert_matches(E, got, to_ref(R, want))
+            except AssertionError as exc:
+                raise AssertionError(f"{label}: {exc}") from None
+            continue
+        g, w = to_ref(E, got), to_ref(R, want)
+        np.testing.assert_array_equal(g.present, w.present, err_msg=label)
+        kw = {"mask": R.vector_from_numpy(mvals), "complement": bool(ui == 2)} if spec else {}
+        lo, hi = (to_ref(R, run_product(R, kind, ops_r[0], ops_r[ui], f"{m}_{mult}", **kw)) for m in ("min", "max"))
+        for key in w.keys():
+            assert lo.val[key] <= g.val[key] <= hi.val[key], (label, key, g.val[key])
+
+
+@pytest.mark.parametrize("semiring", SEMIRINGS)
+@pytest.mark.parametrize("kind", ["mxv", "vxm"])
+def test_products_on_rows_of_every_length(engine, kind, semiring):
+    """mxv / vxm of non-square matrices with empty, short, warp-long and very long rows (or, for vxm,
+    columns), every semiring on several operand dtypes, full and sparse vectors, value masks, and
+    accumulation into full and sparse outputs: the reference engine's answers."""
+    R = la_graph.get_engine("reference")
+    for k, (adt, udt) in enumerate(PRODUCT_DTYPES):
+        seed = 1000 * k + SEMIRINGS.index(semiring)
+        (ops_e, ops_r), shape = product_operands((engine, R), kind, adt, udt, seed)
+        check_product_variants(engine, R, kind, semiring, ops_e, ops_r, shape, seed)

@@ -3,7 +3,8 @@
 Skipped where CuPy or a CUDA device is missing.  Here: the out-of-memory and CUDA
 error paths, the kernel-module cache, the int32 / int64 index paths, the BFS
 kernels (thin and wide launches, the pull level), the immutability of stored arrays, the fused
-steps (their signatures, where they decline, FastSV against its algebra), and
+steps (their signatures, where they decline, FastSV against its algebra), the near-far SSSP
+kernel under each of its knobs, and
 CPU/GPU agreement on BFS levels and connected-component labels for generated families.
 The conformance suite is also run once more on an engine that keeps every
 matrix in CSR with int64 indices (the paths small dense matrices never take).
@@ -21,8 +22,9 @@ from la_graph import generators
 from la_graph.algorithms import steps
 from la_graph.algorithms.bfs import bfs_pull, bfs_push
 from la_graph.algorithms.connected_components import fastsv_round
+from la_graph.algorithms.scc import _pivot as scc_pivot, scc_fwbw, scc_trim
 from la_graph.engines.base import Declined
-from la_graph.verify import check_bfs, check_cc
+from la_graph.verify import check_bfs, check_cc, check_sssp
 
 try:
     _GPU = lg.get_engine("gpu")
@@ -316,8 +318,8 @@ def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
     assert sorted(E.fused_steps) == ["bfs_pull", "bfs_push", "component_labels", "fastsv_round", "floyd_warshall",
                                      "luby", "msf_edges", "msf_forest", "msf_labels", "msf_round", "scc_color",
-                                     "scc_trim", "sssp_delta_stepping", "sssp_relax", "triangle_total",
-                                     "vertex_priorities", "vertex_triangles"]
+                                     "scc_fwbw", "scc_labels", "scc_trim", "sssp_delta_stepping", "sssp_relax",
+                                     "triangle_total", "vertex_priorities", "vertex_triangles"]
     families = steps.families()
     for name, impl in E.fused_steps.items():
         step = steps.STEPS[name]
@@ -353,7 +355,10 @@ def _declining_calls(E):
         ("luby", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int32)))),       # int32 priorities
         ("luby", (E.matrix(G), part)),                                              # not full
         ("scc_trim", (G, labels32)),
+        ("scc_fwbw", (G, 0, labels32)),
         ("scc_color", (G, 0, labels32)),                                            # int32 labels
+        ("scc_labels", (G, labels32)),
+        ("scc_labels", (G, E.vector(n + 1, np.int64))),                             # not n entries
     ]
 
 
@@ -403,6 +408,86 @@ def test_fastsv_round_matches_its_algebra(E, E64, name):
                 for x, y in zip(fused, plain):
                     np.testing.assert_array_equal(eng.to_numpy(x), eng.to_numpy(y))
             np.testing.assert_array_equal(eng.to_numpy(fused[0]), lg.connected_components(G, engine="cpu"))
+
+
+# ---------------------------------------------------------------- strongly connected components
+def _chain_of_cycles(k):
+    """k 2-cycles, each pointing to the next: nothing to trim, k SCCs in a row."""
+    a = np.arange(0, 2 * k, 2)
+    return lg.Graph.from_edges(np.r_[a, a + 1, a[:-1] + 1], np.r_[a + 1, a, a[1:]], n=2 * k, directed=True)
+
+
+def _as_directed(G):
+    u, v = G.edges()
+    return lg.Graph.from_edges(u, v, n=G.n, directed=True)
+
+
+def _linked_paths(k, length, seed=5):
+    """k two-way paths (each one mutual-edge component: deep union-find trees), path i pointing to
+    path i + 1 and the last back to path k // 2 (SCCs: k // 2 paths alone, the rest one), ids shuffled."""
+    n = k * length
+    a = np.arange(n).reshape(k, length)
+    u, v = a[:, :-1].ravel(), a[:, 1:].ravel()
+    hop_u, hop_v = np.r_[a[:-1, -1], a[-1, 0]], np.r_[a[1:, 0], a[k // 2, length // 2]]
+    perm = np.random.default_rng(seed).permutation(n)
+    return lg.Graph.from_edges(perm[np.r_[u, v, hop_u]], perm[np.r_[v, u, hop_v]], n=n, directed=True)
+
+
+SCC_GRAPHS = {
+    "rmat_directed": FAMILIES["rmat_directed"],
+    "uniform_directed": FAMILIES["uniform_directed"],
+    "grid_as_directed": lambda: _as_directed(generators.grid_2d(40, 31)),
+    "caveman_as_directed": lambda: _as_directed(generators.connected_caveman(20, 6)),
+    "chain_of_cycles": lambda: _chain_of_cycles(3000),
+    "linked_paths": lambda: _linked_paths(8, 1500),
+    "path": lambda: lg.Graph.from_edges(np.arange(2999), np.arange(1, 3000), directed=True),
+    "hub_and_loops": lambda: lg.Graph.from_edges(np.r_[np.zeros(3000, int), np.arange(1, 3001), np.arange(3001)],
+                                                 np.r_[np.arange(1, 3001), np.zeros(3000, int), np.arange(3001)],
+                                                 directed=True),   # a vertex of degree 3000: many chunks
+}
+
+
+@pytest.fixture(params=["auto", "contract", "plain"])
+def scc_engines(request, E, E64, monkeypatch):
+    """The engines (int32 and int64 indices) with the SCC kernel's contraction as the graph decides, always, never."""
+    edges = {"auto": gpu_mod.GPUEngine.SCC_CONTRACT_EDGES, "contract": 2**62, "plain": -1}[request.param]
+    monkeypatch.setattr(gpu_mod.GPUEngine, "SCC_CONTRACT_EDGES", edges)
+    return E, E64
+
+
+@pytest.mark.parametrize("name", sorted(SCC_GRAPHS))
+def test_scc_steps_match_their_algebra(scc_engines, name):
+    """Each SCC step's kernel on its own (from nothing and from whole SCCs labelled) gives its algebra's labels."""
+    G = SCC_GRAPHS[name]()
+    truth = lg.strongly_connected_components(G, engine="cpu")
+    comps = np.unique(truth)
+    pre = np.flatnonzero(np.isin(truth, comps[np.random.default_rng(G.n).random(comps.size) < 0.3]))
+    for eng in scc_engines:
+        np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=eng), truth)
+        with steps.algebraic("scc_labels"):     # the three kernels in turn
+            np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=eng), truth)
+        for start in (np.zeros(0, np.int64), pre):
+            fused, plain = (eng.hint(eng.vector_from_coo(start, truth[start], G.n, dtype=np.int64), "dense")
+                            for _ in range(2))
+            assert eng.fused_steps["scc_trim"](eng, G, fused) == scc_trim.algebraic(eng, G, plain)
+            np.testing.assert_array_equal(eng.to_numpy(fused, fill=-1), eng.to_numpy(plain, fill=-1))
+            if eng.nvals(plain) < G.n:
+                pivot = scc_pivot(eng, G, plain)
+                assert eng.fused_steps["scc_fwbw"](eng, G, pivot, fused) == scc_fwbw.algebraic(eng, G, pivot, plain)
+                np.testing.assert_array_equal(eng.to_numpy(fused, fill=-1), eng.to_numpy(plain, fill=-1))
+            left = G.n - eng.nvals(plain)
+            assert eng.fused_steps["scc_color"](eng, G, 0, fused) == left
+            np.testing.assert_array_equal(eng.to_numpy(fused), truth)
+
+
+def test_scc_real_graphs(E, shared_data):
+    from .graphs import real
+    for path in ["snap/cit-HepTh.txt.gz", "snap/soc-Slashdot0902.txt.gz", "law/uk-2007-05_100000.txt.gz",
+                 "suitesparse/luxembourg_osm.mtx.gz"]:
+        G = real(shared_data, path)
+        G = G if G.directed else _as_directed(G)
+        np.testing.assert_array_equal(lg.strongly_connected_components(G, engine=E),
+                                      lg.strongly_connected_components(G, engine="cpu"), err_msg=path)
 
 
 # ---------------------------------------------------------------- CPU / GPU agreement
@@ -517,3 +602,52 @@ def test_msf_a_long_path_of_hooks(E, monkeypatch):
         r = lg.minimum_spanning_forest(G, engine=E)
         np.testing.assert_array_equal(r.u, np.arange(n - 1))
         assert not r.labels.any()
+
+
+# ---------------------------------------------------------------- delta-stepping (sssp_nearfar)
+SSSP_FAMILIES = {
+    "rmat": lambda: generators.rmat(12, 16, weights=(1, 1000), seed=21),          # hubs, a dense core, leaves
+    "rmat_directed": lambda: generators.rmat(11, 8, directed=True, weights=(1, 100), seed=22),
+    "star": lambda: generators.star(5000, weights=(1, 1000), seed=23),            # one hub row of 4999
+    "grid": lambda: generators.grid_2d(60, 50, weights=(1, 999), seed=24),        # sparse: the SSSP_SPARSE_ knobs
+    "zero_weights": lambda: generators.rmat(10, 8, weights=(0, 9), seed=25),      # parents found in the loop
+}
+
+# engine attributes -> values: the widths' rules, chunked rows, fewer blocks
+SSSP_KNOBS = [
+    {},
+    {"SSSP_TARGET": 0},                                                    # buckets of one delta
+    {"SSSP_TARGET": 1, "SSSP_GRAIN": 32},                                  # a bin a bucket
+    {"SSSP_TARGET": 1 << 40, "SSSP_GRAIN": 1, "SSSP_GROW": 1000},          # wide at once
+    {"SSSP_TARGET": 5000, "SSSP_GROW": 1},
+    {"SSSP_BIG_ROW": 4, "SSSP_CHUNK": 3},                                  # most rows as chunks
+    {"SSSP_BIG_ROW": 1 << 40},                                             # none
+    {"SSSP_SPARSE_TARGET": 4096, "SSSP_SPARSE_BLOCKS": 3},
+    {"SSSP_SPARSE_WIDTH": 1, "SSSP_SPARSE_BLOCKS": 1, "SSSP_BIG_ROW": 2, "SSSP_CHUNK": 1},
+    {"SSSP_LANES": 1, "SSSP_BIG_ROW": 8, "SSSP_CHUNK": 5},                 # a lane a row
+    {"SSSP_LANES": 32},
+]
+
+
+@pytest.mark.parametrize("knobs", SSSP_KNOBS, ids=lambda k: ",".join(f"{a[5:]}={v}" for a, v in k.items()) or "default")
+@pytest.mark.parametrize("family", sorted(SSSP_FAMILIES))
+def test_sssp_nearfar_knobs(E, E64, monkeypatch, family, knobs):
+    """Every bucket-width rule, row cut and launch shape: the CPU engine's distances, valid parents."""
+    for name, value in knobs.items():
+        monkeypatch.setattr(type(E), name, value)
+    G = SSSP_FAMILIES[family]()
+    deg = np.asarray(G.out_degree)
+    for s in sorted({0 if deg[0] else int(np.argmax(deg)), int(np.argmax(deg)), G.n - 1}):
+        want = lg.sssp(G, s, engine="cpu").distance
+        for eng in (E, E64) if not knobs else (E,):
+            r = lg.sssp(G, s, engine=eng)
+            np.testing.assert_array_equal(r.distance, want)
+            check_sssp(G, s, r.distance, r.parent)
+        np.testing.assert_array_equal(lg.sssp(G, s, engine=E, parent=False).distance, want)
+
+
+def test_sssp_nearfar_reports_its_rounds(E, caplog):
+    G = SSSP_FAMILIES["rmat"]()
+    with caplog.at_level("DEBUG", logger="la_graph"):
+        lg.sssp(G, int(np.argmax(G.out_degree)), engine=E)
+    assert any("rounds" in m and "buckets" in m and "edges relaxed" in m for m in caplog.messages)

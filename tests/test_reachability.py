@@ -1,3 +1,6 @@
+import contextlib
+from unittest import mock
+
 import numpy as np
 import pytest
 import scipy.sparse.csgraph as csgraph
@@ -151,3 +154,57 @@ def test_reach_sweep_step_and_its_algebra_match_scipy(engine, name):
                                                             indices=srcs)))
     np.testing.assert_array_equal(reach_sweep(engine, G, srcs), want)
     np.testing.assert_array_equal(reach_sweep.algebraic(engine, G, srcs), want)
+
+
+def _sources(G, kind):
+    if kind == "spread":   # more than one 64-bit word of sources
+        return np.r_[np.arange(0, G.n, max(G.n // 60, 1)), np.random.default_rng(1).integers(0, G.n, 20)]
+    return np.r_[[0] * 3, [G.n // 2] * 3, [0]]   # repeats: searches that see the same vertices at once
+
+
+#: (REACH_MIN_SHARE, REACH_FLAT, REACH_FLAT_BUDGET): never stop the sweep, the defaults, stop at the
+#: first level that would pull, stop after the second level
+STOPS = [(0.0, 9.9, 0.0), (3.0, 0.95, 0.5), (0.0, 0.0, 0.0), (1e9, 9.9, 0.0)]
+
+
+def _stopped(stop):
+    from la_graph.engines.cpu import fused
+
+    return [mock.patch.object(fused, name, value)
+            for name, value in zip(("REACH_MIN_SHARE", "REACH_FLAT", "REACH_FLAT_BUDGET"), stop)]
+
+
+@pytest.mark.parametrize("stop", STOPS)
+@pytest.mark.parametrize("kind", ["spread", "repeats"])
+@pytest.mark.parametrize("name", ["rmat_directed", "uniform_directed", "grid", "directed_cycle", "two_stars",
+                                  "self_loop"])
+def test_cpu_sweep_finished_after_any_level(name, kind, stop):
+    """The CPU kernel's sweep handed to its shared finish (SCCs in topological order) after any level: scipy's reach."""
+    from la_graph.algorithms.reachability import reach_sweep
+    from la_graph.engines import get_engine
+
+    G = SMALL[name]()
+    srcs = _sources(G, kind)
+    want = np.isfinite(np.atleast_2d(csgraph.shortest_path(G.to_scipy(), directed=True, unweighted=True,
+                                                            indices=srcs)))
+    with contextlib.ExitStack() as patches:
+        for patch in _stopped(stop):
+            patches.enter_context(patch)
+        np.testing.assert_array_equal(reach_sweep(get_engine("cpu"), G, srcs), want)
+
+
+@given(
+    n=st.integers(1, 40),
+    edges=st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39)), max_size=120),
+    nsources=st.integers(1, 70),
+    stop=st.sampled_from(STOPS),
+)
+@settings(max_examples=80, deadline=None)
+def test_property_cpu_sweep_finished_after_any_level(n, edges, nsources, stop):
+    G = lg.Graph.from_edges([a % n for a, _ in edges], [b % n for _, b in edges], n=n, directed=True)
+    srcs = np.random.default_rng(n + nsources).integers(0, n, nsources)
+    with contextlib.ExitStack() as patches:
+        for patch in _stopped(stop):
+            patches.enter_context(patch)
+        R = lg.reachability(G, srcs, engine="cpu")
+    np.testing.assert_array_equal(R, _closure(G)[srcs])

@@ -123,6 +123,28 @@ def test_coloring_after_partial_labels():
             np.testing.assert_array_equal(E.to_numpy(labels, fill=-1), expected)
 
 
+def test_whole_graph_pass_matches_scipy():
+    # Tarjan's pass over whole graphs with SCCs of many sizes met deep in the search: a path through
+    # the vertices (in a random order), random forward arcs along it, and short backward arcs
+    from scipy.sparse import csgraph
+
+    rng = np.random.default_rng(13)
+    for n, m, nb, span in ((3000, 6000, 300, 20), (3000, 9000, 1000, 5), (500, 1500, 100, 50)):
+        order = rng.permutation(n)
+        a, b = rng.integers(0, n, m), rng.integers(0, n, m)
+        x = rng.integers(0, n, nb)
+        y = np.maximum(0, x - rng.integers(1, span, nb))
+        u = order[np.r_[np.arange(n - 1), np.minimum(a, b), x]]
+        v = order[np.r_[np.arange(1, n), np.maximum(a, b), y]]
+        G = lg.Graph.from_edges(u, v, n=n, directed=True)
+        labels = lg.strongly_connected_components(G, engine="cpu")
+        k, comp = csgraph.connected_components(G.to_scipy(), directed=True, connection="strong")
+        smallest = np.full(k, n)
+        np.minimum.at(smallest, comp, np.arange(n))
+        np.testing.assert_array_equal(labels, smallest[comp])
+        assert 1 < k < n
+
+
 def test_output_device_on_cpu():
     G = lg.Graph.from_edges([0, 1], [1, 0], n=3, directed=True)
     assert lg.strongly_connected_components(G, engine="cpu", output="device").tolist() == [0, 0, 2]

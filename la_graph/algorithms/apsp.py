@@ -47,7 +47,7 @@ FW_DENSITY = {True: 256, False: 16}
 BLOCK_BYTES = 1 << 26
 
 
-def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False):
+def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, output="numpy"):
     """Shortest-path lengths between all pairs of vertices, as a dense ``n x n`` array.
 
     Parameters
@@ -72,13 +72,17 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False):
     progress : bool
         Show on standard error the rows done and their rate (or the time spent,
         for Floyd-Warshall), once the work has taken 2 seconds.
+    output : {"numpy", "device"}
+        ``"device"``: leave ``D`` where the engine computes it (a CuPy array on
+        the GPU engine, for more GPU work: no copy of the ``8 n^2`` bytes to the
+        host; numpy on the CPU engine).
 
     Returns
     -------
     numpy.ndarray
         ``D`` of shape ``(n, n)``, float64: ``D[i, j]`` the length of a shortest
         path from ``i`` to ``j``, ``inf`` where ``j`` is unreachable from ``i``,
-        ``0`` on the diagonal.
+        ``0`` on the diagonal (a cupy.ndarray with ``output="device"`` on the GPU).
 
     Raises
     ------
@@ -114,6 +118,7 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False):
     """
     G = V.check_graph(G)
     V.check_choice(method, set(METHODS), what="method")
+    V.check_choice(output, {"numpy", "device"}, what="output")
     max_bytes = _check_max_bytes(max_bytes)
     E = get_engine(engine)
     n = G.n
@@ -135,12 +140,14 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False):
         if v >= 0:
             del D
             _raise_negative_cycle(G, int(v), E)
-        out = E.to_numpy(D)
+        out = (E.to_device if output == "device" else E.to_numpy)(D, consume=True)
         if G.weighted and G.nnz:
             from .sssp import _check_overflow
 
             wr = G.weight_range()
-            _check_overflow(E, G, np.arange(n), out, max(-wr.min, wr.max))
+            wabs = max(-wr.min, wr.max)
+            if wabs * max(n - 1, 1) >= np.finfo(np.float64).max:     # else no length can overflow: no download
+                _check_overflow(E, G, np.arange(n), out if isinstance(out, np.ndarray) else out.get(), wabs)
         return out
     out = np.empty((n, n))
     bar = _progress.bar(progress, desc="all-pairs shortest paths", total=n, unit="rows")
@@ -150,6 +157,8 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False):
             bar.update(rows.stop - rows.start)
     finally:
         bar.close()
+    if output == "device":      # the searches' rows come to the host; the engine's array, as asked
+        return E.to_device(E.vector_from_numpy(out.reshape(-1)), consume=True).reshape(n, n)
     return out
 
 

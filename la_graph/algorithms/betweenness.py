@@ -266,10 +266,11 @@ def brandes_batch(E, G, srcs, total, ends):
     levels = [F]
     while True:   # forward: F<!P, replace> = F plus.first A, the path counts of the next level
         F = E.mxm(F, A, "plus_first", mask=P, structural=True, complement=True)
-        if E.nvals(F) == 0:
+        reached_now = E.nvals(F)
+        if reached_now == 0:
             break
         E.assign(P, True, mask=F, structural=True)
-        levels.append(F)
+        levels.append(E.hint(F, "sparse") if reached_now * 16 < b * n else F)   # kept until the sweep back
     ones = E.full(b, 1.0)
     reached = None
     if ends is not None:

@@ -19,7 +19,9 @@ distance-limited searches of :func:`~la_graph.shortcut`.  A batch of
 :func:`reachability` is the step ``reach_sweep`` (:mod:`la_graph.algorithms.steps`:
 this sweep in primitives); the CPU engine runs it as one compiled loop over
 bit-sliced rows, 64 sources per machine word (MS-BFS, Then et al. 2015), pushing
-small frontiers and pulling large ones.
+small frontiers and pulling large ones, and where the sources' frontiers stop
+meeting level by level, finishes what is left in one pass over its strongly
+connected components in topological order.
 """
 
 from __future__ import annotations

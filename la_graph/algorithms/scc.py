@@ -1,9 +1,9 @@
 """Strongly connected components: trimming, forward-backward reachability, min-label coloring.
 
 Three steps (:mod:`la_graph.algorithms.steps`: each written below in
-primitives; the CPU engine runs each as one compiled loop, the GPU engine the
-trim and the coloring as CUDA kernels), working on ``labels``, a vector with an
-entry for every vertex already assigned:
+primitives; the CPU engine runs each as one compiled loop, the GPU engine each
+as one launch of a persistent CUDA kernel, ``gpu/scc.cu``), working on
+``labels``, a vector with an entry for every vertex already assigned:
 
 1. **Trim** (``scc_trim``): a vertex with no unassigned in-neighbour or none
    out (``A any.pair 1`` and ``1 any.pair A`` over the unassigned vertices,
@@ -29,7 +29,11 @@ entry for every vertex already assigned:
    small SCCs: no colour has more than one root).
 
 All three together are the step ``scc_labels``, which the CPU engine fuses
-into one Tarjan pass over the whole graph.
+into one Tarjan pass over the whole graph (Afforest's union-find where every
+arc has its reverse: the SCCs are then the weak components), and the GPU
+engine into one kernel launch (which also contracts the components of mutual
+edges and trims the graph of them by pointer jumping: a chain of small SCCs
+then takes log2 sweeps).
 
 Each SCC is labelled by its smallest vertex id, as connected components are.
 """
@@ -91,9 +95,10 @@ def scc_labels(E, G, labels):
 
     The CPU engine fuses it: Tarjan's algorithm over the whole graph, one
     linear pass (what its ``scc_color`` does with the vertices left), up to
-    half a million vertices; beyond, where a giant SCC's two searches beat
+    a million vertices; beyond, where a giant SCC's two searches beat
     Tarjan's depth-first walk through it, it declines (the profiler shows it)
-    and these steps run.
+    and these steps run.  A graph whose every arc has its reverse it labels
+    by Afforest's union-find over its (symmetric) CSR, at any size.
     """
     n = G.n
     done = scc_trim(E, G, labels)

@@ -239,7 +239,8 @@ class APSP(Algorithm):
         return None
 
     def ours(self, fn, G, setting, engine, device):
-        return lambda: fn(G, engine=engine)
+        kw = _device_kw(fn, device)
+        return lambda: fn(G, engine=engine, **kw)
 
     def check(self, G, setting, D):
         # check_sssp's edge checks take (sources x edges) memory: a few sources at a time

@@ -35,6 +35,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -200,6 +201,22 @@ def parse(algo, stdout, returncode=0):
     return seconds, summary, verified
 
 
+def _deep_stack():
+    """Raise the child's stack limit to its hard limit before ``exec``.
+
+    ECL-CC checks its labels with a recursive depth-first search from every
+    vertex: on a graph whose giant component holds millions of vertices
+    (R-MAT 22) the recursion overflows the usual 8 MiB stack and the program
+    dies of SIGSEGV after its compute time went into a pipe buffer that is
+    never flushed.
+    """
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or hard > soft):
+        resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
+
+
 def run(algo, egr, *, exe=None, timeout=1800):
     """Run the ECL program of ``algo`` on an ``.egr`` file; returns a :class:`~la_graph.bench.peers.SelfReported`."""
     from .peers import SelfReported
@@ -207,10 +224,13 @@ def run(algo, egr, *, exe=None, timeout=1800):
     exe = Path(exe or programs().get(algo) or "")
     if not exe.is_file():
         raise FileNotFoundError(f"{PROGRAMS[algo][0]} is not built: run 'python -m la_graph.bench.external build'")
-    done = subprocess.run([str(exe), str(egr)], capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run([str(exe), str(egr)], capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=_deep_stack)
     seconds, summary, verified = parse(algo, done.stdout, done.returncode)
     if seconds is None:
-        raise RuntimeError(f"{exe.name} printed no compute time (exit {done.returncode}): "
+        how = (f"killed by {signal.Signals(-done.returncode).name}" if done.returncode < 0
+               else f"exit {done.returncode}")
+        raise RuntimeError(f"{exe.name} printed no compute time ({how}): "
                            f"{(done.stderr or done.stdout).strip()[-500:]}")
     return SelfReported(seconds, summary, verified, (done.stdout + done.stderr).strip()[-2000:])
 

@@ -30,6 +30,18 @@ against the CPU engine on the gathered graph up to ``--check-max`` vertices,
 and beyond that against the one-worker run's (the graph does not depend on the
 number of workers).
 
+Graphs generated on GPU workers are built by the lean block build; a row with
+``algo="build"`` holds each worker's build (times of its passes, the memory model's peak
+and resident bytes, CuPy's pool high-water mark), and a graph that does not fit is a row
+with its ``error``.  ``--spmd`` also runs each algorithm on the workers by ``E.run``
+(``path="spmd"``, first), beside the client-driven run (``path="client"``); each row has the
+busiest worker's compute and exchange per run, the bytes and collectives per run, and on GPU
+workers the largest CuPy pool on a worker (``pool_peak_bytes``: a high-water mark).
+``--budget S`` runs an algorithm once when that run takes over ``S`` seconds.  For runs cut
+into one process per worker count, ``--refs FILE.npz`` keeps the first process's answers to
+check the later ones against, ``--no-yardstick`` skips NCCL's collectives and ``--yardstick
+JSON...`` adds them to the records afterwards.
+
 Run ``python -m la_graph.bench.scaling --help``; ``--plot`` draws the JSON.
 
 Examples
@@ -76,14 +88,35 @@ def mxv_model_bytes(n, s, workers, entry_bytes):
     return int(round((len(fetched) + partials) * seg))
 
 
-def _run(algo, G, E, source):
+def _call(algo, G, source):
+    """``(function, args, kwargs, pick)``: how to run ``algo`` on ``G``, and the array of its result compared."""
     if algo == "bfs":
-        return lg.bfs(G, source, parent=False, engine=E).level
+        return lg.bfs, (G, source), {"parent": False}, lambda r: r.level
     if algo == "cc":
-        return lg.connected_components(G, engine=E)
+        return lg.connected_components, (G,), {}, lambda r: r
     if algo == "pagerank":
-        return lg.pagerank(G, engine=E)
-    return lg.sssp(G, source, parent=False, engine=E).distance
+        return lg.pagerank, (G,), {}, lambda r: r
+    return lg.sssp, (G, source), {"parent": False}, lambda r: r.distance
+
+
+def _run(algo, G, E, source, spmd=False):
+    """``algo`` on ``G`` with engine ``E``, driven from the client or (``spmd``) run on the workers by ``E.run``."""
+    fn, args, kwargs, pick = _call(algo, G, source)
+    return pick(E.run(fn, *args, **kwargs) if spmd else fn(*args, engine=E, **kwargs))
+
+
+def _pool(release=False, dask_worker=None):
+    """``(in use, held)`` bytes of CuPy's pool on a GPU worker (``release``: cached blocks given back first, so
+    that what it holds later bounds the peak since from above: the pool keeps what it allocates)."""
+    from ..engines.gpu.memory import pool_bytes
+    return pool_bytes(release)
+
+
+def _pool_peak(client, local):
+    """The most bytes CuPy's pool holds on any worker (GPU workers; None otherwise)."""
+    if local != "gpu":
+        return None
+    return max(held for _, held in client.run(_pool).values())
 
 
 def _same(algo, a, b):
@@ -98,7 +131,7 @@ def _transfer_bytes(client):
     return sum(client.run(lambda dask_worker: dask_worker.transfer_outgoing_bytes_total).values())
 
 
-def _on_workers(E, name):
+def _on_workers(E, name, chunk_edges=1 << 24):
     """The R-MAT graph ``name`` (``rmatNN[:wLO-HI][:dir]``) generated on the workers of ``E``."""
     import re
 
@@ -108,7 +141,7 @@ def _on_workers(E, name):
     if not m or any(x != "dir" and not re.fullmatch(r"w\d+-\d+", x) for x in mods):
         raise lg.InvalidArgumentError(f"--generate workers makes R-MAT graphs (rmatNN[:wLO-HI][:dir]), got {name!r}")
     weights = next((tuple(int(x) for x in mod[1:].split("-")) for mod in mods if mod.startswith("w")), None)
-    return rmat(E, int(m.group(1)), seed=1, directed="dir" in mods, weights=weights, chunk_edges=1 << 24)
+    return rmat(E, int(m.group(1)), seed=1, directed="dir" in mods, weights=weights, chunk_edges=chunk_edges)
 
 
 def _busiest(before, after):
@@ -119,12 +152,20 @@ def _busiest(before, after):
 
 
 def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=True, log=print, save=None,
-            exchange="auto", generate="host", check_max=1 << 22):
+            exchange="auto", generate="host", check_max=1 << 22, spmd=False, grid=None, budget=None,
+            chunk_edges=1 << 24, refs_file=None, yardstick=True):
     """Rows ``{graph, workers, algo, ms, ...}`` and ``mxv`` traffic rows, for each worker count.
 
     Strong scaling runs every graph on every worker count; ``weak=True`` runs
     ``graphs[k]`` on ``workers[k]`` only (a ladder growing with the workers).
-    ``generate="workers"``: R-MAT graphs made on the workers (module docstring).
+    ``generate="workers"``: R-MAT graphs made on the workers (module docstring), drawn
+    ``chunk_edges`` at a time.  ``spmd``: every algorithm also run by ``E.run`` (rows with
+    ``path="spmd"``; the client-driven ones have ``path="client"``).  ``grid``: blocks per
+    side (default ``ceil(sqrt(workers))``).  ``budget``: seconds; an algorithm whose first
+    run takes longer is not repeated, its first run is the row's (``runs=0``).  ``refs_file``:
+    an ``.npz`` of answers; those it holds are the references, and new references are added to
+    it (several processes, one per worker count, check against the first one's answers).
+    ``yardstick``: NCCL's collectives for the same bytes at the end (:func:`nccl_yardstick`).
     """
     if weak and len(graphs) != len(workers):
         raise lg.InvalidArgumentError(f"weak scaling pairs graphs with worker counts: {len(graphs)} graphs, "
@@ -139,27 +180,33 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
         t = time.perf_counter()
         built[name] = build_graph(name)
         log(f"{name}: {built[name]}, built in {time.perf_counter() - t:.1f} s")
-    refs = {}
+    stored = _load_refs(refs_file)
+    refs = dict(stored)
+    gb = 1e9
     for w in workers:
         client, cluster = local_cluster(w, local)
         try:
-            E = DaskEngine(client, local=local, grid=int(np.ceil(np.sqrt(w))), threads=1, exchange=exchange)
+            E = DaskEngine(client, local=local, grid=grid or int(np.ceil(np.sqrt(w))), threads=1, exchange=exchange)
             log(f"{w} workers, {E.grid}x{E.grid} blocks, exchange {E.exchange}")
             for k, (name, G) in enumerate(built.items()):
                 if weak and workers[k] != w:
                     continue
                 host = G
+                build = None
                 if generate == "workers":
                     t = time.perf_counter()
                     try:
-                        G = _on_workers(E, name)
+                        G = _on_workers(E, name, chunk_edges)
                         E.synchronize()
-                    except Exception as exc:  # noqa: BLE001 - a worker's MemoryError can arrive as a bare Exception
-                        if not isinstance(exc, MemoryError) and "OutOfDeviceMemory" not in repr(exc):
-                            raise
+                    except (lg.OutOfDeviceMemory, lg.OutOfMemory) as exc:
                         log(f"  {name} on {w} workers: does not fit ({exc})")
+                        rows.append({"graph": name, "workers": w, "grid": E.grid, "algo": "build",
+                                     "error": str(exc)})
                         continue
-                    log(f"  {name}: {G}, generated on the workers in {time.perf_counter() - t:.1f} s")
+                    build_s = time.perf_counter() - t
+                    log(f"  {name}: {G}, generated on the workers in {build_s:.1f} s")
+                    build = _build_row(G, name, w, E.grid, build_s, log)
+                    rows.append(build)
                     host = G.to_graph() if check and G.n <= check_max and (name, "graph") not in refs else None
                     if host is not None:
                         refs[(name, "graph")] = host
@@ -190,55 +237,157 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                 log(f"  {name} on {w} workers ({E.grid}x{E.grid} blocks): layout {layout_s:.1f} s, "
                     f"one mxv {mxv_ms:.1f} ms (compute {split[0]:.1f}, exchange {split[1]:.1f}) moved "
                     f"{moved / 1e6:.1f} MB (2-D model {model / 1e6:.1f} MB)")
-                for algo in algos:
-                    weighted = G.weighted
-                    if algo == "sssp" and not weighted:
-                        continue
-                    out = _run(algo, G, E, source)                     # warm-up
-                    times = []
-                    stats0 = E.exchange_stats()
-                    for _ in range(repeat):
-                        t = time.perf_counter()
-                        _run(algo, G, E, source)
-                        times.append((time.perf_counter() - t) * 1e3)
-                    compute_ms, exchange_ms, _ = _busiest(stats0, E.exchange_stats())
-                    ok, against = None, None
-                    if check:
-                        key = (name, algo)
-                        if key not in refs and host is not None:
-                            t = time.perf_counter()
-                            refs[key] = (_run(algo, host, "cpu", source), (time.perf_counter() - t) * 1e3, "cpu engine")
-                        elif key not in refs:
-                            refs[key] = (out, None, f"the {w}-worker run")
-                        ok, against = _same(algo, out, refs[key][0]), refs[key][2]
-                    ms = statistics.median(times)
-                    rows.append({"scaling": "weak" if weak else "strong", "graph": name, "n": G.n, "nnz": G.nnz,
-                                 "workers": w, "grid": E.grid, "algo": algo, "ms": ms, "min_ms": min(times),
-                                 "runs": repeat, "checked": ok, "checked_against": against,
-                                 "cpu_engine_ms": refs[(name, algo)][1] if check else None,
-                                 "exchange": E.exchange, "compute_ms": compute_ms / repeat,
-                                 "exchange_ms": exchange_ms / repeat})
-                    log(f"    {algo:9s} {ms:10.1f} ms  (min {min(times):.1f}, n={repeat}; compute "
-                        f"{compute_ms / repeat:.1f}, exchange {exchange_ms / repeat:.1f})"
-                        + ("" if ok is None else f"  ok ({against})" if ok else f"  WRONG ({against})"))
-                    if save:
-                        save(rows, traffic)
+                del u
+                for path in ("spmd", "client") if spmd else ("client",):     # E.run first: it is the quicker
+                    for algo in algos:
+                        if algo == "sssp" and not G.weighted:
+                            continue
+                        if path == "spmd" and w > 1 and E.exchange not in ("nccl", "local"):
+                            log(f"    {algo:9s} spmd   skipped: E.run needs an exchange between workers, this "
+                                f"engine's is {E.exchange!r}")
+                            continue
+                        row = {"scaling": "weak" if weak else "strong", "graph": name, "n": G.n, "nnz": G.nnz,
+                               "workers": w, "grid": E.grid, "algo": algo, "path": path, "exchange": E.exchange}
+                        try:
+                            out = _timed_runs(algo, G, E, source, path == "spmd", repeat, budget, client, local, row)
+                        except Exception as exc:  # noqa: BLE001 - recorded in the row and the log; the others run
+                            row["error"] = f"{type(exc).__name__}: {exc}"
+                            row["memory"] = isinstance(exc, (lg.OutOfDeviceMemory, lg.OutOfMemory))
+                            rows.append(row)
+                            log(f"    {algo:9s} {path:6s} {'does not fit' if row['memory'] else 'FAILED'}: "
+                                f"{row['error']}")
+                            if save:
+                                save(rows, traffic)
+                            continue
+                        ok, against = None, None
+                        if check:
+                            key = (name, algo)
+                            if key not in refs and host is not None:
+                                t = time.perf_counter()
+                                refs[key] = (_run(algo, host, "cpu", source), (time.perf_counter() - t) * 1e3,
+                                             "cpu engine")
+                            elif key not in refs:
+                                refs[key] = (out, None, f"the {w}-worker {path} run")
+                            ok, against = _same(algo, out, refs[key][0]), refs[key][2]
+                        row.update(checked=ok, checked_against=against,
+                                   cpu_engine_ms=refs[(name, algo)][1] if check else None)
+                        rows.append(row)
+                        pool = "" if row["pool_peak_bytes"] is None else f", pool {row['pool_peak_bytes'] / gb:.1f} GB"
+                        runs = f"n={row['runs']}" if row["runs"] else "first run only"
+                        log(f"    {algo:9s} {path:6s} {row['ms']:10.1f} ms  (min {row['min_ms']:.1f}, {runs}; "
+                            f"compute {row['compute_ms']:.1f}, exchange {row['exchange_ms']:.1f}, "
+                            f"{row['bytes_per_run'] / 1e6:.1f} MB in {row['collectives_per_run']:.0f} collectives"
+                            f"{pool})" + ("" if ok is None else f"  ok ({against})" if ok else f"  WRONG ({against})"))
+                        if save:
+                            save(rows, traffic)
                 G._engine_cache.clear()
-                del G
+                del G, A
         finally:
             client.close()
             cluster.close()
-    if local == "gpu":
-        from .native.nccl import exchange_ms
-        for row in traffic:
-            if row["workers"] > 1:
-                got = exchange_ms(row["model_bytes"], devices=range(row["workers"]))
-                row["nccl_allgather_ms"], row["nccl_allreduce_ms"] = got["allgather_ms"], got["allreduce_ms"]
-                log(f"  NCCL, {row['workers']} GPUs, {row['model_bytes'] / 1e6:.1f} MB: all-gather "
-                    f"{got['allgather_ms']:.3f} ms, all-reduce {got['allreduce_ms']:.3f} ms")
-                if save:
-                    save(rows, traffic)
+            answers = {key for key in refs if key[1] != "graph"}
+            if refs_file and answers - set(stored):           # (also when interrupted)
+                stored = {key: refs[key] for key in answers}
+                _save_refs(refs_file, stored)
+    if local == "gpu" and yardstick:
+        nccl_yardstick(rows, traffic, log)
+        if save:
+            save(rows, traffic)
     return rows, traffic
+
+
+def nccl_yardstick(rows, traffic, log=print):
+    """What NCCL's all-gather and all-reduce take for the same bytes, between the same number of GPUs.
+
+    Traffic rows: the 2-D model's bytes of one ``mxv``.  Algorithm rows (``bytes_per_run`` over
+    ``collectives_per_run``): one collective's average bytes, and ``nccl_floor_ms``, that many
+    all-gathers of that size -- what the run's exchange would cost as NCCL collectives alone,
+    beside its ``exchange_ms``.  Adds ``nccl_allgather_ms`` and ``nccl_allreduce_ms`` to the rows.
+    Run after the workers are gone (one process drives every GPU).
+    """
+    from .native.nccl import exchange_ms
+
+    def size(r):
+        if "model_bytes" in r:
+            return int(r["model_bytes"])
+        return int(float(f"{r['bytes_per_run'] / r['collectives_per_run']:.2g}"))    # 2 digits: fewer sizes
+
+    for p in sorted({r["workers"] for r in [*traffic, *rows] if r["workers"] > 1}):
+        wanted = [r for r in traffic if r["workers"] == p] + \
+                 [r for r in rows if r["workers"] == p and r.get("bytes_per_run") and r.get("collectives_per_run")]
+        sizes = sorted({size(r) for r in wanted})
+        if not sizes:
+            continue
+        got = dict(zip(sizes, exchange_ms(sizes, devices=range(p))))
+        for r in wanted:
+            g = got[size(r)]
+            r["nccl_allgather_ms"], r["nccl_allreduce_ms"] = g["allgather_ms"], g["allreduce_ms"]
+            if "model_bytes" in r:
+                log(f"  NCCL, {p} GPUs, one mxv's {size(r) / 1e6:.1f} MB: all-gather {g['allgather_ms']:.3f} ms, "
+                    f"all-reduce {g['allreduce_ms']:.3f} ms (the engine's mxv: exchange {r['mxv_exchange_ms']:.2f} "
+                    f"ms)")
+            else:
+                r["nccl_floor_ms"] = r["collectives_per_run"] * g["allgather_ms"]
+                log(f"  NCCL, {p} GPUs, {r['graph']} {r['algo']} {r['path']}: {r['collectives_per_run']:.0f} "
+                    f"collectives of {size(r) / 1e6:.2f} MB, all-gather {g['allgather_ms']:.3f} ms each = "
+                    f"{r['nccl_floor_ms']:.1f} ms per run (the engine's exchange: {r['exchange_ms']:.1f} ms)")
+
+
+def _load_refs(path):
+    """Answers saved by an earlier run (``--refs``): ``{(graph, algo): (array, None, against)}``."""
+    if not path or not os.path.exists(path):
+        return {}
+    with np.load(path) as f:
+        return {tuple(k.split("|", 1)): (f[k], None, "an earlier run (refs file)") for k in f.files}
+
+
+def _save_refs(path, refs):
+    with open(path, "wb") as f:
+        np.savez(f, **{f"{g}|{a}": np.asarray(v[0]) for (g, a), v in refs.items()})
+
+
+def _build_row(G, name, w, grid, seconds, log):
+    """The row of a graph generated on the workers: time, and each worker's build (G.build_stats)."""
+    stats = getattr(G, "build_stats", None) or {}
+    row = {"graph": name, "workers": w, "grid": grid, "algo": "build", "n": G.n, "nnz": G.nnz, "s": seconds,
+           "per_worker": stats}
+    for addr, st in stats.items():
+        peak = st.get("peak_device_bytes")
+        log(f"    build {addr}: {st['blocks']} blocks, {st['rows']:,} rows, {st['drawn_entries']:,} drawn -> "
+            f"{st['entries']:,} entries; count {st['count_s']:.1f} s, fill {st['fill_s']:.1f} s, sort "
+            f"{st['sort_s']:.1f} s, blocks {st['blocks_s']:.1f} s; model peak {st['model_peak_bytes'] / 1e9:.1f} GB, "
+            f"resident {st['model_resident_bytes'] / 1e9:.1f} GB"
+            + ("" if peak is None else f"; measured pool peak {peak / 1e9:.1f} GB"))
+    return row
+
+
+def _timed_runs(algo, G, E, source, spmd, repeat, budget, client, local, row):
+    """Run ``algo`` once (warm-up), then ``repeat`` times unless the first run took over ``budget`` seconds;
+    fills ``row`` with the times, the busiest worker's compute and exchange per run, the bytes and collectives
+    per run, and the pool's high-water mark (GPU workers).  Returns the first run's answer."""
+    if local == "gpu":
+        client.run(_pool, True)
+    stats0 = E.exchange_stats()
+    t = time.perf_counter()
+    out = _run(algo, G, E, source, spmd)
+    first = time.perf_counter() - t
+    times, runs = [first * 1e3], 0
+    if budget is None or first <= budget:
+        stats0 = E.exchange_stats()
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            _run(algo, G, E, source, spmd)
+            times.append((time.perf_counter() - t) * 1e3)
+        runs = repeat
+    after = E.exchange_stats()
+    compute_ms, exchange_ms, sent = _busiest(stats0, after)
+    per = max(runs, 1)
+    collectives = sum(after[w]["collectives"] - stats0.get(w, {}).get("collectives", 0) for w in after)
+    row.update(ms=statistics.median(times), min_ms=min(times), runs=runs, first_ms=first * 1e3,
+               compute_ms=compute_ms / per, exchange_ms=exchange_ms / per, bytes_per_run=sent / per,
+               collectives_per_run=collectives / per, pool_peak_bytes=_pool_peak(client, local))
+    return out
 
 
 def plot(doc, path):
@@ -249,15 +398,18 @@ def plot(doc, path):
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4))
     series = {}
     for r in doc["rows"]:
+        if "ms" not in r:                                   # a build, or an algorithm that did not fit
+            continue
         graph = r["graph"] if r.get("scaling") != "weak" else "weak ladder"
-        series.setdefault((graph, r["algo"]), []).append((r["workers"], r["ms"]))
+        algo = r["algo"] + (" (E.run)" if r.get("path") == "spmd" else "")
+        series.setdefault((graph, algo), []).append((r["workers"], r["ms"]))
     for (graph, algo), pts in sorted(series.items()):
         pts.sort()
         w = [p[0] for p in pts]
         ms = [p[1] for p in pts]
         ax.plot(w, ms, marker="o", label=f"{algo} {graph}")
         bx.plot(w, [ms[0] / m for m in ms], marker="o", label=f"{algo} {graph}")
-    workers = sorted({r["workers"] for r in doc["rows"]})
+    workers = sorted({r["workers"] for r in doc["rows"] if "ms" in r})
     weak = any(r.get("scaling") == "weak" for r in doc["rows"])
     bx.plot(workers, [1.0] * len(workers) if weak else [w / workers[0] for w in workers], "k:", label="ideal")
     for a in (ax, bx):
@@ -289,12 +441,30 @@ def main(argv=None):
                    help="build the graphs on the host, or R-MAT on the workers themselves")
     p.add_argument("--check-max", type=int, default=1 << 22,
                    help="worker-made graphs up to this many vertices are gathered and checked on the CPU engine")
+    p.add_argument("--spmd", action="store_true", help="also run each algorithm on the workers with E.run")
+    p.add_argument("--grid", type=int, help="blocks per side (default ceil(sqrt(workers)))")
+    p.add_argument("--budget", type=float,
+                   help="seconds: an algorithm whose first run takes longer is not repeated (its first run counts)")
+    p.add_argument("--chunk-edges", type=int, default=1 << 24,
+                   help="edges a worker draws at a time with --generate workers (the build's scratch)")
+    p.add_argument("--refs", help="an .npz of reference answers: read if it exists, new answers added")
+    p.add_argument("--no-yardstick", action="store_true", help="skip NCCL's collectives for the same bytes")
+    p.add_argument("--yardstick", nargs="+", metavar="JSON",
+                   help="add NCCL's collectives for the bytes of JSON records written before, then exit")
     p.add_argument("--out", help="write the JSON here")
     p.add_argument("--plot", nargs=2, metavar=("JSON", "PNG"), help="draw a JSON written before, then exit")
     args = p.parse_args(argv)
     if args.plot:
         with open(args.plot[0]) as f:
             plot(json.load(f), args.plot[1])
+        return 0
+    if args.yardstick:
+        for path in args.yardstick:
+            with open(path) as f:
+                rec = json.load(f)
+            nccl_yardstick(rec["rows"], rec["traffic"])
+            with open(path, "w") as f:
+                json.dump(rec, f, indent=1)
         return 0
     doc = {"kind": "la_graph dask scaling", "machine": f"{platform.node()} ({os.cpu_count()} cores)",
            "local": args.local, "date": time.strftime("%Y-%m-%d"), "command": " ".join(sys.argv), "partial": True}
@@ -306,12 +476,15 @@ def main(argv=None):
 
     rows, traffic = measure(args.graphs, [int(w) for w in args.workers.split(",")], args.algos.split(","),
                             weak=args.weak, repeat=args.repeat, local=args.local, check=not args.no_check, save=save,
-                            exchange=args.exchange, generate=args.generate, check_max=args.check_max)
+                            exchange=args.exchange, generate=args.generate, check_max=args.check_max,
+                            spmd=args.spmd, grid=args.grid, budget=args.budget, chunk_edges=args.chunk_edges,
+                            refs_file=args.refs, yardstick=not args.no_yardstick)
     doc["partial"] = False
     save(rows, traffic)
     if args.out:
         print(f"wrote {args.out}")
-    return 0 if all(r["checked"] is not False for r in rows) else 1
+    return 0 if all(r.get("checked") is not False and (r.get("memory", True) or "error" not in r)
+                    for r in rows) else 1
 
 
 if __name__ == "__main__":

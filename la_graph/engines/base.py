@@ -202,6 +202,18 @@ class Engine(ABC):
     def matrix_from_coo(self, rows, cols, values, nrows, ncols, *, dup=None, dtype=None):
         """A matrix with ``C[rows[k], cols[k]] = values[k]`` (``values`` may be a scalar)."""
 
+    def _matrix_from_csr(self, indptr, indices, values, nrows, ncols, *, dtype):
+        """A matrix of CSR arrays whose rows hold sorted, distinct column indices (trusted: not checked).
+
+        ``values`` is an array of one value per entry or a scalar for every entry.  The
+        arrays are numpy arrays, or a device engine's own; the engine copies the index
+        arrays into its own types and may keep an array of values as it is given.  This
+        default builds the matrix from COO; engines that store CSR take the arrays as they are.
+        """
+        indptr = np.asarray(indptr)
+        rows = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(indptr))
+        return self.matrix_from_coo(rows, np.asarray(indices, np.int64), values, nrows, ncols, dtype=dtype)
+
     @abstractmethod
     def to_numpy(self, x, fill=None, *, consume=False):
         """A dense numpy copy of vector or matrix ``x``; missing entries become ``fill``.

@@ -18,10 +18,11 @@ from graphblas import Matrix, Vector
 
 from ..._keys import weight_ranks
 from ..base import Declined
-from . import (kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_reach, kernels_scc,
-               kernels_sssp, kernels_tc)
+from . import (kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_msf, kernels_reach,
+               kernels_scc, kernels_sssp, kernels_tc)
 from .kernels_msf import MSFEdges
-from .objects import _bitmap_views, _frontier, _indices, _numpy_views, _queue, _unsigned, _vnvals, _vsize
+from .objects import (_bitmap_views, _frontier, _indices, _numpy_views, _owning_full, _queue, _unsigned, _vnvals,
+                      _vsize)
 
 _FUSED = {}
 
@@ -124,7 +125,7 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
         return q, k, nf, 0, 0, 0
     with _visited_views(parent, level) as (vis, seen, par, lev):
         lo, hi, k, _ = kernels_bfs.push_levels(indptr, indices, queue, 0, nf, vis, seen, par, lev, np.zeros(n, bool),
-                                               k, max_edges, n, max_degree)
+                                               k, max_edges, n, max_degree, False)
     scanned = kernels_bfs.out_edges(indptr, queue, 0, lo)   # the frontiers expanded
     found_in = kernels_bfs.degree_sum(_in_degrees(G), indptr, queue, nf, hi)
     return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, scanned, found_in
@@ -211,8 +212,14 @@ def component_labels(E, G):
     if G.directed:
         raise Declined("component_labels' union-find needs the symmetric CSR of an undirected graph")
     f = np.empty(G.n, np.int64)
-    kernels_cc.afforest(G.indptr, _unsigned(G.indices), f)
-    return Vector.from_dense(f)
+    _afforest(G, f)
+    return _owning_full(f)   # f itself, no copy
+
+
+def _afforest(G, f):
+    """Afforest over ``G``'s CSR (symmetric) into ``f``."""
+    indptr, indices, _ = _csr(G)
+    kernels_cc.afforest(indptr, indices, f, kernels_cc.AFFOREST_ROUNDS, kernels_cc.AFFOREST_SAMPLES)
 
 
 @fuses
@@ -249,19 +256,41 @@ def scc_fwbw(E, G, pivot, labels):
 @fuses
 def scc_color(E, G, seed, labels):
     """The same labels as the coloring rounds, by Tarjan's algorithm over the unlabelled vertices (linear time)."""
+    indptr, indices, _ = _csr(G)
     with _bitmap_views(labels) as ((done, lab),):
-        return int(kernels_scc.tarjan(G.indptr, _unsigned(G.indices), done, lab))
+        return int(kernels_scc.tarjan(indptr, indices, done, lab))
+
+
+def _symmetric(G):
+    """Whether every arc of ``G`` has its reverse (computed once per graph: degrees, then the transpose's CSR)."""
+    key = ("cpu", "symmetric")
+    sym = G._engine_cache.get(key)
+    if sym is None:
+        sym = G._engine_cache[key] = bool(np.array_equal(G.out_degree, G.in_degree)
+                                          and np.array_equal(G.indices, G.T.indices))
+    return sym
 
 
 #: scc_labels runs Tarjan alone up to this many vertices; beyond, the trim and the giant SCC's two
-#: searches first (R-MAT 20: 241 ms against 368 ms for Tarjan alone; R-MAT 18 and below, web and
-#: citation graphs of 35-100 k vertices: Tarjan alone 1.3-2.4x faster; 2-core machine, 2026-11)
-SCC_TARJAN_ONLY_MAX_N = 1 << 19
+#: searches first (2-core machine, 2026-11, Pearce's form: R-MAT 20 218 ms alone against 249 ms;
+#: R-MAT 21 593 against 565, uniform 20 452 against 405; web, social and citation graphs of
+#: 35-100 k vertices: Tarjan alone 1.6-4x faster)
+SCC_TARJAN_ONLY_MAX_N = 1 << 20
 
 
 @fuses
 def scc_labels(E, G, labels):
-    """Tarjan's algorithm over the whole graph up to SCC_TARJAN_ONLY_MAX_N vertices; declined beyond."""
+    """Tarjan's algorithm over the whole graph up to SCC_TARJAN_ONLY_MAX_N vertices; declined beyond.
+
+    A digraph whose every arc has its reverse (an undirected graph stored as
+    directed) has its weak components for SCCs, and its CSR is symmetric:
+    Afforest's union-find (``component_labels``) labels it, at any size.
+    """
+    if _symmetric(G):
+        with _bitmap_views(labels) as ((done, lab),):
+            _afforest(G, lab)
+            done[:] = True
+        return labels
     if G.n > SCC_TARJAN_ONLY_MAX_N:
         raise Declined(f"scc_labels runs Tarjan alone up to {SCC_TARJAN_ONLY_MAX_N:,} vertices; this graph has "
                        f"{G.n:,}: the step's trim and searches (fused too) go first")
@@ -285,6 +314,18 @@ def msf_round(E, f, edges, forest):
     with _numpy_views(f, forest) as (fa, fo):
         hooked = edges.round(fa, fo)
     return edges, int(hooked)
+
+
+@fuses
+def msf_forest(E, G, forest):
+    """The forest's CSR entries flagged and read back in CSR order (no sort of the keys)."""
+    _need_full("msf_forest", forest)
+    with _numpy_views(forest) as (fo,):
+        m = int(np.count_nonzero(fo >= 0))
+        u, v, p = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, np.int64)  # numpy's own: packed uncopied
+        kernels_msf.forest_entries(G.indptr, _unsigned(G.indices), fo, u, v, p)
+    w = G.weights[p] if G.weighted else np.ones(m)
+    return _owning_full(u), _owning_full(v), _owning_full(w)
 
 
 # ---- sssp ----
@@ -368,24 +409,38 @@ def floyd_warshall(E, G):
 
 # ---- reachability ----
 #: the shared sweep stops when its next level is expected to find fewer (vertex, source)
-#: pairs than this per vertex it touches (frontiers that rarely meet, as on a road network):
-#: each source's search then goes on alone, cheaper per vertex (a byte per vertex against
-#: the sweep's three words).  16 sources: rome99 1.51 -> 0.68 ms, usroads-48 96 -> 37 ms
+#: pairs than this per vertex it touches (frontiers that rarely meet, or meet at different
+#: depths): the searches then finish together in topological order (kernels_reach.finish_shared)
 REACH_MIN_SHARE = 3.0
+
+#: ... or at a level that would pull where, by a sample, the pull would scan at least REACH_FLAT
+#: of the in-edges left (no vertex finds every live search at once: the searches meet at
+#: different depths, or not at all), once such levels have cost more than REACH_FLAT_BUDGET
+#: times those in-edges (the finish passes over them about twice; early levels look so too,
+#: before the frontiers meet).  2-core machine, 16 / 64 sources, ms, against no such stop:
+#: uk-2007-05 25.6 -> 21.9 / 30.9 -> 24.7, soc-Slashdot0902 9.0 -> 8.6 / 23.3 -> 13.3,
+#: cit-HepPh 2.4 -> 2.4 / 13.4 -> 3.9, R-MAT 20 221 -> 208 / 750 -> 652; a budget of 0 (stop at
+#: once) gives uk 17.7 / 20.2 and cit-HepPh 2.8 at 64, but soc-Slashdot0902 11.4 at 16
+REACH_FLAT = 0.95
+REACH_FLAT_BUDGET = 0.5
 
 
 @fuses
 def reach_sweep(E, G, sources):
-    """The sweep bit-sliced, 64 sources a machine word, push or pull per level, in one numba loop."""
+    """The sweep bit-sliced, 64 sources a machine word, push or pull per level, in one numba loop.
+
+    Where the sources' frontiers stop meeting level by level, what is left is
+    finished in one pass over its SCCs in topological order.
+    """
     k = sources.size
     T = G.T
     indptr, indices = _unsigned(G.indptr), _unsigned(G.indices)
     vis, fr, active, na = kernels_reach.ms_reach(indptr, indices, _unsigned(T.indptr), _unsigned(T.indices),
-                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE)
-    out = kernels_reach.unpack_rows(vis, k, np.zeros((k, G.n), bool))
-    if na:  # frontiers rarely met: each source's search goes on alone
-        kernels_reach.finish_each(indptr, indices, fr, active, na, out)
-    return out
+                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE,
+                                                 REACH_FLAT, REACH_FLAT_BUDGET)
+    if na:
+        kernels_reach.finish_shared(G.indptr, indices, vis, fr, active, na)
+    return kernels_reach.unpack_rows(vis, np.empty((k, G.n), bool))
 
 
 # ---- core numbers ----
@@ -394,7 +449,7 @@ def core_peel(E, G):
     """Batagelj and Zaversnik's bucket peeling in one numba pass over the CSR (and its transpose when directed)."""
     T = G.T if G.directed else G
     core = kernels_kcore.core_numbers(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), G.directed, G.n)
-    return E.vector_from_numpy(core)
+    return _owning_full(core.astype(np.int64))   # the int64 copy handed over as it is
 
 
 # ---- betweenness ----

@@ -92,7 +92,7 @@ def in_vertex_order(queue, lo, hi, flags):
 
 @numba.njit(cache=True, nogil=True)
 def push_levels(indptr, indices, queue, lo, hi, vis, seen, par, lev, flags, k, max_edges, max_levels, max_degree,
-                branchless=False):
+                branchless):
     """Push levels from the frontier ``queue[lo:hi]`` (found at level ``k``).
 
     ``q<!visited> = q any.secondi A; par<q> = q; lev<q> = k`` level after

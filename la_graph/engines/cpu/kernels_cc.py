@@ -60,8 +60,14 @@ def _link(f, u, v):
         f[ru] = rv
 
 
+#: Afforest's neighbour rounds and samples (passed explicitly: numba's dispatcher takes ~45 us to type
+#: an omitted default argument, every call)
+AFFOREST_ROUNDS = 2
+AFFOREST_SAMPLES = 1024
+
+
 @numba.njit(cache=True, nogil=True)
-def afforest(indptr, indices, f, rounds=2, samples=1024):
+def afforest(indptr, indices, f, rounds, samples):
     """Afforest (Sutton, Ben-Nun & Barak 2018), sequential: ``f[v]`` = the smallest id of ``v``'s component.
 
     The CSR must be symmetric (an undirected graph).  Link every vertex to its

@@ -14,7 +14,7 @@ import numpy as np
 from .kernels_scc import _has
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(inline="always")
 def _peel(ptr, ind, v, deg, start, vert, pos):
     """``v`` leaves: each neighbour of higher degree loses one and moves one block down.
 
@@ -44,9 +44,11 @@ def core_numbers(indptr, indices, tptr, tind, directed, n):
     ``directed``, in-adjacency ``(tptr, tind)`` (ignored otherwise).
 
     A vertex's degree is its number of adjacency entries to other vertices (out plus in when directed:
-    an edge both ways counts twice, as NetworkX counts it); self-loops are skipped.
+    an edge both ways counts twice, as NetworkX counts it); self-loops are skipped.  The work arrays and
+    the result have the type of ``indices`` (unsigned vertex ids, up to ``2**31`` vertices: a degree is
+    below ``2 n``): 32 bits halve what the peeling reads.
     """
-    deg = np.zeros(n, np.int64)
+    deg = np.zeros(n, indices.dtype)   # vertex-sized numbers in the vertex ids' (unsigned) type
     for v in range(n):   # row lengths less a self-loop (rows are sorted: a binary search, no edge scan)
         lo, hi = indptr[v], indptr[v + 1]
         d = hi - lo - _has(indices, lo, hi, v)
@@ -58,13 +60,13 @@ def core_numbers(indptr, indices, tptr, tind, directed, n):
     for v in range(n):
         if deg[v] > top:
             top = deg[v]
-    start = np.zeros(top + 2, np.int64)           # start[d]: where degree d's block begins
+    start = np.zeros(top + 2, indices.dtype)           # start[d]: where degree d's block begins
     for v in range(n):
         start[deg[v] + 1] += 1
     for d in range(1, top + 2):
         start[d] += start[d - 1]
-    vert = np.empty(n, np.int64)                   # vertices by degree
-    pos = np.empty(n, np.int64)                    # where each vertex is in vert
+    vert = np.empty(n, indices.dtype)              # vertices by degree
+    pos = np.empty(n, indices.dtype)               # where each vertex is in vert
     fill = start.copy()
     for v in range(n):
         pos[v] = fill[deg[v]]

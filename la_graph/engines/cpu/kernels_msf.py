@@ -227,3 +227,26 @@ def heavy_round(f, indptr, indices, weights, table, offset, cut, eu, ev, key, ch
             j += 1
             nt = _consider(a, b, k, cheap, partner, touched, nt)
     return j, _hook(f, nt, cheap, partner, touched, forest)
+
+
+@numba.njit(cache=True, nogil=True)
+def forest_entries(indptr, indices, forest, u, v, p):
+    """The forest's edges in CSR order into ``(u, v, p)``: the entries ``p = key % nnz`` of the keys ``forest >= 0``.
+
+    The entries are flagged, then read back row by row (a pass over the CSR
+    instead of a sort of the keys): sorted by ``p``, so by ``(u, v)``.
+    ``u``, ``v``, ``p`` have room for exactly the keys.
+    """
+    nnz = max(np.int64(indptr[indptr.size - 1]), 1)
+    mark = np.zeros(nnz, np.bool_)
+    for r in range(forest.size):
+        if forest[r] >= 0:
+            mark[forest[r] % nnz] = True
+    j = 0
+    for i in range(indptr.size - 1):
+        for e in range(indptr[i], indptr[i + 1]):
+            if mark[e]:
+                u[j] = i
+                v[j] = indices[e]
+                p[j] = e
+                j += 1

@@ -7,6 +7,12 @@ source ``i`` reached ``v`` (the MS-BFS layout of Then et al., VLDB 2015).
 One level ``Q<!R> = Q any.pair A`` is then one pass over the frontier's
 out-edges (push, ORing words) or over the unfinished vertices' in-edges
 (pull), 64 sources per machine word.
+
+Level by level, a vertex passes its words on once per level at which some
+source reaches it; where the sources reach it at many different depths
+(citation and web graphs, road networks) :func:`finish_shared` takes over:
+over the SCCs of what is left, in topological order, each vertex passes its
+words on once.
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .kernels_scc import tarjan_from
+
 
 @numba.njit(cache=True, nogil=True)
-def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
+def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, flat, budget):
     """Bit-sliced multi-source reachability; returns ``(vis, fr, active, na)``.
 
     ``vis`` (n x nwords uint64) the visited words; the search stops early, with
@@ -25,16 +33,20 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
     level is expected to find fewer than ``min_share`` (vertex, source) pairs
     per vertex -- a level's pairs per vertex beyond one, ``s - 1``, scaled by
     how much its frontier grew, ``g`` (the excess grows with the share of the
-    graph a frontier covers): ``1 + (s - 1) g < min_share``.  On a road network
-    frontiers of different sources rarely meet, and one search per source is
-    cheaper (:func:`finish_each`).  ``na == 0``: done.
+    graph a frontier covers): ``1 + (s - 1) g < min_share``; or at a level
+    that would pull where the pull would scan at least ``flat`` times the
+    in-edges of the vertices some live search has not reached (next to none
+    of them finds every live search at once, :func:`_pull_estimate`), once
+    such levels have cost more than ``budget`` times those in-edges.  On a
+    road network frontiers of different sources rarely meet; on citation,
+    web and social graphs they meet at different depths.
+    :func:`finish_shared` then finishes them in one pass.  ``na == 0``: done.
 
     ``indptr/indices``: CSR of ``A`` (out-edges), ``tptr/tind``: CSR of ``A'``
     (in-edges), all unsigned (numba then skips its negative-index test on
     every edge).  Level-synchronous; a level pushes when its frontier's
-    out-edges are at most ``nnz / alpha``, or at most half the in-edges of the
-    vertices some live search has not reached (what a pull scans at most:
-    on a web graph many vertices are unreachable and scanned whole); else pulls.
+    out-edges are at most ``nnz / alpha``, or at most the in-edges a pull
+    would scan (:func:`_pull_estimate`); else pulls.
     """
     n = indptr.size - 1
     nnz = indices.size
@@ -54,7 +66,9 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
             active[na] = s
             na += 1
     new = np.empty(n, indices.dtype)
+    sample = np.empty(nwords, np.uint64)
     pairs = 0    # (vertex, source) pairs the last level found
+    spent = 0.0  # the edges of the levels whose pull would have found next to no vertex done
     last = na    # the frontier before it
     levels = 0
     while na > 0:
@@ -74,14 +88,13 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
                 live[w] |= fr[u, w]
         nn = 0
         push = edges * alpha <= nnz
-        if not push:  # pull only where it scans fewer edges: the vertices a live search has not reached
-            pull_edges = 0
-            for v in range(n):
-                for w in range(nwords):
-                    if live[w] & ~vis[v, w]:
-                        pull_edges += np.int64(tptr[v + 1] - tptr[v])
-                        break
-            push = edges * 2 <= pull_edges  # unreached vertices are scanned whole: pull must look 2x cheaper
+        if not push:
+            scan, left = _pull_estimate(tptr, tind, fr, vis, live, sample)
+            if scan >= flat * left:   # next to no vertex would find every live search (yet)
+                spent += min(edges, scan)
+                if spent > budget * left:
+                    return vis, fr, active, na
+            push = edges <= scan   # pull only where it scans fewer edges than the push would
         if push:  # push: OR each frontier word into the out-neighbours
             for a in range(na):
                 u = active[a]
@@ -99,30 +112,17 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
                         nn += 1
         else:  # pull: every vertex some live search has not reached ORs its in-neighbours' frontier words
             for v in range(n):
-                todo = False
-                for w in range(nwords):
-                    if live[w] & ~vis[v, w]:
-                        todo = True
-                if not todo:
-                    continue
-                for e in range(tptr[v], tptr[v + 1]):
-                    u = tind[e]
-                    done = True
+                if _todo(vis, live, v):
+                    _pull(tptr, tind, fr, vis, live, v, nxt[v])
+                    hit = False
                     for w in range(nwords):
-                        nxt[v, w] |= fr[u, w]
-                        if live[w] & ~(nxt[v, w] | vis[v, w]):
-                            done = False
-                    if done:
-                        break
-                hit = False
-                for w in range(nwords):
-                    nxt[v, w] &= ~vis[v, w]
-                    if nxt[v, w]:
-                        hit = True
-                if hit:
-                    mark[v] = True
-                    new[nn] = v
-                    nn += 1
+                        nxt[v, w] &= ~vis[v, w]
+                        if nxt[v, w]:
+                            hit = True
+                    if hit:
+                        mark[v] = True
+                        new[nn] = v
+                        nn += 1
         for a in range(na):
             u = active[a]
             for w in range(nwords):
@@ -140,6 +140,62 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share):
     return vis, fr, active, 0
 
 
+#: a pull's cost is estimated from every PULL_STRIDE-th vertex (:func:`_pull_estimate`)
+PULL_STRIDE = 64
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _todo(vis, live, v):
+    """Whether some live search has not reached ``v``."""
+    for w in range(vis.shape[1]):
+        if live[w] & ~vis[v, w]:
+            return True
+    return False
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pull(tptr, tind, fr, vis, live, v, row):
+    """OR into ``row`` the frontier words of ``v``'s in-neighbours, up to the first that leaves no live search to find.
+
+    Returns the in-edges scanned (all of them where some live search does not
+    reach ``v`` this level).
+    """
+    for e in range(tptr[v], tptr[v + 1]):
+        u = tind[e]
+        done = True
+        for w in range(row.size):
+            row[w] |= fr[u, w]
+            if live[w] & ~(row[w] | vis[v, w]):
+                done = False
+        if done:
+            return e + 1 - tptr[v]
+    return tptr[v + 1] - tptr[v]
+
+
+@numba.njit(cache=True, nogil=True)
+def _pull_estimate(tptr, tind, fr, vis, live, row):
+    """``(scan, left)``: the in-edges a pull level would scan, from those of every PULL_STRIDE-th vertex, and at most.
+
+    ``left``: the in-edges of the vertices some live search has not reached
+    (what the pull scans at most, and what :func:`finish_shared` would pass
+    over at most); ``row``: scratch words.  A pull scans less where vertices
+    find every live search in their first in-neighbours: where the
+    searches' frontiers move together.
+    """
+    n = tptr.size - 1
+    left = 0
+    sampled, scanned = 0, 0
+    for v in range(n):
+        if _todo(vis, live, v):
+            degree = np.int64(tptr[v + 1] - tptr[v])
+            left += degree
+            if v % PULL_STRIDE == 0:
+                row[:] = 0
+                sampled += degree
+                scanned += np.int64(_pull(tptr, tind, fr, vis, live, v, row))
+    return (left * scanned / sampled if sampled else float(left)), left
+
+
 @numba.njit(cache=True, nogil=True, inline="always")
 def _popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -148,73 +204,97 @@ def _popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+#: :func:`unpack_rows` takes this many vertices at a time (a word of each: 32 KB)
+UNPACK_BLOCK = 4096
+
+
 @numba.njit(cache=True, nogil=True)
-def unpack_rows(vis, k, out):
-    """``out[i, v] = bit i of vis[v]`` for the set bits (``out``: k x n, all false)."""
+def unpack_rows(vis, out):
+    """``out[i, v] = bit i of vis[v]`` (``out``: k x n, written whole), one block of vertices at a time.
+
+    A block's word of each vertex is copied out first, then each of its 64
+    rows is written in order from that contiguous copy (a loop the compiler
+    vectorizes: 7-9x faster than setting the bits one by one).
+    """
     n, nwords = vis.shape
-    for v in range(n):
+    k = out.shape[0]
+    col = np.empty(UNPACK_BLOCK, np.uint64)
+    for lo in range(0, n, UNPACK_BLOCK):
+        hi = min(lo + UNPACK_BLOCK, n)
         for w in range(nwords):
-            x = vis[v, w]
-            while x:
-                low = x & (~x + np.uint64(1))
-                i = w * 64 + _popcount(low - np.uint64(1))
-                if i < k:
-                    out[i, v] = True
-                x ^= low
+            for v in range(lo, hi):
+                col[v - lo] = vis[v, w]
+            for i in range(w * 64, min(w * 64 + 64, k)):
+                b = np.uint64(i % 64)
+                row = out[i, lo:hi]
+                for j in range(hi - lo):
+                    row[j] = (col[j] >> b) & np.uint64(1) != 0
     return out
 
 
-#: sources x edges below which :func:`finish_each` runs on one thread: where cores are
-#: shared, waking a second one can cost milliseconds (rome99, 16 sources, 2 busy cores:
-#: 0.67 ms on one thread, 7.98 ms on two), which only a large search hides
-PARALLEL_WORK = 1 << 26
-
-
-def finish_each(indptr, indices, fr, active, na, out):
-    """Finish each source's search alone: a plain queue over its bool row.
-
-    ``out[i]`` holds what source ``i`` has reached (:func:`unpack_rows`), and
-    ``fr[active[:na]]`` the words of the frontier :func:`ms_reach` stopped at:
-    vertices reached whose out-edges are not yet scanned.  Rows in parallel
-    when ``rows x edges`` is at least :data:`PARALLEL_WORK`.
-    """
-    if out.shape[0] * indices.size >= PARALLEL_WORK:
-        _finish_parallel(indptr, indices, fr, active, na, out)
-    else:
-        _finish_serial(indptr, indices, fr, active, na, out)
-
-
 @numba.njit(cache=True, nogil=True)
-def _finish_row(indptr, indices, fr, active, na, i, row):
-    n = indptr.size - 1
-    w = i // 64
-    bit = np.uint64(1) << np.uint64(i % 64)
-    q = np.empty(n, indices.dtype)
-    tail = 0
+def finish_shared(indptr, indices, vis, fr, active, na):
+    """Finish the searches :func:`ms_reach` stopped, all at once, in one pass over what is left.
+
+    ``vis`` (updated in place) and the frontier words ``fr`` of the vertices
+    ``active[:na]`` as :func:`ms_reach` left them; ``indptr`` signed, as
+    :func:`~.kernels_scc.tarjan_from` takes it.  What source ``i`` has yet
+    to reach is what its frontier reaches along paths that leave its visited
+    set at once (a visited vertex off the frontier has all its out-neighbours
+    visited).  So a vertex that every live search has visited (and that is no
+    one's frontier) is left out, and over the rest, from the frontier, the
+    SCCs come in reverse topological order (:func:`~.kernels_scc.tarjan_from`):
+    taken the other way round, each SCC ORs its members' words and passes
+    them along its out-edges, every edge once, whatever the depths at which
+    the sources reach it (a level-synchronous sweep passes a vertex's words
+    on once per level some source reaches it at).
+    """
+    n, nwords = vis.shape
+    live = np.zeros(nwords, np.uint64)   # the sources whose frontier is not empty
+    for a in range(na):
+        for w in range(nwords):
+            live[w] |= fr[active[a], w]
+    done = np.empty(n, np.bool_)   # left out: visited by every live search
+    for v in range(n):
+        full = True
+        for w in range(nwords):
+            if live[w] & ~vis[v, w]:
+                full = False
+        done[v] = full
+    roots = np.empty(n, np.int64)   # the frontier, but for a vertex left out its out-neighbours not left out
+    rooted = np.zeros(n, np.bool_)
+    nr = 0
     for a in range(na):
         u = active[a]
-        if fr[u, w] & bit:
-            q[tail] = u
-            tail += 1
-    head = 0
-    while head < tail:
-        u = q[head]
-        head += 1
+        if not done[u]:
+            if not rooted[u]:
+                rooted[u] = True
+                roots[nr] = u
+                nr += 1
+            continue
         for e in range(indptr[u], indptr[u + 1]):
-            v = indices[e]
-            if not row[v]:
-                row[v] = True
-                q[tail] = v
-                tail += 1
-
-
-@numba.njit(cache=True, nogil=True)
-def _finish_serial(indptr, indices, fr, active, na, out):
-    for i in range(out.shape[0]):
-        _finish_row(indptr, indices, fr, active, na, i, out[i])
-
-
-@numba.njit(cache=True, nogil=True, parallel=True)
-def _finish_parallel(indptr, indices, fr, active, na, out):
-    for i in numba.prange(out.shape[0]):
-        _finish_row(indptr, indices, fr, active, na, i, out[i])
+            x = indices[e]
+            if not done[x]:
+                for w in range(nwords):
+                    vis[x, w] |= fr[u, w]
+                if not rooted[x]:
+                    rooted[x] = True
+                    roots[nr] = x
+                    nr += 1
+    order = np.empty(n, np.int64)
+    ends = np.empty(n, np.int64)
+    _, sccs = tarjan_from(indptr, indices, roots[:nr], done, order[:0], order, ends)
+    for w in range(nwords):   # a word at a time: its OR in a register (25% faster on one word)
+        hi = ends[sccs - 1] if sccs else 0
+        for c in range(sccs - 1, -1, -1):   # topological order: an SCC's words are whole when it is reached
+            lo = ends[c - 1] if c else 0
+            acc = np.uint64(0)
+            for j in range(lo, hi):
+                acc |= vis[order[j], w]
+            for j in range(lo, hi):
+                u = order[j]
+                vis[u, w] = acc
+                for e in range(indptr[u], indptr[u + 1]):
+                    vis[indices[e], w] |= acc
+            hi = lo
+    return vis

@@ -148,75 +148,117 @@ def scc_fwbw(indptr, indices, tptr, tind, done, lab, pivot):
 def tarjan(indptr, indices, done, lab):
     """Label every unlabelled vertex by the smallest id of its SCC (step ``scc_color``); returns how many.
 
-    Tarjan's algorithm (1972), iterative, over the subgraph of the unlabelled
-    vertices (the labelled ones are whole SCCs, so edges into them are
-    skipped): linear in the vertices and edges left.  The depth-first path is
-    an explicit stack of (vertex, next edge); an SCC is popped from Tarjan's
-    stack when its first vertex finishes with ``low == index``, and gets its
-    smallest id.
+    :func:`tarjan_from` every vertex, each SCC labelled as it is found.
+    """
+    none = np.empty(0, np.int64)
+    return tarjan_from(indptr, indices, none, done, lab, none, none)[0]
+
+
+@numba.njit(cache=True, nogil=True)
+def tarjan_from(indptr, indices, roots, done, lab, order, ends):
+    """The SCCs of the unlabelled vertices reachable from ``roots``; returns ``(vertices, sccs)`` found.
+
+    Tarjan's algorithm (1972) in Pearce's space-efficient form (2016),
+    iterative, from each of ``roots`` in turn (empty: every vertex) over the
+    subgraph of the vertices not ``done`` (the labelled ones are whole SCCs, or
+    vertices a caller leaves out: edges into them are skipped): linear in the
+    vertices and edges it reaches, one random read per edge.  ``rindex[v]`` is
+    0 while ``v`` is undiscovered, then its discovery number lowered to the
+    least one it reaches among the vertices whose SCC is still open, and
+    ``fin`` (above every discovery number, so an edge to it never lowers) once
+    ``v`` is done -- done beforehand included.  The depth-first path is an
+    explicit stack of (vertex, next edge, discovery number); a vertex that
+    finishes with its number unlowered roots an SCC: itself and the vertices
+    left on the stack of open ones with ``rindex`` at least its number.  Its
+    vertices are marked ``done``; then, for each of these arrays that is not
+    empty: ``lab`` gets the SCC's smallest id on its vertices; ``order`` gets
+    its vertices appended and ``ends[c]`` where SCC ``c`` ends in ``order``.
+    SCCs are found in reverse topological order: an SCC comes after every SCC
+    it reaches.  ``indices`` are unsigned vertex ids of ``n <= 2**31``
+    vertices (so ``fin = n + 1`` fits their type; 32 bits below 2**31
+    vertices, half the cache lines); ``indptr`` is signed.
     """
     n = done.size
-    index = np.zeros(n, np.int64)   # discovery number, 0: not discovered
-    low = np.empty(n, np.int64)
-    stack = np.empty(n, np.int64)   # discovered vertices whose SCC is still open
-    on_stack = np.zeros(n, np.bool_)
-    path = np.empty(n, np.int64)    # the depth-first path and each vertex's next edge
-    edge = np.empty(n, np.int64)
+    fin = n + 1
+    rindex = np.empty(n, indices.dtype)
+    for v in range(n):
+        rindex[v] = fin if done[v] else 0
+    stack = np.empty(n, indices.dtype)  # finished vertices whose SCC is still open
+    path = np.empty(n, indices.dtype)   # the depth-first path: vertex, its discovery number, its next edge
+    own = np.empty(n, indices.dtype)
+    edge = np.empty(n, indptr.dtype)
+    labels, ordered = lab.size > 0, order.size > 0
     counter = 0
     top = 0
-    labelled = 0
-    for s in range(n):
-        if done[s] or index[s] != 0:
+    found = 0
+    sccs = 0
+    for r in range(roots.size if roots.size else n):
+        s = roots[r] if roots.size else r
+        if rindex[s] != 0:
             continue
         counter += 1
-        index[s] = low[s] = counter
-        stack[top] = s
-        top += 1
-        on_stack[s] = True
+        rindex[s] = counter
         depth = 0
         path[0] = s
+        own[0] = counter
         edge[0] = indptr[s]
         while depth >= 0:
             v = path[depth]
             p = edge[depth]
             end = indptr[v + 1]
+            rv = rindex[v]
             deeper = False
             while p < end:
                 w = indices[p]
                 p += 1
-                if done[w]:
-                    continue
-                if index[w] == 0:        # tree edge: descend into w
+                rw = rindex[w]
+                if rw == 0:              # tree edge: descend into w
                     edge[depth] = p
+                    rindex[v] = rv
                     counter += 1
-                    index[w] = low[w] = counter
-                    stack[top] = w
-                    top += 1
-                    on_stack[w] = True
+                    rindex[w] = counter
                     depth += 1
                     path[depth] = w
+                    own[depth] = counter
                     edge[depth] = indptr[w]
                     deeper = True
                     break
-                if on_stack[w] and index[w] < low[v]:
-                    low[v] = index[w]
+                if rw < rv:
+                    rv = rw
             if deeper:
                 continue
-            if low[v] == index[v]:       # v roots an SCC: the stack from v up
-                i = top - 1
+            if rv == own[depth]:         # v roots an SCC: v and the open vertices found after it
                 smallest = v
-                while stack[i] != v:
+                i = top
+                while i > 0 and rindex[stack[i - 1]] >= rv:
+                    i -= 1
                     if stack[i] < smallest:
                         smallest = stack[i]
-                    i -= 1
+                size = top - i + 1
+                rindex[v] = fin
+                done[v] = True
+                if labels:
+                    lab[v] = smallest
+                if ordered:
+                    order[found] = v
                 for j in range(i, top):
                     u = stack[j]
-                    on_stack[u] = False
-                    lab[u] = smallest
+                    rindex[u] = fin
                     done[u] = True
-                labelled += top - i
+                    if labels:
+                        lab[u] = smallest
+                    if ordered:
+                        order[found + 1 + j - i] = u
+                found += size
+                if ordered:
+                    ends[sccs] = found
+                sccs += 1
                 top = i
+            else:
+                rindex[v] = rv
+                stack[top] = v
+                top += 1
             depth -= 1
-            if depth >= 0 and low[v] < low[path[depth]]:
-                low[path[depth]] = low[v]
-    return labelled
+            if depth >= 0 and rv < rindex[path[depth]]:
+                rindex[path[depth]] = rv
+    return found, sccs

@@ -18,7 +18,7 @@ from suitesparse_graphblas import ffi, lib
 from ...exceptions import InvalidArgumentError
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
 from .fused import FUSED
-from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _ok, _owning_full,
+from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _new_vector, _ok, _owning_full,
                       _take_values, _vsize, graph_to_graphblas)
 
 _SPARSITY = {"sparse": lib.GxB_SPARSE, "dense": lib.GxB_BITMAP + lib.GxB_FULL}
@@ -148,7 +148,7 @@ class CPUEngine(Engine):
 
     # ---------------------------------------------------------------- building
     def vector(self, size, dtype):
-        return Vector(np.dtype(dtype), size)
+        return _new_vector(np.dtype(dtype), size)
 
     def full(self, size, value, dtype=None):
         dtype = np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
@@ -157,17 +157,17 @@ class CPUEngine(Engine):
         return _owning_full(np.full(size, value, dtype=dtype))
 
     def iota(self, size):
-        return Vector.from_dense(np.arange(size, dtype=np.int64))
+        return _owning_full(np.arange(size, dtype=np.int64))
 
     def vector_from_numpy(self, values):
-        return Vector.from_dense(np.ascontiguousarray(values))
+        return _owning_full(np.array(values, order="C"))   # a copy GraphBLAS takes over (from_dense: ~30 us more)
 
     def vector_from_coo(self, indices, values, size, *, dup=None, dtype=None):
         if np.size(indices) == 1 and np.size(values) == 1 and 0 <= int(np.ravel(indices)[0]) < size:
             # one entry (a search's source): set it; building a vector costs ~0.1 ms of calls
             value = values if np.isscalar(values) else np.ravel(values)[0]
             dt = np.dtype(dtype) if dtype is not None else np.asarray(value).dtype
-            v = Vector(dt, size)
+            v = _new_vector(dt, size)
             _ok(getattr(lib, f"GrB_Vector_setElement_{_SUFFIX[dt]}")(v._carg, dt.type(value).item(),
                                                                       int(np.ravel(indices)[0])), "setElement")
             return v
@@ -180,6 +180,13 @@ class CPUEngine(Engine):
         dup = None if np.isscalar(values) else _binary(dup)
         return Matrix.from_coo(np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), values,
                                nrows=nrows, ncols=ncols, dup_op=dup, dtype=dtype)
+
+    def _matrix_from_csr(self, indptr, indices, values, nrows, ncols, *, dtype):
+        dtype = np.dtype(dtype)
+        iso = np.ndim(values) == 0
+        return Matrix.ss.import_csr(nrows=nrows, ncols=ncols, indptr=indptr, col_indices=indices,
+                                    values=np.full(1, values, dtype) if iso else values, is_iso=iso,
+                                    sorted_cols=True, take_ownership=False, dtype=dtype)
 
     def to_numpy(self, x, fill=None, *, consume=False):
         full = self.nvals(x) == (_vsize(x) if isinstance(x, Vector) else x.nrows * x.ncols)

@@ -25,6 +25,14 @@ per worker and product.
 Fused steps of the local engines do not run: each step runs as its algebra,
 and the local engines' primitives do the work.
 
+Driven from the client, every primitive costs a round trip through the Dask
+scheduler.  :meth:`DaskEngine.run` runs the algorithm on the workers instead,
+SPMD: ``E.run(lg.bfs, G, 0)`` runs ``lg.bfs`` on every worker at once, each
+with an SPMD engine of its own over the same blocks and segments, which
+carries each task out on the spot and moves the values it needs point to
+point over the exchange (:mod:`.spmd`, :mod:`.transport`); the client receives
+rank 0's result.
+
 Objects are handles to Dask futures; operations return as soon as their tasks
 are submitted, and whatever asks for a value (``nvals``, ``reduce``,
 ``to_numpy``...) waits for the work it depends on.  A worker lost while the
@@ -56,6 +64,7 @@ Examples
 
 from __future__ import annotations
 
+import ast
 import itertools
 import os
 import weakref
@@ -63,7 +72,8 @@ from concurrent.futures import CancelledError
 
 import numpy as np
 
-from ...exceptions import EngineUnavailable, InvalidArgumentError, OutOfMemory, WorkerLost
+from ...exceptions import (EngineUnavailable, InvalidArgumentError, LaGraphError, OutOfDeviceMemory, OutOfMemory,
+                           WorkerLost)
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Engine, monoid_type
 from ..base import check_name as _check_name
 from ..base import check_coords, check_output_args
@@ -268,6 +278,39 @@ class DaskEngine(Engine):
         self.synchronize()
         return self.client.run(_exchange.stats, reset, workers=list(self.placement.workers))
 
+    def run(self, fn, *args, **kwargs):
+        """Run ``fn(*args, engine=..., **kwargs)`` on every worker at once, SPMD; return rank 0's result.
+
+        ``fn`` is an algorithm function (``lg.bfs``, ``lg.pagerank``...: anything that takes ``engine=`` and
+        calls only the engine's operations).  Each worker runs it with an SPMD engine of its own
+        (:class:`~la_graph.engines.dask.spmd.SpmdEngine`): the same blocks, segments and tasks as this
+        engine, but each task carried out on the spot by the worker that holds its data, and the values
+        it needs sent to it by their holders, point to point over the exchange.  No primitive goes
+        through the Dask scheduler: the run is one task per worker (see :mod:`.spmd`).
+
+        Vectors and matrices of this engine, :class:`DistributedGraph` objects built by it, and host
+        :class:`~la_graph.Graph` objects among the arguments are rebuilt on each worker; ``fn`` should
+        return host values (numpy arrays, results), as the library's algorithms do.
+
+        Needs ``exchange="nccl"`` (GPU workers) or ``"local"`` (a threaded cluster) with several workers.
+        An error on any worker is raised here (the failing worker's own error, not its peers'); the
+        exchange is then started anew.
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> from distributed import Client, LocalCluster
+        >>> from la_graph.engines.dask import DaskEngine
+        >>> cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+        >>> client = Client(cluster)
+        >>> E = DaskEngine(client, exchange="local")
+        >>> E.run(lg.bfs, lg.generators.path(5), 0).level.tolist()
+        [0, 1, 2, 3, 4]
+        >>> client.close(); cluster.close()
+        """
+        from . import spmd
+        return spmd.run(self, fn, args, kwargs)
+
     @property
     def cache_key(self):
         return ("dask", self.placement.token)
@@ -321,7 +364,11 @@ class DaskEngine(Engine):
                         pass
                     errors += [f.exception() for f in self._collective.values() if f.status == "error"]
                 self._restart_exchange()
-            raise next((e for e in errors if not isinstance(e, _exchange.PeerFailed)), errors[0])
+            error = next((e for e in errors if not isinstance(e, _exchange.PeerFailed)), errors[0])
+            mapped = client_error(error, self.local)
+            if mapped is error:
+                raise error
+            raise mapped from error
         for f in futures:
             if f.status in ("cancelled", "lost"):
                 self._check_workers()
@@ -501,12 +548,11 @@ class DaskEngine(Engine):
         p = self._same(x)
         if isinstance(x, DVector):
             L = self.layout(x.shape[0])
-            got = self._gather([self.client.submit(tasks.to_coo, self.local, f, pure=False) for f in x.parts])
+            got = self._gather(self._per_part(tasks.to_coo, x))
             idx = [L.index(L.bounds[k] + g[0]) for k, g in enumerate(got)]
             return np.concatenate(idx), np.concatenate([g[1] for g in got])
         Lr, Lc = self.layout(x.shape[0]), self.layout(x.shape[1])
-        flat = [f for row in x.parts for f in row]
-        got = self._gather([self.client.submit(tasks.to_coo, self.local, f, pure=False) for f in flat])
+        got = self._gather(self._per_part(tasks.to_coo, x))
         rows, cols = [], []
         for b, g in enumerate(got):
             i, j = divmod(b, p.s)
@@ -538,10 +584,23 @@ class DaskEngine(Engine):
     def _flat(self, x):
         return x.parts if isinstance(x, DVector) else [f for row in x.parts for f in row]
 
+    def _where(self, x):
+        """The worker holding each part of ``x``, in the order of :meth:`_flat`."""
+        p = x.placement
+        if isinstance(x, DVector):
+            return [p.segment(k) for k in range(p.s)]
+        return [p.block(i, j) for i in range(p.s) for j in range(p.s)]
+
+    def _per_part(self, fn, x, *args, y=None):
+        """The futures of ``fn(part of x, [part of y,] *args)``, one per part of ``x``, each run where the part
+        lives (``y``: an object laid out as ``x``)."""
+        ys = None if y is None else self._flat(y)
+        return [self._submit(w, fn, f, *(() if ys is None else (ys[b],)), *args)
+                for b, (w, f) in enumerate(zip(self._where(x), self._flat(x)))]
+
     def nvals(self, x):
         _check_obj(x)
-        return int(sum(self._gather([self.client.submit(tasks.nvals, self.local, f, pure=False)
-                                     for f in self._flat(x)])))
+        return int(sum(self._gather(self._per_part(tasks.nvals, x))))
 
     def size(self, x):
         _check_obj(x)
@@ -551,8 +610,7 @@ class DaskEngine(Engine):
         if type(_check_obj(x)) is not type(_check_obj(y)) or x.shape != y.shape:
             return False
         self._same(x, y)
-        return all(self._gather([self.client.submit(tasks.isequal, self.local, a, b, pure=False)
-                                 for a, b in zip(self._flat(x), self._flat(y))]))
+        return all(self._gather(self._per_part(tasks.isequal, x, y=y)))
 
     # ---------------------------------------------------------------- operations
     def _outargs(self, shape, ndim, out, mask, accum, complement):
@@ -735,8 +793,7 @@ class DaskEngine(Engine):
 
     def reduce(self, x, monoid):
         _check_name(monoid, MONOIDS, "monoid")
-        got = self._gather([self.client.submit(tasks.reduce, self.local, f, monoid, pure=False)
-                            for f in self._flat(_check_obj(x))])
+        got = self._gather(self._per_part(tasks.reduce, _check_obj(x), monoid))
         if monoid == "any":
             return next((v for n, v in got if n), got[0][1])
         values = np.array([v for _, v in got])
@@ -844,8 +901,7 @@ class DaskEngine(Engine):
     # ---------------------------------------------------------------- measurement
     def traffic(self, x):
         """Bytes of ``x``'s entries (indices and values), per segment or block: what one transfer moves."""
-        return self._gather([self.client.submit(tasks.nbytes, self.local, f, pure=False)
-                             for f in self._flat(_check_obj(x))])
+        return self._gather(self._per_part(tasks.nbytes, _check_obj(x)))
 
 
 def local_cluster(workers, local="cpu"):
@@ -863,6 +919,51 @@ def local_cluster(workers, local="cpu"):
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                            dashboard_address=":0", silence_logs=50)
     return distributed.Client(cluster), cluster
+
+
+#: what to do when a worker runs out of memory, by its local engine
+_MEMORY_HINT = {"gpu": "use more GPU workers (the graph's blocks spread over them), a smaller graph, or free GPU "
+                       "memory on the workers",
+                "host": "use more workers or workers with more memory, or a smaller graph"}
+_BY_NAME = {"OutOfDeviceMemory": OutOfDeviceMemory, "OutOfMemory": OutOfMemory}
+
+
+def client_error(exc, local):
+    """A worker's error as the client raises it (``local``: the workers' engine).
+
+    la_graph's own errors arrive as they were raised (their bytes and hints in the message).  A
+    memory error of another library -- CuPy's out-of-memory error raised outside the GPU engine's
+    operations, a plain ``MemoryError`` -- becomes :class:`~la_graph.exceptions.OutOfDeviceMemory`
+    on GPU workers and :class:`~la_graph.exceptions.OutOfMemory` on host workers, its text kept and
+    a hint added.  An error Dask could not rebuild on the client arrives as a bare ``Exception``
+    holding its repr; one of la_graph's memory errors is rebuilt from that text.  Anything else is
+    returned as it is.
+
+    Examples
+    --------
+    >>> client_error(Exception("OutOfDeviceMemory('needs about 1,024 bytes of GPU memory')"), "gpu")
+    OutOfDeviceMemory('needs about 1,024 bytes of GPU memory')
+    >>> e = client_error(MemoryError("Out of memory allocating 512 bytes"), "gpu")
+    >>> type(e).__name__, str(e)[:69]
+    ('OutOfDeviceMemory', 'a GPU worker ran out of memory (MemoryError: Out of memory allocating')
+    """
+    if isinstance(exc, LaGraphError):
+        return exc
+    if type(exc) is Exception and len(exc.args) == 1 and isinstance(exc.args[0], str):
+        name, paren, rest = exc.args[0].partition("(")
+        cls = _BY_NAME.get(name)
+        if cls is not None and paren and rest.endswith(")"):
+            try:
+                args = ast.literal_eval(f"({rest[:-1]},)")
+            except (ValueError, SyntaxError):
+                args = (rest[:-1],)
+            return cls(*args)
+    if isinstance(exc, MemoryError):
+        gpu = local == "gpu"
+        return (OutOfDeviceMemory if gpu else OutOfMemory)(
+            f"a {'GPU' if gpu else 'Dask'} worker ran out of memory ({type(exc).__name__}: {exc}); "
+            f"{_MEMORY_HINT['gpu' if gpu else 'host']}")
+    return exc
 
 
 def _check_obj(x):

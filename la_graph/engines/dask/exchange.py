@@ -191,22 +191,29 @@ class _Backend:
 class _Local(_Backend):
     """Workers that are threads of one process (a threaded LocalCluster, for tests)."""
 
+    def post(self, q, item):
+        """Put ``item`` in the mailbox from this worker to worker ``q``."""
+        _MAILBOXES[(self.token, self.rank, q)].put(item)
+
+    def take(self, q):
+        """The next item from worker ``q``; :class:`PeerFailed` once aborted, or after ``TIMEOUT`` seconds."""
+        box, waited = _MAILBOXES[(self.token, q, self.rank)], 0.0
+        while True:
+            try:
+                return box.get(timeout=0.1)
+            except queue.Empty:
+                waited += 0.1
+                if self.aborted or waited > TIMEOUT:
+                    raise PeerFailed(f"worker rank {q} sent nothing ({'aborted' if self.aborted else 'timed out'})")
+
     def exchange(self, E, sends, recv_from, *, failed=False):
         for q, obj in sends:
             message = None if failed else E.copy(obj)
             self.sent += 0 if failed else nbytes(E.name, obj)
-            _MAILBOXES[(self.token, self.rank, q)].put((failed, message))
+            self.post(q, (failed, message))
         got, peer_failed = [], False
         for q in recv_from:
-            box, waited = _MAILBOXES[(self.token, q, self.rank)], 0.0
-            while True:
-                try:
-                    bad, obj = box.get(timeout=0.1)
-                    break
-                except queue.Empty:
-                    waited += 0.1
-                    if self.aborted or waited > TIMEOUT:
-                        raise PeerFailed(f"worker rank {q} sent nothing ({'aborted' if self.aborted else 'timed out'})")
+            bad, obj = self.take(q)
             peer_failed |= bad
             got.append(obj)
         if peer_failed and not failed:

@@ -204,7 +204,7 @@ class DistributedGraph(Graph):
     # ---------------------------------------------------------------- host arrays: none here
     def _no_host(self, what):
         p = self._engine._placement
-        lost = "" if p is not None and ("dask", p.token) == self._key else (
+        lost = "" if p is not None and self._engine.cache_key == self._key else (
             " (its engine has since lost the set of workers that held the blocks: load or generate it again)")
         return InvalidGraphError(
             f"{self!r} lives on the Dask workers, as blocks of the dask engine that built it{lost}: it has no "

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..._keys import weight_ranks
 from ... import _random
-from ...exceptions import InvalidArgumentError
+from ...exceptions import InvalidArgumentError, LaGraphError
 from ..base import Declined
 from .kernels import _NULL, CLUSTER_SIZES, _kernel, _next_pow2
 from .memory import _device_errors, _reserve
@@ -334,30 +334,73 @@ def component_labels(E, G):
 
 
 # ---------------------------------------------------------------- apsp (gpu/floyd_warshall.cu)
+#: Floyd-Warshall runs on int32 distances when every weight is an integer and ``N - 1`` of
+#: the largest magnitude (``N``: n rounded up to the tile) sum to at most this: then no
+#: entry reaches floyd_warshall.cu's "no path" cut (2^29) nor overflows, and the float64
+#: distances it gives are exactly the algebra's
+FW_INT32_LIMIT = 1 << 28
+_FW_INF = {_I32: (1 << 30) - 1, _F64: np.inf}          # "no path" of each distance type
+_FW_THREADS = 256
+
+
+def _fw_dtype(E, G, N):
+    """int32 where Floyd-Warshall's distances fit it exactly (:data:`FW_INT32_LIMIT`), else float64."""
+    if G.weighted and G.nnz:
+        wr = G.weight_range()
+        wmax = max(-wr.min, wr.max)
+        key = E._graph_key("integer_weights")
+        whole = G._engine_cache.get(key)
+        if whole is None:
+            w = E.matrix(G).val
+            whole = G._engine_cache[key] = bool(cp.all(w == cp.trunc(w)))
+        if not whole:
+            return _F64
+    else:
+        wmax = 1.0 if G.nnz else 0.0
+    return _I32 if (N - 1) * wmax <= FW_INT32_LIMIT else _F64
+
+
 @fuses
 def floyd_warshall(E, G):
-    n = G.n
-    _reserve(8 * n * n + 16 * G.nnz + 64, f"Floyd-Warshall's {n:,} x {n:,} float64 distance matrix")
+    n, T = G.n, E.FW_TILE
+    N = -(-n // T) * T                                   # padded: rows and columns past n hold "no path"
+    nb = N // T
+    DT = _fw_dtype(E, G, N)
+    export = DT != _F64 or N != n                        # the answer is a float64 n x n copy
+    _reserve(DT.itemsize * N * N + (8 * n * n if export else 0) + 24 * G.nnz + 64,
+             f"Floyd-Warshall's {n:,} x {n:,} float64 distance matrix"
+             + (f" (computed in a {N:,} x {N:,} {DT.name} matrix)" if export else ""))
     A = E.matrix(G)
-    D = cp.full(n * n, np.inf, dtype=_F64)
+    W = cp.full(N * N, _FW_INF[DT], dtype=DT)
     keys = _mat_keys(A)                                  # row * n + col of every edge
     if keys.size:
-        D[keys] = A.val if A.val is not None else 1.0    # a Graph holds no duplicate edges
-    diag = cp.arange(n, dtype=_I64) * (n + 1)
-    D[diag] = cp.minimum(D[diag], 0.0)
-    neg = cp.full(1, n, dtype=_I64)
-    T = E.FW_TILE
-    nb = (n + T - 1) // T
-    block = (T, 8)
-    p1, p2, p3 = (_kernel("floyd_warshall.cu", k, T) for k in ("fw_phase1", "fw_phase2", "fw_phase3"))
+        if N != n:
+            keys = keys + keys // n * (N - n)
+        W[keys] = A.val.astype(DT, copy=False) if A.val is not None else 1   # a Graph holds no duplicate edges
+    diag = cp.arange(n, dtype=_I64) * (N + 1)
+    W[diag] = cp.minimum(W[diag], 0)
+    neg = cp.full(1, -1, dtype=_I64)                     # the vertex of a negative cycle found, or -1
+    primary = _kernel("floyd_warshall.cu", "fw_primary", DT, T)
+    panels = _kernel("floyd_warshall.cu", "fw_panels", DT, T)
+    NN = np.int64(N)
     for K in range(nb):
-        p1((1,), block, (D, np.int64(n), np.int32(K), neg))
-        p2((nb, 2), block, (D, np.int64(n), np.int32(K)))
-        p3((nb, nb), block, (D, np.int64(n), np.int32(K)))
-        if K % E.FW_CHECK_ROUNDS == E.FW_CHECK_ROUNDS - 1 and int(neg[0]) < n:
+        k = np.int32(K)
+        primary((1,), (_FW_THREADS,), (W, NN, k, neg))
+        if nb > 1:
+            panels((nb - 1, 2), (_FW_THREADS,), (W, NN, k, np.int32(1), neg))
+            panels((nb - 1, nb - 1), (_FW_THREADS,), (W, NN, k, np.int32(0), neg))
+        if K % E.FW_CHECK_ROUNDS == E.FW_CHECK_ROUNDS - 1 and int(neg[0]) >= 0:
             break
     v = int(neg[0])
-    return GMat.dense_of(n, n, _F64, D, None), (v if v < n else -1)
+    if export:
+        D = cp.empty(n * n, dtype=_F64)
+        if n:
+            grid = (min(-(-n // _FW_THREADS), 16), min(n, 65535))
+            _kernel("floyd_warshall.cu", "fw_export", DT)(grid, (_FW_THREADS,), (W, NN, D, np.int64(n)))
+        del W
+    else:
+        D = W
+    return GMat.dense_of(n, n, _F64, D, None), v
 
 
 # ---------------------------------------------------------------- msf (gpu/msf.cu)
@@ -647,6 +690,9 @@ def luby(E, A, prio):
 
 
 # ---------------------------------------------------------------- sssp (gpu/sssp.cu)
+_NF_BINS, _NF_BLOCK = 256, 512    # sssp_nearfar's histogram bins and threads a block (NF_BINS, NF_BLOCK)
+
+
 @fuses
 def sssp_relax(E, A, q, d, parent):
     # a single-source frontier over a weighted CSR: three launches over the
@@ -701,7 +747,9 @@ def sssp_relax(E, A, q, d, parent):
 def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     # Every bucket from `bucket` on in one launch of a persistent kernel (gpu/sssp.cu,
     # sssp_nearfar): near-far with grid barriers between its phases, work following the
-    # vertices that change, no host round trip until the search is done.
+    # vertices that change, no host round trip until the search is done.  The buckets'
+    # ends need not be multiples of delta (the engine settles them all): on denser graphs
+    # they follow the work (E.SSSP_TARGET), on sparse ones they are SSSP_SPARSE_WIDTH deltas.
     if not (isinstance(d, GVec) and d.dtype == _F64 and _is_full(d)):
         raise Declined("sssp_delta_stepping's kernels take full float64 distances")
     if parent is not None and not (isinstance(parent, GVec) and parent.dtype == _I64 and _is_full(parent)):
@@ -720,46 +768,82 @@ def sssp_delta_stepping(E, G, d, parent, bucket, delta):
 
 def _nearfar(E, G, d, parent, bucket, delta, indptr, indices, w, *, after):
     n, keep = G.n, parent is not None
+    in_loop = keep and not after
     big = np.iinfo(np.int64).max
-    _reserve(n * (64 + 16 * keep) + 256, "the delta-stepping search state")
+    _reserve(n * (64 + 16 * keep + 8 * in_loop) + 256, "the delta-stepping search state")
     dv = d.val.copy()        # the engine never writes into a vector's array
     pv = parent.val.copy() if keep else None
     pc = cp.full(n, big, _I64) if keep else None
     flag, farmark = cp.zeros(n, cp.int32), cp.zeros(n, cp.int32)
     la, lb, fa, fb = (cp.empty(n, _I64) for _ in range(4))
-    fq = cp.empty(n, _F64)
+    fq = cp.empty(n if in_loop else 1, _F64)
     live = cp.flatnonzero(cp.isfinite(dv) & (dv >= bucket * delta))       # phase R sorts near from far
     la[:live.size] = live
     st = cp.zeros(16, _I64)
     st[0] = live.size
     st[6:8] = np.float64(np.inf).view(np.int64)
-    bar = cp.zeros(2, cp.uint32)
+    hist = cp.zeros(2 * _NF_BINS, cp.uint64)
+    bar = cp.zeros(1, cp.uint64)
     degree = indices.size / max(n, 1)
-    gs = _next_pow2(degree)
-    # after the first bucket, buckets of E.SSSP_SPARSE_WIDTH deltas on sparse graphs (average
-    # out-degree below 8: grids, roads), where the rounds' count, not their work, costs
-    width = delta * (E.SSSP_SPARSE_WIDTH if degree < 8 else 1)
+    gs = _next_pow2(E.SSSP_LANES or degree)
+    long_row, chunk = max(int(E.SSSP_BIG_ROW), 1), max(int(E.SSSP_CHUNK), 1)
+    crow, cfirst = _long_rows(E, G, indptr, long_row, chunk)     # every long row's chunks: room for a round's
+    cv, ck, cd = cp.empty(max(crow.size, 1), _I64), cp.empty(max(crow.size, 1), _I64), cp.empty(max(crow.size, 1), _F64)
+    blocks = 2 * E._sms      # two blocks a multiprocessor, all resident (__launch_bounds__(NF_BLOCK, 2))
+    if degree < 8:           # grids, roads: the rounds' count, not their work, costs
+        target = int(E.SSSP_SPARSE_TARGET)
+        if E.SSSP_SPARSE_BLOCKS:
+            blocks = max(1, min(int(E.SSSP_SPARSE_BLOCKS), blocks))
+    else:
+        target = int(E.SSSP_TARGET)
+    if target > 0:           # bins of delta / SSSP_GRAIN, the first bucket one bin
+        grain = delta / max(float(E.SSSP_GRAIN), 1.0)
+        grain = grain if grain > 0 else delta
+        thr = bucket * delta + grain
+    else:                    # fixed widths: the first bucket delta, the next ones SSSP_SPARSE_WIDTH deltas where sparse
+        grain = delta * (E.SSSP_SPARSE_WIDTH if degree < 8 else 1)
+        thr = (bucket + 1) * delta
     _kernel("sssp.cu", "sssp_nearfar", indices.dtype)(
-        (2 * E._sms,), (512,),      # two blocks a multiprocessor, all resident (__launch_bounds__(512, 2))
-        (indptr, indices, w, dv, _NULL if (pv is None or after) else pv, _NULL if (pc is None or after) else pc,
-         flag, farmark, la, lb, fq, fa, fb, st, np.float64((bucket + 1) * delta), np.float64(width), np.int32(gs),
-         bar))
+        (blocks,), (_NF_BLOCK,),
+        (indptr, indices, w, dv, pv if in_loop else _NULL, pc if in_loop else _NULL, flag, farmark, la, lb, fq, fa, fb,
+         cv, cd, ck, np.int64(crow.size), hist, st, bar, np.float64(thr), np.float64(grain), np.int64(target),
+         np.int32(max(int(E.SSSP_GROW), 1)), np.int64(long_row), np.int32(chunk), np.int32(gs)))
+    rounds, buckets, work, _, _, over = (int(x) for x in cp.asnumpy(st[8:14]))
+    if over:
+        raise LaGraphError("sssp_delta_stepping: a round's chunk list overflowed (a vertex twice in one list)")
+    log.debug("sssp_delta_stepping: %d rounds, %d buckets, %d edges relaxed (target %d, grain %g, delta %g)",
+              rounds, buckets, work, target, grain, delta)
     if after:
         _kernel("sssp.cu", "sssp_pred", indices.dtype)(
-            (E._blocks(n * gs),), (256,), (indptr, indices, w, dv, pc, np.int64(n), np.int32(gs)))
+            (E._blocks(n * gs),), (256,),
+            (indptr, indices, w, dv, pc, np.int64(n), crow, cfirst, np.int64(crow.size), np.int32(chunk),
+             np.int64(long_row), np.int32(not G.directed), np.int32(gs)))
         found = pc != big
         own = pv == cp.arange(n, dtype=_I64)                 # the sources: their own parents
         if int(cp.count_nonzero(cp.isfinite(dv) & ~found & ~own)):   # a weight lost in rounding
             log.debug("sssp_delta_stepping: a reached vertex has no parent by d[u] + w == d[v]; parents in the loop")
             return None
         pv = cp.where(found & ~own, pc, pv)
-    if log.isEnabledFor(logging.DEBUG):
-        rounds, buckets = (int(x) for x in cp.asnumpy(st[8:10]))
-        log.debug("sssp_delta_stepping: %d rounds, %d buckets of width %g (delta %g)", rounds, buckets, width, delta)
     d.val, d.pres = dv, None
     if keep:
         parent.val, parent.pres = pv, None
     return d, parent, None
+
+
+def _long_rows(E, G, indptr, long_row, chunk):
+    """The rows longer than ``long_row`` as chunks of ``chunk`` edges: ``(row, first edge)`` int64 arrays (cached)."""
+    key = E._graph_key(("sssp_chunks", long_row, chunk))
+    hit = G._engine_cache.get(key)
+    if hit is None:
+        deg = (indptr[1:] - indptr[:-1]).astype(_I64)
+        rows = cp.flatnonzero(deg > long_row)
+        per = (deg[rows] + chunk - 1) // chunk
+        ends = cp.cumsum(per)
+        k = cp.arange(int(ends[-1]) if rows.size else 0, dtype=_I64)
+        owner = cp.searchsorted(ends, k, side="right")
+        crow = rows[owner].astype(_I64)
+        hit = G._engine_cache[key] = (crow, indptr[crow].astype(_I64) + (k - (ends - per)[owner]) * chunk)
+    return hit
 
 
 def _least_weight(E, G, w):
@@ -772,58 +856,143 @@ def _least_weight(E, G, w):
 
 
 # ---------------------------------------------------------------- scc (gpu/scc.cu)
-def _scc_state(E, G, labels):
-    """``(indptr, indices, tptr, tind, done, lab)`` for the SCC kernels; Declined where they cannot run."""
-    if not isinstance(labels, GVec) or labels.dtype != _I64 or labels.size != G.n or labels.pres is None:
-        raise Declined("the scc kernels take labels as an int64 gpu-engine vector of n entries, some missing")
-    indptr, indices, _ = E._csr(E.matrix(G))
-    tptr, tind, _ = E._csr(E.matrix(G, transpose=True))
-    if indices.dtype != tind.dtype:
-        raise Declined("the scc kernels take a graph and its transpose of one index width")
+# Every SCC step is one launch of the persistent kernel scc_grid, its `phases` picking the
+# parts the step does; phase bits and st slots as in gpu/scc.cu.
+_SCC_TRIM, _SCC_CONTRACT, _SCC_QTRIM, _SCC_PIVOT, _SCC_FWBW, _SCC_COLOR = 1, 2, 4, 8, 16, 32
+_SCC_ST = {"trimmed": 7, "labelled": 8, "left": 9, "pivot": 11, "error": 13, "rounds": 14, "sweeps": 15,
+           "qtrimmed": 16, "fwbw": 17, "levels": 18, "colored": 19}
+_SCC_SLOTS, _SCC_W_SLOTS, _SCC_BLOCK, _SCC_W_REP = 24, 8, 1024, 3
+_SCC_ST_PIVOT, _SCC_ST_SMALL = 11, 12
+
+
+def _scc_graph(E, G):
+    """``(indptr, indices, tptr, tind, heavy, nheavy, gs, chunk)`` of ``G`` for scc_grid (cached on the graph).
+
+    A group of ``gs`` lanes (four edges a lane at a time) takes a unit: a chunk of at
+    most ``chunk`` edges of a vertex's rows.  ``heavy`` lists ``c << 32 | v`` for the
+    chunks ``c >= 1`` of every vertex whose longer row has more than ``chunk`` edges.
+    """
+    key = E._graph_key("scc")
+    c = G._engine_cache.get(key)
+    if c is None:
+        indptr, indices, _ = E._csr(E.matrix(G))
+        tptr, tind, _ = E._csr(E.matrix(G, transpose=True))
+        if indices.dtype != tind.dtype:
+            raise Declined("the scc kernel takes a graph and its transpose of one index width")
+        n = G.n
+        gs = _next_pow2(indices.size / max(n, 1) / 4)
+        chunk = 16 * gs
+        d = cp.maximum(indptr[1:] - indptr[:-1], tptr[1:] - tptr[:-1]).astype(_I64)
+        more = cp.maximum((d + chunk - 1) // chunk - 1, 0)          # chunks after the first
+        nheavy = int(more.sum())                                     # one wait, once per graph
+        heavy = cp.zeros(1, _I64)
+        if nheavy:
+            ends = cp.cumsum(more)
+            i = cp.arange(nheavy, dtype=_I64)
+            v = cp.searchsorted(ends, i, side="right").astype(_I64)
+            heavy = ((i - (ends[v] - more[v]) + 1) << 32) | v
+        c = G._engine_cache[key] = (indptr, indices, tptr, tind, heavy, nheavy, gs, chunk)
+    return c
+
+
+def _scc_reps(rep, done):
+    """What is wrong with the kernel's ``rep`` (after a launch that ran the contraction) against ``done``.
+
+    Every unlabelled vertex must point at an unlabelled rep (a vertex that points at
+    itself); a labelled one at -1.  Returns a short text: the counts of unlabelled
+    vertices, of those whose rep is -1, is labelled or is no rep, and of labelled ones
+    with a rep (one wait).
+    """
+    live = ~done
+    r = cp.where((rep >= 0) & (rep < rep.size), rep, 0)
+    orphan = live & (rep >= 0) & (rep[r] != rep)
+    k = [int(x) for x in cp.asnumpy(cp.stack([live.sum(), (live & (rep < 0)).sum(), (orphan & done[r]).sum(),
+                                               (orphan & ~done[r]).sum(), (done & (rep >= 0)).sum()]))]
+    return (f"{k[0]} unlabelled, of them {k[1]} with rep -1, {k[2]} with a labelled rep, {k[3]} with a rep that is "
+            f"no rep; {k[4]} labelled with a rep")
+
+
+def _scc_run(E, G, labels, phases, *, pivot=-1, seed=0, max_levels=2**30, keep=None):
+    """One scc_grid launch over ``labels`` (which take its fresh arrays); returns its st counters (one wait).
+
+    Declined where the kernel cannot take ``labels``; None (nothing launched) when every
+    vertex is labelled already.  ``keep``: a dict that receives ``phases`` (as run),
+    ``blocks``, the counters and ``rep`` (the kernel's reps, meaningful after the
+    contraction ran), before an error is raised (tools/dev/scc.sh reads them).
+    """
+    if not isinstance(labels, GVec) or labels.dtype != _I64 or labels.size != G.n:
+        raise Declined("the scc kernel takes labels as an int64 gpu-engine vector of n entries")
+    n = G.n
+    if n >= 2**31:
+        raise Declined("the scc kernel numbers vertices in int32")
+    if labels.pres is None or n == 0:
+        return None                                                  # every vertex is labelled
+    indptr, indices, tptr, tind, heavy, nheavy, gs, chunk = _scc_graph(E, G)
+    if E.SCC_CONTRACT_EDGES < 0 or (indices.size > E.SCC_CONTRACT_EDGES and indices.size >= E.SCC_CONTRACT_DEGREE * n):
+        phases &= ~(_SCC_CONTRACT | _SCC_QTRIM)                      # big and dense: not worth an edge pass
+    _reserve((4 * _SCC_W_SLOTS + 25) * n + 8 * nheavy + 1024, "the strongly connected components' state")
     # fresh arrays: the engine never writes into arrays a vector holds (copies share them)
-    return indptr, indices, tptr, tind, labels.pres.copy(), labels.val.copy()
+    done, lab = labels.pres.copy(), labels.val.copy()
+    W = cp.empty(_SCC_W_SLOTS * n, cp.int32)
+    W[:3 * n] = 0                                                    # in-, out-degrees, trim marks
+    col = cp.empty(n, _I64)
+    queue = cp.empty(n + nheavy if phases & _SCC_TRIM else 1, _I64)
+    init = np.zeros(_SCC_SLOTS, np.int64)
+    init[_SCC_ST_PIVOT] = pivot if pivot >= 0 else np.iinfo(np.int64).max
+    init[_SCC_ST_SMALL] = np.iinfo(np.int64).max
+    st = cp.asarray(init)
+    bar = cp.zeros(2, cp.uint32)
+    # SCC_UNITS_PER_GROUP units a group; one block a multiprocessor at most (all resident: grid barriers)
+    blocks = max(1, min(E._sms, -(-(n + nheavy) * gs // (E.SCC_UNITS_PER_GROUP * _SCC_BLOCK))))
+    _kernel("scc.cu", "scc_grid", indices.dtype)(
+        (blocks,), (_SCC_BLOCK,),
+        (indptr, indices, tptr, tind, heavy, np.int64(nheavy), done, lab, W, col, queue, st, bar, np.int64(n),
+         np.int32(phases), np.int32(gs), np.int32(chunk), np.uint64(_random.priority_key(seed)),
+         np.int32(min(max_levels, 2**30))))
+    labels.val, labels.pres = lab, done
+    s = cp.asnumpy(st)
+    counts = {k: int(s[i]) for k, i in _SCC_ST.items()}
+    log.debug("scc_grid phases %d on %d blocks: %s", phases, blocks, counts)
+    if keep is not None:
+        keep.update(phases=phases, blocks=blocks, counts=counts, rep=W[_SCC_W_REP * n:(_SCC_W_REP + 1) * n])
+    if counts["error"]:
+        why = "a coloring round labelled nothing" if counts["error"] == 1 else "a propagation found no fixed point"
+        reps = _scc_reps(W[_SCC_W_REP * n:(_SCC_W_REP + 1) * n], done) if phases & ~_SCC_TRIM else ""
+        raise LaGraphError(f"the scc kernel stopped: {why} (a bug in gpu/scc.cu); phases {phases}, {blocks} blocks, "
+                           f"gs {gs}, chunk {chunk}, counters {counts}; {reps}")
+    return counts
 
 
 @fuses
 def scc_trim(E, G, labels):
-    if isinstance(labels, GVec) and labels.pres is None:
-        return 0  # every vertex is labelled
-    indptr, indices, tptr, tind, done, lab = _scc_state(E, G, labels)
-    n = G.n
-    before = int(done.sum())
-    _until_unchanged(E, _kernel("scc.cu", "scc_trim_round", indices.dtype), n,
-                     (indptr, indices, tptr, tind, done, lab, np.int64(n), cp.zeros(1, np.int32)))
-    labels.val, labels.pres = lab, done
-    return int(done.sum()) - before
+    counts = _scc_run(E, G, labels, _SCC_TRIM)
+    return 0 if counts is None else counts["trimmed"]
+
+
+@fuses
+def scc_fwbw(E, G, pivot, labels):
+    # the pivot's SCC by reach over mutual-edge components (one launch); the pivot is unlabelled
+    if not 0 <= int(pivot) < G.n:
+        raise InvalidArgumentError(f"scc_fwbw: pivot {pivot} is not a vertex of the {G.n}-vertex graph")
+    counts = _scc_run(E, G, labels, _SCC_CONTRACT | _SCC_FWBW, pivot=int(pivot))
+    return 0 if counts is None else counts["fwbw"]
 
 
 @fuses
 def scc_color(E, G, seed, labels):
-    if isinstance(labels, GVec) and labels.pres is None:
-        return 0  # every vertex is labelled
-    indptr, indices, tptr, tind, done, lab = _scc_state(E, G, labels)
-    n = G.n
-    prio = cp.asarray(_random.vertex_ranks(n, seed))    # the algebra's permutation: colors index `smallest`
-    IT = indices.dtype
-    left = n - int(done.sum())
-    color, smallest = cp.empty(n, _I64), cp.empty(n, _I64)
-    reached = cp.empty(n, cp.bool_)
-    changed = cp.zeros(1, np.int32)
-    grid, block, nn = (E._blocks(n),), (256,), np.int64(n)
-    total = 0
-    while total < left:
-        _kernel("scc.cu", "scc_color_init", IT)(grid, block, (done, prio, color, reached, smallest, nn))
-        # least reaching priority: min-first propagation to a fixed point
-        _until_unchanged(E, _kernel("scc.cu", "scc_color_fwd", IT), n, (indptr, indices, done, color, nn, changed))
-        _kernel("scc.cu", "scc_color_roots", IT)(grid, block, (done, prio, color, reached, nn))
-        # backward from each root within its color
-        _until_unchanged(E, _kernel("scc.cu", "scc_color_back", IT), n,
-                         (indptr, indices, done, color, reached, nn, changed))
-        _kernel("scc.cu", "scc_color_smallest", IT)(grid, block, (color, reached, smallest, nn))
-        _kernel("scc.cu", "scc_color_label", IT)(grid, block, (color, reached, smallest, done, lab, nn))
-        total += int(reached.sum())
-    labels.val, labels.pres = lab, done
-    return total
+    # the step's result (every vertex left gets its SCC's smallest id) by the quotient trim and
+    # coloring rounds over mutual-edge components, keys hashed from `seed`, in one launch
+    counts = _scc_run(E, G, labels, _SCC_CONTRACT | _SCC_QTRIM | _SCC_COLOR, seed=seed)
+    return 0 if counts is None else counts["labelled"]
+
+
+@fuses
+def scc_labels(E, G, labels):
+    # all of it in one launch: trim (at most SCC_TRIM_LEVELS levels), contraction, quotient
+    # trim, the pivot's SCC, coloring
+    _scc_run(E, G, labels, _SCC_TRIM | _SCC_CONTRACT | _SCC_QTRIM | _SCC_PIVOT | _SCC_FWBW | _SCC_COLOR,
+             max_levels=E.SCC_TRIM_LEVELS)
+    return labels
 
 
 # ---------------------------------------------------------------- triangles (gpu/triangles.cu)

@@ -11,8 +11,8 @@ instantiated for every combination of its template parameters' values, which
 the parameter's name fixes (:data:`TEMPLATE_PARAMETERS`): ``IT`` a CSR's index
 type, ``VT`` vertex ids, ``T`` a semiring's compute type, ``PT`` SSSP parents,
 ``KT`` hash keys, ``M`` the add monoid's code (``M_*`` of ``common.cuh``), ``TS`` the
-Floyd-Warshall tile, ``CS`` a thread block cluster's size.  A new kernel, or a new file,
-needs nothing here.
+Floyd-Warshall tile, ``DT`` its distances, ``CS`` a thread block cluster's size.  A new
+kernel, or a new file, needs nothing here.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from .objects import _F64, _I32, _I64
 
 _NULL = np.uint64(0)                       # a null pointer kernel argument
 
-#: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): blocks of FW_TILE x 8 threads
-FW_TILE = 32
+#: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): FW_TILE x FW_TILE entries
+FW_TILE = 64
 
 #: the cluster sizes kernels with a CS parameter are built for (16: beyond the portable 8, allowed per kernel)
 CLUSTER_SIZES = (1, 2, 4, 8, 16)
@@ -45,6 +45,7 @@ TEMPLATE_PARAMETERS = {
     "KT": (_I64,),               # hash keys (MIS priorities)
     "M": tuple(range(5)),        # add monoid: M_MIN M_MAX M_PLUS M_TIMES M_ANY
     "TS": (FW_TILE,),            # Floyd-Warshall tile
+    "DT": (_I32, _F64),          # Floyd-Warshall distances: int32 (integer weights) or float64
     "CS": CLUSTER_SIZES,         # blocks of a thread block cluster (kernels declared LA_CLUSTER_DIMS(CS))
 }
 
@@ -77,7 +78,7 @@ def kernel_files():
 
 
 def _name(kernel, *params):
-    """The name expression of one template instantiation, e.g. ``semiring_mxv<0, long long, int>``."""
+    """The name expression of one template instantiation, e.g. ``semiring_rows<0, long long, int>``."""
     parts = [str(p) if isinstance(p, int) else _CTYPES[np.dtype(p)] for p in params]
     return f"{kernel}<{', '.join(parts)}>"
 

@@ -64,6 +64,21 @@ def _free_device_bytes():
     return int(cp.cuda.runtime.memGetInfo()[0])
 
 
+def free_device_bytes():
+    """Free bytes of the current device, after CuPy's pool has given its cached blocks back."""
+    cp.get_default_memory_pool().free_all_blocks()
+    return _free_device_bytes()
+
+
+def pool_bytes(release=False):
+    """``(in use, held)`` bytes of CuPy's default pool on the current device; ``release``: its cached
+    blocks given back first, so that what it holds afterwards is a high-water mark from here on."""
+    pool = cp.get_default_memory_pool()
+    if release:
+        pool.free_all_blocks()
+    return int(pool.used_bytes()), int(pool.total_bytes())
+
+
 def _reserve(nbytes, what):
     """Raise OutOfDeviceMemory unless ``nbytes`` fit in the free device memory."""
     nbytes = int(nbytes)

@@ -51,6 +51,50 @@ def _combine(cval, cpres, tval, tpres, allowed, accum, replace, dtype):
     return cp.where(allowed, zv, cval), newp
 
 
+#: semiring_rows' bins 6, 5, 4, 3, 2 (1, 2, 4, 8, 16 lanes a row) take the rows of at most these
+#: lengths, four entries a lane; bin 1 (a warp) the longer ones up to the long-row limit
+_ROW_BIN_LENGTHS = (4, 8, 16, 32, 64)
+
+
+class _RowPlan:
+    """The bins of one CSR's rows for ``semiring_rows`` (gpu/semiring.cu), built once per matrix.
+
+    Rows sorted (stably) by bin: ``order``; bin 0 the rows longer than ``long_row``, each cut
+    into pieces of ``piece`` entries (``soff``: the first piece of each, then the total);
+    ``tab`` the kernel's table (each bin's first block, then its first position in
+    ``order``); ``blocks`` the launch's blocks; ``present`` the rows with an entry (None: all
+    of them), the presence of a product with a full vector.  Building it reads a few
+    counts to the host (once; a second read for the long rows' lengths).
+    """
+
+    __slots__ = ("order", "tab", "soff", "blocks", "nlong", "npieces", "piece", "present")
+
+    def __init__(self, indptr, long_row, piece):
+        m = indptr.size - 1
+        lengths = indptr[1:] - indptr[:-1]
+        limits = cp.asarray(_ROW_BIN_LENGTHS, dtype=lengths.dtype)
+        bins = cp.where(lengths > long_row, 0, 6 - cp.searchsorted(limits, lengths, side="left")).astype(np.int8)
+        order = cp.argsort(bins, kind="stable")
+        starts = cp.searchsorted(bins[order], cp.arange(8, dtype=np.int8), side="left").astype(_I64)
+        host = cp.asnumpy(cp.concatenate([starts, cp.count_nonzero(lengths == 0).astype(_I64).reshape(1)]))
+        rs, nempty = host[:8], int(host[8])
+        self.nlong = nlong = int(rs[1])
+        soff = np.zeros(nlong + 1, np.int64)
+        if nlong:
+            longest = cp.asnumpy(lengths[order[:nlong]]).astype(np.int64)
+            soff[1:] = np.cumsum((longest + piece - 1) // piece)
+        self.npieces, self.piece = int(soff[-1]), int(piece)
+        per_block = [256 // 32] + [256 // (64 >> b) for b in range(1, 7)]     # a warp a piece; gs lanes a row
+        counts = [self.npieces] + [int(rs[b + 1] - rs[b]) for b in range(1, 7)]
+        bstart = np.zeros(8, np.int64)
+        bstart[1:] = np.cumsum([-(-c // k) for c, k in zip(counts, per_block)])
+        self.blocks = int(bstart[-1])
+        self.tab = cp.asarray(np.concatenate([bstart, rs.astype(np.int64)]))
+        self.soff = cp.asarray(soff)
+        self.order = order.astype(indptr.dtype)
+        self.present = None if nempty == 0 else lengths != 0
+
+
 class GPUEngine(Engine):
     """CuPy implementation of :class:`~la_graph.engines.base.Engine` (see docs/gpu.md).
 
@@ -89,13 +133,56 @@ class GPUEngine(Engine):
     #: scans alone (4 at a time) before its warp takes the rest of a longer row
     BFS_PULL_BITS = 1
     BFS_PULL_LANE = 8
-    #: delta-stepping's buckets after the first, in deltas, on graphs of average out-degree
-    #: below 8 (grids, road networks): a 2000 x 2000 grid needs about half the rounds at 4
-    #: for 1.2 times the relaxations (each round costs two grid barriers, whatever its work)
+    #: delta-stepping (one persistent launch, gpu/sssp.cu sssp_nearfar) on graphs of average
+    #: out-degree below 8 (grids, road networks), where the rounds' count, not their work,
+    #: costs: with SSSP_SPARSE_TARGET 0, buckets of SSSP_SPARSE_WIDTH deltas after the first
+    #: (a 2000 x 2000 grid needs about half the rounds at 4 for 1.2 times the relaxations);
+    #: else widths picked as on denser graphs, with that target.  SSSP_SPARSE_BLOCKS: blocks
+    #: of 512 threads (None: two a multiprocessor; fewer cross a grid barrier sooner).
     SSSP_SPARSE_WIDTH = 4
+    SSSP_SPARSE_TARGET = 0
+    SSSP_SPARSE_BLOCKS = None
+    #: on denser graphs each bucket's end is picked from a histogram of the far distances in
+    #: bins of delta / SSSP_GRAIN: the bins that hold SSSP_TARGET edges to relax, at most
+    #: SSSP_GROW times the last bucket's (fewer after a bucket that relaxed twice the target);
+    #: on R-MAT's dense core a narrow bucket spares relaxing a vertex again, on its tail of
+    #: leaves a wide one spares rounds.  SSSP_TARGET 0: buckets of one delta.
+    SSSP_TARGET = 1 << 23
+    SSSP_GRAIN = 8
+    SSSP_GROW = 2
+    #: rows longer than SSSP_BIG_ROW edges are cut into chunks of SSSP_CHUNK for the grid's
+    #: warps (in the search and the parents' pass after it), so a hub does not hold a round up
+    SSSP_BIG_ROW = 512
+    SSSP_CHUNK = 256
+    #: lanes that take a shorter row together (a power of two up to 32; None: the average out-degree's)
+    SSSP_LANES = None
+    #: the SCC kernel (gpu/scc.cu) contracts mutual-edge components and trims the graph of
+    #: them (an edge pass with a binary search an edge) on graphs of at most this many
+    #: entries or of average out-degree below SCC_CONTRACT_DEGREE (roads, meshes: one
+    #: component each); -1: never
+    SCC_CONTRACT_EDGES = 1 << 25
+    SCC_CONTRACT_DEGREE = 8
+    #: trim levels scc_labels runs before the quotient trim takes the long chains (a level a
+    #: vertex); DAG-like graphs need up to ~200 (facebook's edge list: 174)
+    SCC_TRIM_LEVELS = 256
+    #: the SCC kernel's grid: about this many units (chunks of a vertex's edges) a group of
+    #: lanes per sweep, at most one 1024-thread block a multiprocessor (small graphs: fewer
+    #: blocks, cheaper grid barriers)
+    SCC_UNITS_PER_GROUP = 4
 
     objects_on_host = False
-    #: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): blocks of FW_TILE x 8 threads
+    #: row-wise products (mxv, and vxm on a cached transpose; gpu/semiring.cu semiring_rows):
+    #: a matrix of more than MXV_PLAN_MIN_NNZ entries has its rows sorted once into bins by
+    #: length (a :class:`_RowPlan`, cached with the matrix), rows longer than MXV_LONG_ROW cut
+    #: into pieces of MXV_PIECE entries, a warp each; a smaller one runs every row with one
+    #: group size, from its mean row length
+    MXV_PLAN_MIN_NNZ = 1 << 14
+    MXV_LONG_ROW = 2048
+    MXV_PIECE = 1024
+    #: vxm pulls (rows of A's cached transpose, no atomics) when u holds at least this share of
+    #: its entries, and pushes its entries' rows of A otherwise
+    VXM_PULL_SHARE = 1 / 16
+    #: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): FW_TILE x FW_TILE entries
     FW_TILE = FW_TILE
     #: rounds between host reads of the negative-cycle flag (to stop early)
     FW_CHECK_ROUNDS = 64
@@ -204,6 +291,19 @@ class GPUEngine(Engine):
 
     def _dense_ok(self, nrows, ncols):
         return nrows * ncols <= self.dense_limit
+
+    def hint(self, x, storage):
+        """As :meth:`Engine.hint`; a dense-stored matrix hinted ``"sparse"`` is stored as CSR from then on
+        (its entries unchanged), so a long list of sparse results -- Brandes' levels on a grid, 4,000 of
+        them -- takes memory by entries, not ``nrows * ncols`` each."""
+        super().hint(x, storage)
+        if storage == "sparse" and isinstance(x, GMat) and x.dense:
+            keys, vals, _ = _sparsify(_flat(x))
+            y = self._mat_from_keys(x.nrows, x.ncols, x.dtype, keys, vals, False)
+            for slot in ("dense", "val", "pres", "indptr", "indices"):
+                setattr(x, slot, getattr(y, slot))
+            x._cache = {}
+        return x
 
     def _finish(self, shape, T, out, mask, accum, structural, complement, replace, *, dense=True, allowed=None):
         """Write result T (a flat) into ``out`` (or a new object) under the GraphBLAS output rules.
@@ -414,6 +514,18 @@ class GPUEngine(Engine):
         keys, v = self._build(r * ncols + c, vals, dup if (dup is not None or not scalar) else "first", dtype)
         return self._mat_from_keys(nrows, ncols, dtype, keys, v, self._dense_ok(nrows, ncols))
 
+    def _matrix_from_csr(self, indptr, indices, values, nrows, ncols, *, dtype):
+        nrows, ncols, dtype = int(nrows), int(ncols), np.dtype(dtype)
+        IT = self._itype(nrows, ncols, indices.size)
+        if np.ndim(values) != 0:
+            vals = _cast(cp.asarray(values), dtype)
+        elif dtype == _BOOL and bool(values):
+            vals = None                                  # the iso True of an unweighted graph
+        else:
+            vals = cp.full(indices.size, _scalar(values, dtype), dtype)
+        # astype copies: the matrix owns arrays of its exact size, whatever it was given
+        return GMat.csr(nrows, ncols, dtype, cp.asarray(indptr).astype(IT), cp.asarray(indices).astype(IT), vals)
+
     # ---------------------------------------------------------------- leaving
     def _dense_array(self, x, fill):
         """Dense CuPy values of x, ``fill`` where missing (None: all must be present)."""
@@ -497,24 +609,75 @@ class GPUEngine(Engine):
         self._check_output_args(out, mask, accum, complement, (A.nrows,), GVec)
         if A.ncols != u.size:
             raise InvalidArgumentError(f"mxv: A has {A.ncols} columns but u has {u.size} entries")
-        m = A.nrows
-        allowed = _allowed(mask, structural, complement, m)
+        return self._rows(plan, A, "rows", self._csr(A), u, False, out, mask, accum, structural, complement,
+                          replace)
+
+    def _row_plan(self, A, key, csr):
+        """The :class:`_RowPlan` of ``csr`` (A's CSR, or its transpose's: ``key``), cached with A;
+        None for a matrix small enough to run without one."""
+        if csr[1].size <= self.MXV_PLAN_MIN_NNZ:
+            return None
+        k = (key, int(self.MXV_LONG_ROW), int(self.MXV_PIECE))
+        rp = A._cache.get(k)
+        if rp is None:
+            rp = A._cache[k] = _RowPlan(csr[0], k[1], k[2])
+        return rp
+
+    def _rows(self, plan, A, key, csr, u, swap, out, mask, accum, structural, complement, replace):
+        """``w = A (+.*) u`` row by row on ``csr`` (semiring_rows), under the output rules.
+
+        ``swap``: ``csr`` is A's transpose and u the multiply's first operand (``vxm(u, A)``).
+        Without a mask, into a full ``out`` of the semiring's compute type, ``accum`` runs in the
+        kernel (PageRank's ``r += A' plus.second w``): no result vector, no second pass.
+        """
+        indptr, indices, avals = csr
+        m = indptr.size - 1
         C = plan.C
-        w = cp.zeros(m, C)
-        wp = cp.zeros(m, _BOOL)
-        indptr, indices, avals = self._csr(A)
-        if m and indices.size:
-            IT = indices.dtype
-            gs = _next_pow2(indices.size / max(m, 1))
-            av = plan.operand(avals) if (plan.need_a and avals is not None) else None
-            uv = plan.operand(u.val) if plan.need_b else w   # w: any array of C; never read
-            _kernel("semiring.cu", "semiring_mxv", _MONOID_CODES[plan.mon], C, IT)(
-                (self._blocks(m * gs),), (256,),
-                (indptr, indices, av if av is not None else _NULL, plan.iso(), uv,
-                 u.pres if u.pres is not None else _NULL, allowed if allowed is not None else _NULL,
-                 w, wp, np.int64(m), np.int32(plan.opcode), np.int32(plan.need_a), np.int32(plan.need_b),
-                 np.int32(gs)))
-        T = (None, _cast(w, plan.Z), wp)
+        need_mat, need_vec = (plan.need_b, plan.need_a) if swap else (plan.need_a, plan.need_b)
+        fuse = (out is not None and accum is not None and mask is None and out.pres is None
+                and out.dtype == C and plan.Z == C)
+        allowed = _allowed(mask, structural, complement, m)
+        if m == 0 or indices.size == 0:
+            T = (None, cp.zeros(m, plan.Z), cp.zeros(m, _BOOL))
+            return self._finish((m,), T, out, mask, accum, structural, complement, replace, allowed=allowed)
+        rp = self._row_plan(A, key, csr)
+        full = u.pres is None and allowed is None     # every nonempty row gets a product
+        w = cp.empty(m, C)
+        wp = None if fuse or (full and rp is not None) else cp.empty(m, _BOOL)
+        abools = avals if (need_mat and avals is not None and avals.dtype == _BOOL) else None
+        av = plan.operand(avals) if (need_mat and avals is not None and abools is None) else None
+        uv = plan.operand(u.val) if need_vec else w      # w: any array of C; never read
+        accop = np.int32(_OPCODES[accum] if fuse else 0)
+        cval = out.val if fuse else _NULL
+        flags = np.int32((1 if need_mat else 0) | (2 if need_vec else 0) | (4 if swap else 0))
+        pieces = None
+        if rp is None:
+            gs = _next_pow2(indices.size / m)
+            grid, tab, order, soff = -(-m * gs // 256), _NULL, _NULL, _NULL
+        else:
+            gs, grid, tab, order, soff = 0, rp.blocks, rp.tab, rp.order, rp.soff
+            if rp.npieces:
+                pieces = cp.empty(rp.npieces, C), cp.empty(rp.npieces, _BOOL)
+        IT = indices.dtype
+        M = _MONOID_CODES[plan.mon]
+        _kernel("semiring.cu", "semiring_rows", M, C, IT)(
+            (grid,), (256,),
+            (indptr, indices, av if av is not None else _NULL, abools if abools is not None else _NULL, plan.iso(),
+             uv, u.pres if u.pres is not None else _NULL, allowed if allowed is not None else _NULL,
+             order, tab, soff, np.int64(rp.piece if rp is not None else 0), np.int64(m), np.int32(gs),
+             cval, accop, w, wp if wp is not None else _NULL,
+             pieces[0] if pieces else _NULL, pieces[1] if pieces else _NULL, np.int32(plan.opcode), flags))
+        if pieces:
+            _kernel("semiring.cu", "semiring_rows_long", M, C, IT)(
+                (self._blocks(rp.nlong),), (256,),
+                (order, tab, soff, pieces[0], pieces[1], cval, accop, w, wp if wp is not None else _NULL))
+        if fuse:
+            out.val = w
+            return out
+        pres = wp if wp is not None else (rp.present if rp is not None else None)
+        if out is None:             # the kernel left out the rows the mask forbids: nothing more to do
+            return GVec(m, plan.Z, _cast(w, plan.Z), pres)
+        T = (None, _cast(w, plan.Z), pres)
         return self._finish((m,), T, out, mask, accum, structural, complement, replace, allowed=allowed)
 
     def _push(self, plan, ek, ev, eo, ei, B, N, allowed):
@@ -547,12 +710,24 @@ class GPUEngine(Engine):
         if A.nrows != u.size:
             raise InvalidArgumentError(f"vxm: u has {u.size} entries but A has {A.nrows} rows")
         n = A.ncols
-        allowed = _allowed(mask, structural, complement, n)
+        pull = "T" in A._cache              # a cached transpose: pull its rows when u is dense enough
+        if pull and u.pres is None:
+            return self._pull(plan, A, u, out, mask, accum, structural, complement, replace)
         ek = cp.flatnonzero(u.pres).astype(_I64, copy=False) if u.pres is not None else cp.arange(u.size, dtype=_I64)
+        if pull and ek.size >= self.VXM_PULL_SHARE * u.size:
+            return self._pull(plan, A, u, out, mask, accum, structural, complement, replace)
+        allowed = _allowed(mask, structural, complement, n)
         ev = plan.operand(u.val[ek]) if plan.need_a else cp.zeros(ek.size, plan.C)
         w, wp = self._push(plan, ek, ev, None, None, A, n, allowed)
         T = (None, _cast(w, plan.Z), wp)
         return self._finish((n,), T, out, mask, accum, structural, complement, replace, allowed=allowed)
+
+    def _pull(self, plan, A, u, out, mask, accum, structural, complement, replace):
+        """``vxm(u, A)`` as the row-wise product of A's cached transpose (u the first operand); a
+        symmetric A's transpose is A itself, and shares its row plan."""
+        csr = self._csr_t(A)
+        key = "rows" if (not A.dense and csr[0] is A.indptr and csr[1] is A.indices) else "rows_t"
+        return self._rows(plan, A, key, csr, u, True, out, mask, accum, structural, complement, replace)
 
     def mxm(self, A, B, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):

@@ -1,0 +1,294 @@
+"""SPMD runs of the distributed engine (``E.run``): the algorithm on every worker, answers equal to the CPU engine's.
+
+A threaded LocalCluster of three workers, whose values move through memory
+(``exchange="local"``: the same framing the NCCL transport uses, numpy arrays
+standing for the device arrays).  Three workers on a 2 x 2 grid leave one
+worker without a vector segment; the 3 x 3 grid shares blocks unevenly.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import la_graph as lg
+from la_graph import generators as gen
+from la_graph import verify
+
+from .engines import check_failing_share
+
+distributed = pytest.importorskip("distributed")
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=40)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module", params=[2, 3], ids=["grid2", "grid3"])
+def E(client, request):
+    from la_graph.engines.dask import DaskEngine
+    return DaskEngine(client, grid=request.param, exchange="local")
+
+
+HOST = {
+    "rmat-dir-w": lambda: gen.rmat(8, 5, seed=4, directed=True, weights=(1, 20)),
+    "grid-w": lambda: gen.grid_2d(9, 11, weights=(1, 9), seed=2),
+    "caveman": lambda: gen.connected_caveman(5, 4),
+    "single": lambda: lg.Graph.from_edges([], [], n=1),
+}
+
+
+def _agree(run, G, H, source):
+    """The five algorithms by ``run(fn, *args)`` on ``G`` against the CPU engine on host graph ``H``."""
+    verify.check_bfs(H, source, run(lg.bfs, G, source))
+    assert np.array_equal(run(lg.connected_components, G), lg.connected_components(H, engine="cpu"))
+    assert np.allclose(run(lg.sssp, G, source).distance, lg.sssp(H, source, engine="cpu").distance)
+    assert np.allclose(run(lg.pagerank, G), lg.pagerank(H, engine="cpu"), rtol=1e-9, atol=1e-12)
+    assert np.array_equal(run(lg.strongly_connected_components, G),
+                          lg.strongly_connected_components(H, engine="cpu"))
+
+
+@pytest.mark.parametrize("name", sorted(HOST))
+def test_host_graphs(E, name):
+    G = HOST[name]()
+    _agree(E.run, G, G, min(3, G.n - 1))
+
+
+def test_host_graph_laid_out_by_the_client(E):
+    """Blocks the client engine already holds travel as their parts; the rest are built on the workers."""
+    G = gen.rmat(8, 5, seed=5, directed=True)
+    E.matrix(G)
+    E.degree(G)
+    _agree(E.run, G, G, 0)
+
+
+def test_distributed_graph(E):
+    from la_graph.engines.dask import rmat
+    G = rmat(E, 9, 8, seed=2, directed=True, weights=(1, 50))
+    H = G.to_graph()
+    hub = int(np.argmax(H.out_degree))
+    _agree(E.run, G, H, hub)
+    U = rmat(E, 9, 4, seed=3)
+    _agree(E.run, U, U.to_graph(), int(np.argmax(U.out_degree)))
+
+
+def test_products_without_the_collective_path(E):
+    """mxv and vxm as the engine's generic tasks (segments moved to the blocks, partials to the output)."""
+    from la_graph.engines.dask import spmd
+    G = HOST["rmat-dir-w"]()
+    _agree(lambda fn, *a: spmd.run(E, fn, a, {}, collective=False), G, G, 3)
+
+
+def _plus_one(u, engine):
+    """A user function of engine objects: ``u + 1`` as numpy."""
+    return engine.to_numpy(engine.apply(u, "plus", right=1))
+
+
+def test_engine_objects_as_arguments(E):
+    u = E.vector_from_numpy(np.arange(10, dtype=np.int64))
+    assert E.run(_plus_one, u).tolist() == list(range(1, 11))
+
+
+def test_arguments_are_checked(E):
+    with pytest.raises(lg.InvalidArgumentError, match="engine="):
+        E.run(lg.bfs, gen.path(3), 0, engine="cpu")
+    with pytest.raises(lg.InvalidSourceError):          # raised alike on every worker
+        E.run(lg.bfs, gen.path(3), 7)
+
+
+def test_runs_need_an_exchange_between_workers(client):
+    from la_graph.engines.dask import DaskEngine
+    with pytest.raises(lg.InvalidArgumentError, match="exchange='local'"):
+        DaskEngine(client, exchange="dask").run(lg.bfs, gen.path(3), 0)
+
+
+def test_a_failing_task_raises_its_error_on_the_client(E, monkeypatch):
+    """A task that fails on one worker: its error travels as the value, every rank raises it where it is read."""
+    from la_graph.engines.dask import tasks
+    victim = E.placement.segment(E.grid - 1)          # a worker holding a vector segment
+    real = tasks.nvals
+
+    def failing(name, x):
+        if distributed.get_worker().address == victim:
+            raise ZeroDivisionError("injected")
+        return real(name, x)
+
+    monkeypatch.setattr(tasks, "nvals", failing)
+    t = time.perf_counter()
+    with pytest.raises(ZeroDivisionError, match="injected"):
+        E.run(lg.bfs, gen.path(9), 0)
+    assert time.perf_counter() - t < 60
+    monkeypatch.setattr(tasks, "nvals", real)
+    assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+
+
+def test_a_workers_out_of_device_memory_reaches_the_client_as_la_graphs(E, monkeypatch):
+    """One worker's OutOfDeviceMemory (CuPy's error as its context) in an SPMD run: the client raises la_graph's
+    OutOfDeviceMemory with its message, not a bare Exception."""
+    from la_graph.engines.dask import tasks
+
+    from .test_dask_engine import _device_oom
+    victim = E.placement.segment(E.grid - 1)
+    real = tasks.nvals
+
+    def failing(name, x):
+        if distributed.get_worker().address == victim:
+            _device_oom(name, x)
+        return real(name, x)
+
+    monkeypatch.setattr(tasks, "nvals", failing)
+    with pytest.raises(lg.OutOfDeviceMemory, match=r"allocating 4,096 bytes .*; free GPU memory$"):
+        E.run(lg.bfs, gen.path(9), 0)
+    monkeypatch.setattr(tasks, "nvals", real)
+    assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+
+
+def test_a_failing_share_of_a_collective_product_raises_its_own_error(E, monkeypatch):
+    """The failing worker holds no output segment on the 2 x 2 grid: its peers' shares raise PeerFailed, and the
+    client still receives the failing share's own error."""
+    check_failing_share(monkeypatch, E.placement.workers[1], lambda: E.run(lg.bfs, gen.path(9), 0).level.tolist(),
+                        list(range(9)))
+
+
+def test_a_worker_failing_alone_does_not_leave_the_others_waiting(E, monkeypatch):
+    """One rank raises outside any task: its peers wait for its messages until the client aborts the exchange;
+    the client raises that rank's error, and the next run works on a new exchange."""
+    from la_graph.engines.dask.spmd import SpmdEngine
+    real = SpmdEngine.nvals
+
+    def failing(self, x):
+        if self.rank == 1:
+            raise ZeroDivisionError("rank 1 alone")
+        return real(self, x)
+
+    monkeypatch.setattr(SpmdEngine, "nvals", failing)
+    before = E._exchange
+    t = time.perf_counter()
+    with pytest.raises(ZeroDivisionError, match="rank 1 alone"):
+        E.run(lg.bfs, gen.path(9), 0)
+    assert time.perf_counter() - t < 60
+    assert E._exchange != before
+    monkeypatch.setattr(SpmdEngine, "nvals", real)
+    assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+
+
+def test_the_transport_frames_round_trip():
+    """Objects with arrays out of band (shared, empty, 0-d, non-contiguous) and a long pickle cross the mailbox
+    intact, and a value that is an unpicklable error arrives as an error naming it."""
+    from la_graph.engines.dask import exchange, transport
+    token = exchange.new_token()
+    a, b = exchange._Local(token, 0, 2), exchange._Local(token, 1, 2)
+    ca, cb = transport.LocalChannel(a), transport.LocalChannel(b)
+    x = np.arange(12.0).reshape(3, 4)
+    obj = {"x": x, "again": x, "t": x.T, "empty": np.empty((0, 3), np.int32), "zero": np.array(5, np.int16),
+           "bools": np.array([True, False]), "text": "y" * 2000, "objects": np.array([1, "a"], dtype=object)}
+    ca.send([1], obj)
+    got = cb.recv(0)
+    assert got["again"] is got["x"] and np.array_equal(got["x"], x) and np.array_equal(got["t"], x.T)
+    assert got["empty"].shape == (0, 3) and got["empty"].dtype == np.int32
+    assert got["zero"].shape == () and got["zero"] == 5 and got["text"] == "y" * 2000
+    assert got["objects"].tolist() == [1, "a"] and got["bools"].tolist() == [True, False]
+
+    class Unpicklable(Exception):
+        def __reduce__(self):
+            raise TypeError("no")
+
+    ca.send([1], transport.Erred(Unpicklable("boom")))
+    e = cb.recv(0)
+    assert isinstance(e, transport.Erred) and "Unpicklable: boom" in str(e.exc)
+    b.abort()
+    with pytest.raises(exchange.PeerFailed, match="aborted"):
+        cb.recv(0)
+
+
+def test_the_nccl_channel_over_a_stand_in(monkeypatch):
+    """NcclChannel's framing, with numpy standing in for CuPy and the local mailboxes for NCCL's send and recv
+    (the real one runs in test_gpu_runs): every array of the object travels as a frame of its own."""
+    import sys
+    import types
+
+    from la_graph.engines.dask import exchange, transport
+
+    cupy = types.ModuleType("cupy")
+    cupy.ndarray, cupy.uint8, cupy.empty = np.ndarray, np.uint8, np.empty
+    cupy.ascontiguousarray, cupy.asnumpy = np.ascontiguousarray, np.array
+    cupy.asarray = lambda a: np.array(a, copy=True)
+    cupy.cuda = types.SimpleNamespace(get_current_stream=lambda: types.SimpleNamespace(synchronize=lambda: None))
+    monkeypatch.setitem(sys.modules, "cupy", cupy)
+
+    class Comm:                                       # _Nccl's _group over a mailbox; a receive fills its buffer
+        def __init__(self, local):
+            self.local, self.rank = local, local.rank
+            self.frames = 0
+
+        @property
+        def aborted(self):
+            return self.local.aborted
+
+        def _group(self, sends, recvs):
+            for q, buf in sends:
+                self.frames += 1
+                self.local.post(q, (False, buf.copy()))
+            for q, buf in recvs:
+                _, got = self.local.take(q)
+                assert got.nbytes == buf.nbytes
+                buf[...] = got
+
+    token = exchange.new_token()
+    a, b = Comm(exchange._Local(token, 0, 2)), Comm(exchange._Local(token, 1, 2))
+    ca, cb = transport.NcclChannel(a), transport.NcclChannel(b)
+    x = np.arange(6, dtype=np.int64).reshape(2, 3)
+    ca.send([1], {"x": x, "again": x, "pres": np.array([True, False, True]), "big": "z" * 3000})
+    got = cb.recv(0)
+    assert np.array_equal(got["x"], x) and got["again"] is got["x"] and got["pres"].tolist() == [True, False, True]
+    assert got["big"] == "z" * 3000
+    assert a.frames == 4                              # head, pickle, two arrays
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kind", ["cuda", "cuda-every-gpu"])
+def test_gpu_runs(kind):
+    """E.run on GPU workers: one (no messages), and one per GPU exchanging over NCCL; then a rank failing alone
+    (its peers blocked in NCCL receives) raises its error on the client, and the next run works."""
+    from la_graph.engines.dask import DaskEngine, rmat
+    from la_graph.engines.dask.spmd import SpmdEngine
+
+    from .test_dask_engine import _gpu_cluster
+    cluster = _gpu_cluster(kind)
+    client = distributed.Client(cluster)
+    try:
+        E = DaskEngine(client, local="gpu", grid=2)
+        assert E.exchange == {"cuda": "dask", "cuda-every-gpu": "nccl"}[kind]
+        for G in (gen.rmat(10, 8, seed=5), gen.grid_2d(20, 30, weights=(1, 9), seed=1)):
+            _agree(E.run, G, G, 3)
+        D = rmat(E, 12, 8, seed=2, directed=True, weights=(1, 50))
+        H = D.to_graph()
+        _agree(E.run, D, H, int(np.argmax(H.out_degree)))
+        if E.exchange == "nccl":
+            real = SpmdEngine.nvals
+
+            def failing(self, x):
+                if self.rank == 1:
+                    raise ZeroDivisionError("rank 1 alone")
+                return real(self, x)
+
+            SpmdEngine.nvals = failing
+            try:
+                with pytest.raises(ZeroDivisionError, match="rank 1 alone"):
+                    E.run(lg.bfs, H, 0)
+            finally:
+                SpmdEngine.nvals = real
+            verify.check_bfs(H, 0, E.run(lg.bfs, H, 0))
+    finally:
+        client.close()
+        cluster.close()

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue 23 on nvidia-h100-x4 (4 x 80 GB): the lean block build and E.run on GPUs.
+#  (a) the GPU tests of the SPMD runs and the distributed engine (never run on a GPU before);
+#  (b) client-driven against E.run, R-MAT 22 over 4 GPU workers;
+#  (c) strong scaling of R-MAT 26 (weighted 1-255, built on the GPUs by the lean build) over 1, 2 and 4
+#      GPU workers, one process each: BFS, CC, PageRank, SSSP by E.run then client-driven, with the build's
+#      memory (model / measured) and each run's compute / exchange / pool peak; then NCCL's collectives for
+#      the same bytes.  JSON in $OUT.
+# Every part has its own time limit (SIGINT first: clusters are closed, pytest prints its summary);
+# about 9 minutes in all.  Run from the repository root.
+set -u
+. tools/gpu-machine.sh || exit 1
+python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl-dask/*.whl || exit 1
+export NCCL_NVLS_ENABLE=0
+OUT=${OUT:-/tmp/lean-out}; mkdir -p "$OUT"
+G=${GRAPH:-rmat26:w1-255}
+GN=${G//:/_}                         # (file names without ':')
+quiet() { grep -v -E "Warning|warnings\.warn|^\s*$|^[0-9-]+ [0-9:,]+ - distributed|Perhaps you already|Hosting the HTTP" ; }
+gpus() { nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader | sed 's/^/  left on a GPU: /'; }
+t0=$SECONDS
+
+echo "== (a) GPU tests [$((SECONDS - t0)) s]"
+timeout -s INT -k 10 ${TA:-180} python3 -m pytest -q -m gpu -x -p no:cacheprovider \
+  tests/test_dask_spmd.py tests/test_dask_engine.py 2>&1 | quiet | tail -n 40
+gpus
+
+echo "== (b) client-driven vs E.run, R-MAT 22, 4 GPU workers [$((SECONDS - t0)) s]"
+timeout -s INT -k 10 ${TB:-50} python3 benchmarks/spmd_overhead.py --local gpu --workers 4 --scale 22 --repeat 2 \
+  2>&1 | quiet | tail -n 12
+gpus
+
+rm -f /tmp/lean-refs.npz
+for w in ${WORKERS:-1 2 4}; do
+  echo "== (c) $G on $w GPU worker(s) [$((SECONDS - t0)) s]"
+  timeout -s INT -k 10 ${TC:-75} python3 -m la_graph.bench.scaling --local gpu --generate workers --graphs $G \
+    --workers $w --spmd --repeat 2 --budget 3 --check-max 0 --chunk-edges $((1 << 24)) --refs /tmp/lean-refs.npz \
+    --no-yardstick --out $OUT/lean-$GN-$w.json 2>&1 | quiet | tail -n 30
+  gpus
+done
+
+echo "== (c) NCCL for the same bytes [$((SECONDS - t0)) s]"
+ls $OUT/lean-$GN-[24].json >/dev/null 2>&1 && \
+  timeout -s INT -k 10 ${TY:-30} python3 -m la_graph.bench.scaling --yardstick $OUT/lean-$GN-[24].json 2>&1 | quiet | tail -n 30
+echo "== done [$((SECONDS - t0)) s]; records: $(ls $OUT | tr '\n' ' ')"
