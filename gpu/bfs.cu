@@ -5,30 +5,19 @@
 // a vertex v and a piece [b, e) of its out-edges, at most `chunk` = 4 * gs of them; a
 // vertex of higher degree has several entries, so a hub's edges spread over many groups.
 // A group of gs lanes takes an entry, each lane 4 consecutive edges with their loads
-// issued together, then the 4 claims together, then the claimed vertices' rows together
-// (bfs_expand): a level costs a few memory round trips whatever the frontier.  A target v
-// is claimed by atomicOr on the 32-bit word holding its byte of the visited bool array
-// (exactly one claimer wins); the winner gives v parent u and the level, and appends v's
-// entries to the next queue (slots reserved once per warp).  Writing v's row bounds into
-// its entry spares the next level the indptr load.  `spec`: load every candidate's row
-// bounds with its claim instead of after it (one round trip less a level, for loads the
-// losers waste: thin levels).
+// issued together, then the 4 claims together, then the claimed vertices' rows together:
+// a level costs a few memory round trips whatever the frontier.  A target v is claimed
+// by atomicOr on the 32-bit word holding its byte of the visited bool array (exactly one
+// claimer wins); the winner gives v parent u and the level, and appends v's entries to
+// the next queue (slots reserved once per warp).  Writing v's row bounds into its entry
+// spares the next level the indptr load.
 //
-// Two persistent kernels run level after level in ONE launch, with no host round trip:
-//  - bfs_push_grid: the queues in global memory, a grid barrier between levels
-//    (la_grid_sync).  The host launches it on every multiprocessor for wide levels, and
-//    (the older thin shape) on a few blocks for thin ones.
-//  - bfs_push_cluster: thin levels (high-diameter graphs: thousands of levels of a few
-//    thousand edges, where the barrier and the round trips are the cost) on ONE thread
-//    block cluster of CS blocks: each block keeps the entries it appends in its own shared
-//    memory, a group reads the entry it takes from whichever block holds it (distributed
-//    shared memory: the queue is dealt evenly however the claims fell), and the barrier
-//    between levels is the cluster's hardware barrier.  An entry past a block's shared
-//    queue spills to the global queue; the launch then returns (above its band), leaving
-//    the frontier in the global queue for the grid kernel.
-// A launch returns when the frontier leaves its band of out-edges (the grid kernel after
-// at least one level, so the two shapes cannot hand a frontier back and forth without
-// progress), and the host starts the other shape.
+// bfs_push_grid runs level after level in ONE launch, a grid barrier between levels
+// (la_grid_sync), no host round trip.  The host launches it in two shapes: a few blocks
+// for thin levels (high-diameter graphs: thousands of levels of a few thousand edges,
+// where the barrier is the cost, and fewer blocks arrive sooner), and every
+// multiprocessor for wide ones; a launch returns when the frontier leaves its band
+// [lo_edges, hi_edges] of out-edges, and the host starts the other shape.
 //
 // State shared with the host, st[] (long long), a ring of 3 per-level slots:
 //   st[BFS_ENT + L % 3], st[BFS_CNT + L % 3], st[BFS_EDG + L % 3]: entries, vertices and
@@ -37,20 +26,16 @@
 //     found, edges scanned, the found vertices' in-degree sum; st[BFS_STOP]: why the last
 //     launch returned (1: frontier empty or over the caller's limit, 2: above the band,
 //     3: below it); st[BFS_BAR]: the grid barrier's arrival count.
-// Level index L reads global queue qa if L is even, qb if odd.  The slot a level fills is
-// zero when it starts: level L zeroes slot (L + 2) % 3, which every block read at level
-// L - 1 and which level L + 1 fills.  Between launches the frontier of level index
-// st[BFS_K] is in its global queue and slot, and the next slot is zero.
+// Level index L reads queue qa if L is even, qb if odd.  The slot a level fills is zero
+// when it starts: level L zeroes slot (L + 2) % 3, which every block read at level L - 1
+// and which level L + 1 fills.
 //
 // Pull.  bfs_pull_level is one level, one launch: each unvisited vertex scans its
-// in-edges (a row of A') for one in the frontier, its lane alone for the first
-// `lane_edges` (4 at a time), then its whole warp for the rest of a long row, and stops at
-// the first.  The frontier is a bool array or a bitmap (one bit a vertex: 8 times fewer
-// bytes for the random reads, more of them cached); a level writes the next frontier whole
-// (no clearing pass), as a bool array or as a bitmap (a warp's ballot over 32 consecutive
-// vertices is one word).  The host launches levels in batches; a level whose frontier is
-// past the step's stopping rule returns at once.  Ring of 4 per-level counts
-// st[BFS_PCNT + L % 4] (L = 0: the frontier handed in).
+// in-edges (a row of A') for one in the frontier (a bool array), its lane alone for the
+// first 4, then its whole warp for the rest of a long row, and stops at the first.  It
+// writes the next frontier's bool array whole (no clearing pass).  The host launches
+// levels in batches; a level whose frontier is past the step's stopping rule returns at
+// once.  Ring of 4 per-level counts st[BFS_PCNT + L % 4] (L = 0: the frontier handed in).
 
 #define BFS_ENT 0
 #define BFS_CNT 3
@@ -79,20 +64,6 @@ __device__ __forceinline__ void bfs_get(const long long* q, long long i, long lo
   b = x.y;
   e = y.x;
 }
-// An entry of a queue in shared memory (this block's or, through la_cluster_peer, another's).
-__device__ __forceinline__ void bfs_load(const int* q, long long i, int& v, int& b, int& e) {
-  const int4 x = reinterpret_cast<const int4*>(q)[i];
-  v = x.x;
-  b = x.y;
-  e = x.z;
-}
-__device__ __forceinline__ void bfs_load(const long long* q, long long i, long long& v, long long& b, long long& e) {
-  const longlong2* p = reinterpret_cast<const longlong2*>(q) + 2 * i;
-  const longlong2 x = p[0], y = p[1];
-  v = x.x;
-  b = x.y;
-  e = y.x;
-}
 __device__ __forceinline__ void bfs_put(int* q, long long i, int v, int b, int e) {
   reinterpret_cast<int4*>(q)[i] = make_int4(v, b, e, 0);
 }
@@ -100,27 +71,6 @@ __device__ __forceinline__ void bfs_put(long long* q, long long i, long long v, 
   longlong2* p = reinterpret_cast<longlong2*>(q) + 2 * i;
   p[0] = make_longlong2(v, b);
   p[1] = make_longlong2(e, 0);
-}
-
-// Where a level's new entries go: slots [0, cap) of q, counted by *ent; a slot past cap
-// (a block's queue in shared memory is full) goes to spill instead, at a slot counted by
-// *spill_ent.  The global queues hold any frontier: cap is their length, spill unused.
-template <typename IT>
-struct BfsOut {
-  IT* q;
-  unsigned long long* ent;
-  long long cap;
-  IT* spill;
-  unsigned long long* spill_ent;
-};
-
-template <typename IT>
-__device__ __forceinline__ void bfs_out_put(const BfsOut<IT>& out, unsigned long long i, IT v, IT b, IT e) {
-  if ((long long)i < out.cap) {
-    bfs_put(out.q, (long long)i, v, b, e);
-  } else {
-    bfs_put(out.spill, (long long)atomicAdd(out.spill_ent, 1ULL), v, b, e);
-  }
 }
 
 // Exclusive prefix sum over the warp (every lane calls it); *total: the warp's sum.
@@ -138,9 +88,10 @@ __device__ __forceinline__ unsigned long long bfs_warp_scan(unsigned long long x
 
 // The pieces after the first of rows [b, e) longer than `chunk` (one vertex per lane,
 // on = false for none) as queue entries, written by the whole warp one row after another;
-// slots from one atomicAdd on *out.ent.  Every lane of the warp calls it.
+// slots from one atomicAdd on *ent.  Every lane of the warp calls it.
 template <typename IT>
-__device__ __forceinline__ void bfs_enqueue_rest(const BfsOut<IT>& out, bool on, IT v, IT b, IT e, long long chunk) {
+__device__ __forceinline__ void bfs_enqueue_rest(IT* q, unsigned long long* ent, bool on, IT v, IT b, IT e,
+                                              long long chunk) {
   const int lane = threadIdx.x & 31;
   const long long d = (long long)e - (long long)b;
   const unsigned long long mine = (on && d > chunk) ? (unsigned long long)((d - 1) / chunk) : 0ULL;
@@ -149,7 +100,7 @@ __device__ __forceinline__ void bfs_enqueue_rest(const BfsOut<IT>& out, bool on,
   unsigned long long total;
   const unsigned long long at = bfs_warp_scan(mine, &total);
   unsigned long long base = 0;
-  if (lane == 0) base = atomicAdd(out.ent, total);
+  if (lane == 0) base = atomicAdd(ent, total);
   base = __shfl_sync(BFS_FULL, base, 0);
   while (many) {
     const int L = __ffs(many) - 1;
@@ -162,17 +113,16 @@ __device__ __forceinline__ void bfs_enqueue_rest(const BfsOut<IT>& out, bool on,
     for (long long j = lane; j < pieces; j += 32) {
       const long long pb = b_l + (j + 1) * chunk;
       const long long pe = (pb + chunk < e_l) ? pb + chunk : e_l;
-      bfs_out_put<IT>(out, at_l + (unsigned long long)j, v_l, (IT)pb, (IT)pe);
+      bfs_put(q, (long long)at_l + j, v_l, (IT)pb, (IT)pe);
     }
   }
 }
 
-// Append the vertices v[r] with on[r] (r < R, per lane; rows [b[r], e[r])) to `out` as
-// entries of at most `chunk` edges: the first pieces in slots from one atomicAdd on
-// *out.ent per warp, the rest of long rows by bfs_enqueue_rest.  Every lane of the warp
-// calls it.
+// Append the vertices v[r] with on[r] (r < R, per lane; rows [b[r], e[r])) to queue q as
+// entries of at most `chunk` edges: the first pieces in slots from one atomicAdd on *ent
+// per warp, the rest of long rows by bfs_enqueue_rest.  Every lane of the warp calls it.
 template <int R, typename IT>
-__device__ __forceinline__ void bfs_enqueue(const BfsOut<IT>& out, const bool (&on)[R], const IT (&v)[R],
+__device__ __forceinline__ void bfs_enqueue(IT* q, unsigned long long* ent, const bool (&on)[R], const IT (&v)[R],
                                             const IT (&b)[R], const IT (&e)[R], long long chunk) {
   unsigned long long mine = 0;
   bool longer = false;
@@ -186,19 +136,19 @@ __device__ __forceinline__ void bfs_enqueue(const BfsOut<IT>& out, const bool (&
   unsigned long long total;
   unsigned long long at = bfs_warp_scan(mine, &total);
   unsigned long long base = 0;
-  if (lane == 0) base = atomicAdd(out.ent, total);
+  if (lane == 0) base = atomicAdd(ent, total);
   at += __shfl_sync(BFS_FULL, base, 0);
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     if (on[r]) {
       const long long end = ((long long)e[r] - (long long)b[r] > chunk) ? (long long)b[r] + chunk : (long long)e[r];
-      bfs_out_put<IT>(out, at, v[r], b[r], (IT)end);
+      bfs_put(q, (long long)at, v[r], b[r], (IT)end);
       at += 1;
     }
   }
   if (__any_sync(BFS_FULL, longer)) {
 #pragma unroll
-    for (int r = 0; r < R; ++r) bfs_enqueue_rest<IT>(out, on[r], v[r], b[r], e[r], chunk);
+    for (int r = 0; r < R; ++r) bfs_enqueue_rest<IT>(q, ent, on[r], v[r], b[r], e[r], chunk);
   }
 }
 
@@ -218,7 +168,6 @@ __global__ void bfs_frontier(const bool* __restrict__ pres, long long n, const I
   const int lane = threadIdx.x & 31;
   const long long warp = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
-  const BfsOut<IT> out = {q, (unsigned long long*)&st[BFS_ENT], LA_LLONG_MAX, nullptr, nullptr};
   unsigned long long cnt = 0, edg = 0;
   for (long long base = warp * 32; base < n; base += nwarps * 32) {    // the same trips for the whole warp
     const long long x = base + lane;
@@ -230,7 +179,7 @@ __global__ void bfs_frontier(const bool* __restrict__ pres, long long n, const I
       cnt += 1;
       edg += (unsigned long long)(e[0] - b[0]);
     }
-    bfs_enqueue<1, IT>(out, on, v, b, e, chunk);
+    bfs_enqueue<1, IT>(q, (unsigned long long*)&st[BFS_ENT], on, v, b, e, chunk);
   }
   cnt = la_warp_sum(cnt);
   edg = la_warp_sum(edg);
@@ -240,89 +189,25 @@ __global__ void bfs_frontier(const bool* __restrict__ pres, long long n, const I
   }
 }
 
-// One level's work on one queue entry (vertex u, its out-edges [ub, ue)) by a group of gs
-// lanes (this lane: sub of the group; active = false: no entry, the lane only keeps the
-// warp's collective calls company): claim the unvisited targets (parent u, level levnum)
-// and append them to `out`; counts the claimed vertices, their out-edges and in-degrees
-// (indeg: nullptr for an undirected graph, out-degrees serve).  Every lane of the warp
-// calls it.  precheck: read a target's visited byte before claiming it (wide levels, where
-// most targets are visited).  spec: load each candidate's row bounds with its claim.
-template <typename IT, typename VT>
-__device__ __forceinline__ void bfs_expand(bool active, IT u, IT ub, IT ue, long long sub, int gs,
-                                           const IT* __restrict__ indptr, const IT* __restrict__ indices,
-                                           const long long* __restrict__ indeg, bool* vis, VT* par, VT* lev,
-                                           bool* levp, long long levnum, int precheck, int spec,
-                                           const BfsOut<IT>& out, unsigned long long& cnt, unsigned long long& edg,
-                                           unsigned long long& in) {
-  const long long chunk = 4LL * gs;
-  const long long p0 = (long long)ub + 4 * sub;
-  const long long pend = active ? (long long)ue : p0;          // nothing to do without an entry
-  for (long long p = p0; __any_sync(BFS_FULL, p < pend); p += chunk) {   // once, for entries of <= chunk
-    IT v[4], vb[4], ve[4];
-    bool won[4];
-    unsigned old[4];
-#pragma unroll
-    for (int r = 0; r < 4; ++r) v[r] = (p + r < pend) ? __ldg(&indices[p + r]) : (IT)-1;
-#pragma unroll
-    for (int r = 0; r < 4; ++r) won[r] = v[r] >= 0 && !(precheck && vis[v[r]]);
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      vb[r] = ve[r] = 0;
-      if (spec && won[r]) {
-        vb[r] = __ldg(&indptr[v[r]]);
-        ve[r] = __ldg(&indptr[v[r] + 1]);
-      }
-    }
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      unsigned shift;
-      unsigned* word = bfs_word(vis, won[r] ? (long long)v[r] : 0, shift);
-      old[r] = won[r] ? atomicOr(word, 1u << shift) : 0xffffffffu;
-    }
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      unsigned shift;
-      bfs_word(vis, (long long)v[r], shift);
-      won[r] = won[r] && ((old[r] >> shift) & 0xffu) == 0u;
-      if (won[r] && !spec) {
-        vb[r] = __ldg(&indptr[v[r]]);
-        ve[r] = __ldg(&indptr[v[r] + 1]);
-      }
-    }
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      if (won[r]) {
-        if (par != nullptr) par[v[r]] = (VT)u;
-        if (lev != nullptr) lev[v[r]] = (VT)levnum;
-        if (levp != nullptr) levp[v[r]] = true;
-        const unsigned long long d = (unsigned long long)(ve[r] - vb[r]);
-        cnt += 1;
-        edg += d;
-        in += (indeg != nullptr) ? (unsigned long long)indeg[v[r]] : d;
-      }
-    }
-    bfs_enqueue<4, IT>(out, won, v, vb, ve, chunk);
-  }
-}
-
 // Push levels from the frontier of level index st[BFS_K] while it is non-empty, has at
-// most `limit` out-edges and stays in [lo_edges, hi_edges] (the lower bound from the
-// launch's second level on).  All blocks resident at once (the host launches at most
-// that many).  indeg: in-degrees of a directed graph, nullptr for an undirected one
-// (out-degrees serve).  par / lev / levp may be nullptr; levp: the levels' presence when
-// parents are kept too.  precheck, spec: see bfs_expand.  bar_base: st[BFS_BAR] at launch.
+// most `limit` out-edges and stays in [lo_edges, hi_edges].  All blocks resident at once
+// (the host launches at most that many).  indeg: in-degrees of a directed graph, nullptr
+// for an undirected one (out-degrees serve).  par / lev / levp may be nullptr; levp: the
+// levels' presence when parents are kept too.  precheck: read a target's visited byte
+// before claiming it (wide levels, where most targets are visited; a thin level skips it,
+// one round trip less).  bar_base: st[BFS_BAR] at launch.
 template <typename IT, typename VT>
 __global__ void __launch_bounds__(512, 1) bfs_push_grid(
     const IT* __restrict__ indptr, const IT* __restrict__ indices, const long long* __restrict__ indeg, IT* qa,
     IT* qb, long long cap, long long* st, bool* vis, VT* par, VT* lev, bool* levp, long long k0, long long limit,
-    long long lo_edges, long long hi_edges, int precheck, int spec, int gs, unsigned long long bar_base) {
+    long long lo_edges, long long hi_edges, int precheck, int gs, unsigned long long bar_base) {
+  const long long chunk = 4LL * gs;
   const int lane = threadIdx.x & 31;
   const long long sub = threadIdx.x & (gs - 1);
   const long long ngroups = (long long)gridDim.x * (blockDim.x / gs);
   const long long g = (long long)(threadIdx.x / gs) * gridDim.x + blockIdx.x;   // groups dealt round the blocks
   const bool lead = blockIdx.x == 0 && threadIdx.x == 0;
-  const long long P0 = st[BFS_K];
-  long long P = P0;
+  long long P = st[BFS_K];
   unsigned long long barrier = bar_base;
   unsigned long long my_found = 0, my_in = 0, scanned = 0;
   int reason;
@@ -337,7 +222,7 @@ __global__ void __launch_bounds__(512, 1) bfs_push_grid(
     // the same decision in every block: nobody writes slot s during this level
     if (nf == 0 || edges > limit) { reason = 1; break; }
     if (edges > hi_edges) { reason = 2; break; }
-    if (edges < lo_edges && P > P0) { reason = 3; break; }
+    if (edges < lo_edges) { reason = 3; break; }
     const int o = (int)((P + 1) % 3);
     if (lead) {
       const int z = (int)((P + 2) % 3);
@@ -346,13 +231,52 @@ __global__ void __launch_bounds__(512, 1) bfs_push_grid(
       st[BFS_EDG + z] = 0;
       scanned += (unsigned long long)edges;
     }
-    const BfsOut<IT> out = {(P & 1) ? qa : qb, (unsigned long long*)&st[BFS_ENT + o], cap, nullptr, nullptr};
+    IT* out = (P & 1) ? qa : qb;
     const long long levnum = k0 + P + 1;
     unsigned long long lvl_cnt = 0, lvl_edg = 0;
     for (long long f = g; __any_sync(BFS_FULL, f < nent); f += ngroups) {   // the same trips for the whole warp
       if (f != g) bfs_get(in, f < cap ? f : cap - 1, u, ub, ue);
-      bfs_expand<IT, VT>(f < nent, u, ub, ue, sub, gs, indptr, indices, indeg, vis, par, lev, levp, levnum,
-                         precheck, spec, out, lvl_cnt, lvl_edg, my_in);
+      const long long p0 = (long long)ub + 4 * sub;
+      const long long pend = (f < nent) ? (long long)ue : p0;      // nothing to do past the queue's end
+      for (long long p = p0; __any_sync(BFS_FULL, p < pend); p += 4LL * gs) {   // once, for entries of <= chunk
+        IT v[4], vb[4], ve[4];
+        bool won[4];
+        unsigned old[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) v[r] = (p + r < pend) ? __ldg(&indices[p + r]) : (IT)-1;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) won[r] = v[r] >= 0 && !(precheck && vis[v[r]]);
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          unsigned shift;
+          unsigned* word = bfs_word(vis, won[r] ? (long long)v[r] : 0, shift);
+          old[r] = won[r] ? atomicOr(word, 1u << shift) : 0xffffffffu;
+        }
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          unsigned shift;
+          bfs_word(vis, (long long)v[r], shift);
+          won[r] = won[r] && ((old[r] >> shift) & 0xffu) == 0u;
+          vb[r] = ve[r] = 0;
+          if (won[r]) {
+            vb[r] = __ldg(&indptr[v[r]]);
+            ve[r] = __ldg(&indptr[v[r] + 1]);
+          }
+        }
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          if (won[r]) {
+            if (par != nullptr) par[v[r]] = (VT)u;
+            if (lev != nullptr) lev[v[r]] = (VT)levnum;
+            if (levp != nullptr) levp[v[r]] = true;
+            const unsigned long long d = (unsigned long long)(ve[r] - vb[r]);
+            lvl_cnt += 1;
+            lvl_edg += d;
+            my_in += (indeg != nullptr) ? (unsigned long long)indeg[v[r]] : d;
+          }
+        }
+        bfs_enqueue<4, IT>(out, (unsigned long long*)&st[BFS_ENT + o], won, v, vb, ve, chunk);
+      }
     }
     my_found += lvl_cnt;
     lvl_cnt = la_warp_sum(lvl_cnt);
@@ -378,158 +302,6 @@ __global__ void __launch_bounds__(512, 1) bfs_push_grid(
   }
 }
 
-// Push levels as bfs_push_grid does (same arguments, same state between launches), on
-// ONE cluster of CS blocks (gridDim.x == CS), while the frontier is non-empty, has at most
-// `limit` and at most `hi_edges` out-edges, and each block's share of it fits its queue in
-// shared memory.  Dynamic shared memory: two queues of `ql` entries (levels alternate).
-// Per block in shared memory, a ring of 3 slots cnt[L % 3] = (entries, vertices, out-edges)
-// of the block's share of the frontier of level index L; every warp reads the CS blocks'
-// slots at a level's start (its totals, and which block holds which entries), so every
-// block takes the same decision.  The frontier handed in is dealt from the global queue in
-// equal shares; on leaving (after a level at least) each block appends its share back.
-// sm_90 and later (an empty kernel before: the host does not launch it there).
-template <typename IT, typename VT, int CS>
-__global__ void LA_CLUSTER_DIMS(CS) __launch_bounds__(512, 1) bfs_push_cluster(
-    const IT* __restrict__ indptr, const IT* __restrict__ indices, const long long* __restrict__ indeg, IT* qa,
-    IT* qb, long long cap, long long* st, bool* vis, VT* par, VT* lev, bool* levp, long long k0, long long limit,
-    long long hi_edges, long long ql, int spec, int gs) {
-#if LA_CLUSTERS
-  extern __shared__ __align__(16) unsigned char bfs_smem[];
-  __shared__ __align__(16) unsigned long long cnt[3][4];
-  __shared__ unsigned long long base_slot;
-  IT* const lq0 = reinterpret_cast<IT*>(bfs_smem);
-  IT* const lq1 = lq0 + 4 * ql;
-  const unsigned rank = blockIdx.x;              // the launch is one cluster
-  const int lane = threadIdx.x & 31;
-  const long long sub = threadIdx.x & (gs - 1);
-  const long long ngroups = (long long)CS * (blockDim.x / gs);
-  const long long g = (long long)(threadIdx.x / gs) * CS + rank;   // groups dealt round the blocks
-  const bool lead = rank == 0 && threadIdx.x == 0;
-  const long long P0 = st[BFS_K];
-  long long P = P0;
-  unsigned long long my_found = 0, my_in = 0, scanned = 0;
-  long long nf = 0, edges = 0;
-  int reason = 0;
-  {   // deal the frontier handed in: an equal share of the global queue to each block
-    const int s = (int)(P0 % 3);
-    const long long nent = st[BFS_ENT + s];
-    if (nent > (long long)CS * ql) {
-      reason = 2;                                // a share would not fit: the grid kernel takes it
-    } else {
-      const long long lo = (long long)rank * nent / CS, hi = (long long)(rank + 1) * nent / CS;
-      const IT* src = (P0 & 1) ? qb : qa;
-      IT* dst = (P0 & 1) ? lq1 : lq0;
-      for (long long i = lo + threadIdx.x; i < hi; i += blockDim.x) {
-        IT v, b, e;
-        bfs_get(src, i, v, b, e);
-        bfs_put(dst, i - lo, v, b, e);
-      }
-      if (threadIdx.x == 0) {
-        cnt[s][0] = (unsigned long long)(hi - lo);
-        cnt[s][1] = rank == 0 ? (unsigned long long)st[BFS_CNT + s] : 0ULL;   // the totals on block 0
-        cnt[s][2] = rank == 0 ? (unsigned long long)st[BFS_EDG + s] : 0ULL;
-        const int o = (s + 1) % 3;
-        cnt[o][0] = cnt[o][1] = cnt[o][2] = 0ULL;
-      }
-    }
-  }
-  la_cluster_sync();
-  while (reason == 0) {
-    const int s = (int)(P % 3);
-    // lane j < CS: block j's share; `upto`: the entries of blocks 0..j together
-    unsigned long long mine_e = 0, mine_c = 0, mine_d = 0;
-    if (lane < CS) {
-      const unsigned long long* c = la_cluster_peer(&cnt[s][0], (unsigned)lane);
-      mine_e = c[0];
-      mine_c = c[1];
-      mine_d = c[2];
-    }
-    unsigned long long nent_u;
-    const unsigned long long upto = bfs_warp_scan(mine_e, &nent_u) + mine_e;
-    const long long nent = (long long)nent_u;
-    nf = (long long)la_warp_sum(mine_c);
-    edges = (long long)la_warp_sum(mine_d);
-    const bool spilled = __ballot_sync(BFS_FULL, lane < CS && mine_e > (unsigned long long)ql) != 0u;
-    // the same decision in every block: nobody writes slot s during this level
-    if (nf == 0 || edges > limit) { reason = 1; break; }
-    if (edges > hi_edges || spilled) { reason = 2; break; }
-    const int o = (int)((P + 1) % 3);
-    if (threadIdx.x == 0) {
-      const int z = (int)((P + 2) % 3);
-      cnt[z][0] = cnt[z][1] = cnt[z][2] = 0ULL;
-    }
-    if (lead) {
-      const int z = (int)((P + 2) % 3);
-      st[BFS_ENT + z] = 0;                       // the spill count of level index P + 2
-      st[BFS_CNT + z] = 0;
-      st[BFS_EDG + z] = 0;
-      scanned += (unsigned long long)edges;
-    }
-    const IT* cur = (P & 1) ? lq1 : lq0;
-    const BfsOut<IT> out = {(P & 1) ? lq0 : lq1, &cnt[o][0], ql, (P & 1) ? qa : qb,
-                            (unsigned long long*)&st[BFS_ENT + o]};
-    const long long levnum = k0 + P + 1;
-    unsigned long long lvl_cnt = 0, lvl_edg = 0;
-    const unsigned upto32 = (unsigned)upto;       // <= CS * ql, well within 32 bits (no block spilled)
-    for (long long f = g; __any_sync(BFS_FULL, f < nent); f += ngroups) {   // the same trips for the whole warp
-      unsigned r = 0;                            // the block holding entry f, and f's slot there
-      long long before = 0;
-#pragma unroll
-      for (int j = 0; j < CS; ++j) {
-        const long long upto_j = (long long)__shfl_sync(BFS_FULL, upto32, j);
-        if (upto_j <= f) {
-          r = (unsigned)j + 1u;
-          before = upto_j;
-        }
-      }
-      const bool active = f < nent;
-      IT u = 0, ub = 0, ue = 0;
-      if (active) bfs_load(la_cluster_peer(cur, r), f - before, u, ub, ue);
-      bfs_expand<IT, VT>(active, u, ub, ue, sub, gs, indptr, indices, indeg, vis, par, lev, levp, levnum, 0, spec,
-                         out, lvl_cnt, lvl_edg, my_in);
-    }
-    my_found += lvl_cnt;
-    lvl_cnt = la_warp_sum(lvl_cnt);
-    lvl_edg = la_warp_sum(lvl_edg);
-    if (lane == 0 && lvl_cnt != 0) {
-      atomicAdd(&cnt[o][1], lvl_cnt);
-      atomicAdd(&cnt[o][2], lvl_edg);
-    }
-    la_cluster_sync();
-    P += 1;
-  }
-  if (P > P0) {   // the frontier of level index P back to its global queue and slot
-    const int s = (int)(P % 3);
-    const long long held = min((long long)cnt[s][0], ql);   // the rest spilled there already
-    if (threadIdx.x == 0) base_slot = atomicAdd((unsigned long long*)&st[BFS_ENT + s], (unsigned long long)held);
-    __syncthreads();
-    const IT* src = (P & 1) ? lq1 : lq0;
-    IT* dst = (P & 1) ? qb : qa;
-    for (long long i = threadIdx.x; i < held; i += blockDim.x) {
-      IT v, b, e;
-      bfs_load(src, i, v, b, e);
-      bfs_put(dst, (long long)base_slot + i, v, b, e);
-    }
-    if (lead) {
-      st[BFS_CNT + s] = nf;
-      st[BFS_EDG + s] = edges;
-    }
-  }
-  my_found = la_warp_sum(my_found);
-  my_in = la_warp_sum(my_in);
-  if (lane == 0 && my_found != 0) {
-    atomicAdd((unsigned long long*)&st[BFS_FOUND], my_found);
-    atomicAdd((unsigned long long*)&st[BFS_FOUND_IN], my_in);
-  }
-  if (lead) {
-    st[BFS_K] = P;
-    st[BFS_SCANNED] += (long long)scanned;
-    st[BFS_STOP] = reason;
-  }
-  la_cluster_sync();   // no block leaves while another may still read its shared memory
-#endif
-}
-
 // pres[v] = true for the vertex of each of the first nent entries of queue q.
 template <typename IT>
 __global__ void bfs_mark(const IT* q, long long nent, bool* pres) {
@@ -538,25 +310,15 @@ __global__ void bfs_mark(const IT* q, long long nent, bool* pres) {
 }
 
 // ---------------------------------------------------------------- pull
-// Whether w is in the frontier: bit w of fbits if given, else fcur[w] (nullptr: every vertex).
-__device__ __forceinline__ bool bfs_in(const bool* __restrict__ fcur, const unsigned* __restrict__ fbits, long long w) {
-  if (fbits != nullptr) return ((__ldg(&fbits[w >> 5]) >> (unsigned)(w & 31)) & 1u) != 0u;
-  return fcur == nullptr || fcur[w];
-}
-
 // Pull level index P (to level number levnum): every unvisited vertex v looks for an
-// in-neighbour in the frontier (bfs_in: fbits, else fcur); the first found is its parent.
-// The next frontier is written for every v: fnext[v] (a bool array) if fnext is given,
-// bit v of fnext_bits (a warp's ballot, one word) if that is.  A lane scans the first
-// lane_edges in-edges of its vertex alone (a multiple of 4), its warp the rest of a longer
-// row.  A level whose frontier (level index P - 1's) is empty, or smaller than the one
-// before and at most min_frontier, returns at once and raises st[BFS_STOP]; so does every
-// launch after it.
+// in-neighbour in frontier fcur (nullptr: every vertex); the first found is its parent.
+// fnext[v] is written for every v.  A level whose frontier (level index P - 1's) is empty,
+// or smaller than the one before and at most min_frontier, returns at once and raises
+// st[BFS_STOP]; so does every launch after it.
 template <typename IT, typename VT>
 __global__ void bfs_pull_level(const IT* __restrict__ tptr, const IT* __restrict__ tind,
-                               const bool* __restrict__ fcur, const unsigned* __restrict__ fbits, bool* fnext,
-                               unsigned* fnext_bits, long long n, long long* st, bool* vis, VT* par, VT* lev,
-                               bool* levp, long long P, long long levnum, long long min_frontier, int lane_edges) {
+                               const bool* __restrict__ fcur, bool* fnext, long long n, long long* st, bool* vis,
+                               VT* par, VT* lev, bool* levp, long long P, long long levnum, long long min_frontier) {
   if (st[BFS_STOP] != 0) return;
   if (P > 0) {   // the step's stopping rule, on the frontier this level would expand
     const long long m = st[BFS_PCNT + P % 4], last = st[BFS_PCNT + (P - 1) % 4];
@@ -583,29 +345,26 @@ __global__ void bfs_pull_level(const IT* __restrict__ tptr, const IT* __restrict
     }
     bool found = false;
     IT parent = 0;
-    const long long mine = open ? min((long long)e, (long long)b + lane_edges) : (long long)b;   // the lane's part
-    for (long long p = b; __any_sync(BFS_FULL, !found && p < mine); p += 4) {
-      IT w[4];
+    IT w[4];
 #pragma unroll
-      for (int r = 0; r < 4; ++r) w[r] = (!found && p + r < mine) ? tind[p + r] : (IT)-1;
+    for (int r = 0; r < 4; ++r) w[r] = (open && (long long)b + r < (long long)e) ? tind[b + r] : (IT)-1;
 #pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        const bool hit = w[r] >= 0 && bfs_in(fcur, fbits, w[r]);
-        if (hit && !found) {
-          found = true;
-          parent = w[r];
-        }
+    for (int r = 0; r < 4; ++r) {
+      const bool hit = w[r] >= 0 && (fcur == nullptr || fcur[w[r]]);
+      if (hit && !found) {
+        found = true;
+        parent = w[r];
       }
     }
-    unsigned rows = __ballot_sync(BFS_FULL, open && !found && (long long)e > mine);
+    unsigned rows = __ballot_sync(BFS_FULL, open && !found && (long long)e - (long long)b > 4);
     while (rows) {                                // the rest of each long row, by the whole warp
       const int L = __ffs(rows) - 1;
       rows &= rows - 1u;
-      const long long rb = __shfl_sync(BFS_FULL, mine, L);
+      const long long rb = (long long)__shfl_sync(BFS_FULL, b, L) + 4;
       const long long re = (long long)__shfl_sync(BFS_FULL, e, L);
       for (long long p = rb; p < re; p += 32) {
         const IT x = (p + lane < re) ? tind[p + lane] : (IT)-1;
-        const unsigned hits = __ballot_sync(BFS_FULL, x >= 0 && bfs_in(fcur, fbits, x));
+        const unsigned hits = __ballot_sync(BFS_FULL, x >= 0 && (fcur == nullptr || fcur[x]));
         if (hits != 0u) {                           // the same for the whole warp
           const IT first = __shfl_sync(BFS_FULL, x, __ffs(hits) - 1);
           if (lane == L) {
@@ -616,11 +375,7 @@ __global__ void bfs_pull_level(const IT* __restrict__ tptr, const IT* __restrict
         }
       }
     }
-    if (fnext != nullptr && v < n) fnext[v] = found;
-    if (fnext_bits != nullptr) {
-      const unsigned word = __ballot_sync(BFS_FULL, found);
-      if (lane == 0) fnext_bits[base >> 5] = word;
-    }
+    if (v < n) fnext[v] = found;
     if (found) {
       vis[v] = true;
       if (par != nullptr) par[v] = (VT)parent;
@@ -637,13 +392,4 @@ __global__ void bfs_pull_level(const IT* __restrict__ tptr, const IT* __restrict
     atomicAdd((unsigned long long*)&st[BFS_FOUND], cnt);
     atomicAdd((unsigned long long*)&st[BFS_FOUND_IN], fin);
   }
-}
-
-// pres[v] = bit v of bits (a frontier bitmap as bfs_pull_level writes it).  IT: the
-// graph's index type, as for every kernel here (the code does not depend on it).
-template <typename IT>
-__global__ void bfs_unbits(const unsigned* __restrict__ bits, long long n, bool* pres) {
-  const long long stride = (long long)gridDim.x * blockDim.x;
-  for (long long v = (long long)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride)
-    pres[v] = ((bits[v >> 5] >> (unsigned)(v & 31)) & 1u) != 0u;
 }

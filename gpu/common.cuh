@@ -230,33 +230,3 @@ __device__ __forceinline__ void la_grid_sync(unsigned long long* bar, unsigned l
   }
   __syncthreads();
 }
-
-// ---------------------------------------------------------------- thread block clusters (sm_90)
-// Kernels declared LA_CLUSTER_DIMS(CS) and launched as ONE cluster of CS blocks, each on
-// its own multiprocessor of one GPC: a hardware barrier across the cluster, and every
-// block's shared memory readable by the others (distributed shared memory).  Before sm_90
-// there are no clusters: the attribute is dropped and a cluster kernel's body must be
-// compiled only `#if LA_CLUSTERS` (the host never launches it there).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define LA_CLUSTERS 1
-#define LA_CLUSTER_DIMS(cs) __cluster_dims__(cs, 1, 1)
-
-// Barrier across every thread of the cluster; the arrival is a release and the wait an
-// acquire at cluster scope, so writes before it (shared or global) are seen after it by
-// every thread of the cluster.  Not the .aligned form: callers need not be converged.
-__device__ __forceinline__ void la_cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
-}
-
-// The generic address of the variable at p (in this block's shared memory) in block
-// `rank` of the cluster; ordinary loads, stores and atomics work on it.
-template <typename T>
-__device__ __forceinline__ T* la_cluster_peer(T* p, unsigned rank) {
-  unsigned long long q;
-  asm("mapa.u64 %0, %1, %2;" : "=l"(q) : "l"(p), "r"(rank));
-  return reinterpret_cast<T*>(q);
-}
-#else
-#define LA_CLUSTERS 0
-#define LA_CLUSTER_DIMS(cs)
-#endif

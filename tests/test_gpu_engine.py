@@ -186,28 +186,13 @@ def test_to_device_keeps_results_on_the_gpu(E):
 
 
 # ---------------------------------------------------------------- BFS kernels
-# bfs_push's launch shapes (knobs of the engine): thin launches only (of the grid kernel, or on one
-# cluster: bfs_push_cluster), wide only, switching; "spilling": shared queues of 8 entries a block
-# (int32 indices), so the cluster's queues overflow into the global one (and the launches hand the
-# frontier back and forth)
-_GRID, _SPEC0 = {"BFS_CLUSTER": 0}, {"BFS_SPEC": 0}
-BFS_MODES = {
-    "thin": {"BFS_THIN_EDGES": 1 << 40, "BFS_THIN_BLOCKS": 16, **_GRID},
-    "one thin block": {"BFS_THIN_EDGES": 1 << 40, "BFS_THIN_BLOCKS": 1, **_GRID, **_SPEC0},
-    "wide": {"BFS_THIN_EDGES": 0},
-    "switching": {"BFS_THIN_EDGES": 64, "BFS_THIN_BLOCKS": 3, **_GRID},
-    "cluster": {"BFS_THIN_EDGES": 1 << 40, "BFS_CLUSTER": 8},
-    "cluster of 1": {"BFS_THIN_EDGES": 1 << 40, "BFS_CLUSTER": 1, **_SPEC0},
-    "cluster of 16": {"BFS_THIN_EDGES": 1 << 40, "BFS_CLUSTER": 16},
-    "cluster switching": {"BFS_THIN_EDGES": 64, "BFS_CLUSTER": 4},
-    "cluster spilling": {"BFS_THIN_EDGES": 1 << 40, "BFS_CLUSTER": 2, "BFS_CLUSTER_SMEM": 2 * 8 * 16},
-}
+# bfs_push's launch shapes: (BFS_THIN_EDGES, BFS_THIN_BLOCKS); thin launches only, wide only, switching
+BFS_MODES = {"thin": (1 << 40, 16), "one thin block": (1 << 40, 1), "wide": (0, 16), "switching": (64, 3)}
 
 
-def _engine_in(mode, modes=None):
+def _engine_in(mode):
     eng = gpu_mod.GPUEngine()
-    for knob, value in (modes or BFS_MODES)[mode].items():
-        setattr(eng, knob, value)
+    eng.BFS_THIN_EDGES, eng.BFS_THIN_BLOCKS = BFS_MODES[mode]
     return eng
 
 
@@ -243,7 +228,7 @@ def test_bfs_push_splits_long_rows(mode):
 
 @pytest.mark.parametrize("limit", [0, 3, 5, 12, 40, 200, float("inf")])
 @pytest.mark.parametrize("want", ["both", "parent", "level"])
-@pytest.mark.parametrize("mode", ["thin", "wide", "switching", "cluster", "cluster switching", "cluster spilling"])
+@pytest.mark.parametrize("mode", ["thin", "wide", "switching"])
 def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
     """Same levels done, counts and last frontier as the cpu engine's bfs_push step."""
     G = generators.grid_2d(20, 20)
@@ -262,23 +247,14 @@ def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
     assert got[0] == got[1]
 
 
-# bfs_pull's frontier (bitmap or bool array) and the in-edges a lane scans alone
-PULL_MODES = {"bool, lane 4": {"BFS_PULL_BITS": 0, "BFS_PULL_LANE": 4},
-              "bits, lane 4": {"BFS_PULL_BITS": 1, "BFS_PULL_LANE": 4},
-              "bits, lane 16": {"BFS_PULL_BITS": 1, "BFS_PULL_LANE": 16},
-              "bool, lane 7 (8)": {"BFS_PULL_BITS": 0, "BFS_PULL_LANE": 7}}
-
-
-@pytest.mark.parametrize("mode", list(PULL_MODES))
 @pytest.mark.parametrize("min_frontier", [-1, 0, 5, 10**9])
 @pytest.mark.parametrize("name", ["rmat_directed", "grid", "star"])
-def test_bfs_pull_matches_the_cpu_engine(name, min_frontier, mode):
+def test_bfs_pull_matches_the_cpu_engine(name, min_frontier):
     """The pull kernel's levels, counts and last frontier equal the cpu engine's bfs_pull (parents valid)."""
     G = FAMILIES[name]()
     n = G.n
-    gpu = _engine_in(mode, PULL_MODES)
     got = []
-    for eng, pull in ((gpu, gpu.fused_steps["bfs_pull"]), (lg.get_engine("cpu"), bfs_pull)):
+    for eng, pull in ((_GPU, _GPU.fused_steps["bfs_pull"]), (lg.get_engine("cpu"), bfs_pull)):
         q = eng.vector_from_coo([0], 0, n, dtype=np.int32)
         pi = eng.vector_from_coo([0], 0, n, dtype=np.int32)
         lev = eng.vector_from_coo([0], 0, n, dtype=np.int32)

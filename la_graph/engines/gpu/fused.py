@@ -23,7 +23,7 @@ from ..._keys import weight_ranks
 from ... import _random
 from ...exceptions import InvalidArgumentError, LaGraphError
 from ..base import Declined
-from .kernels import _NULL, CLUSTER_SIZES, _kernel, _next_pow2
+from .kernels import _NULL, _kernel, _next_pow2
 from .memory import _device_errors, _reserve
 from .ops import _cast
 from .objects import _BOOL, _F64, _I32, _I64, GMat, GVec, _is_full, _mat_keys
@@ -142,31 +142,6 @@ def _bfs_queues(E, G, A, IT, chunk):
     return ws[1:]
 
 
-_CLUSTER_READY = set()      # (kernel, shared bytes) whose launch attributes are set
-_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14        # a CUfunction_attribute: clusters of more than 8 blocks
-
-
-def _bfs_cluster(E, IT, VT):
-    """The thin launch on one thread block cluster, ``(kernel, blocks, ql, shared bytes)``; None: the grid kernel's."""
-    cs = int(E.BFS_CLUSTER)
-    if cs == 0 or not E._clusters:
-        return None
-    if cs not in CLUSTER_SIZES:
-        raise InvalidArgumentError(f"BFS_CLUSTER must be 0 or one of {CLUSTER_SIZES}, got {cs}")
-    entry = 4 * IT.itemsize
-    ql = int(E.BFS_CLUSTER_SMEM) // (2 * entry)        # two queues of ql entries a block
-    if ql < 1:
-        raise InvalidArgumentError(f"BFS_CLUSTER_SMEM must hold two queue entries ({2 * entry} bytes)")
-    smem = 2 * ql * entry
-    fn = _kernel("bfs.cu", "bfs_push_cluster", IT, VT, cs)
-    if (fn, smem) not in _CLUSTER_READY:
-        fn.max_dynamic_shared_size_bytes = smem
-        if cs > 8:     # beyond the portable cluster size
-            cp.cuda.driver.funcSetAttribute(fn.kernel.ptr, _NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
-        _CLUSTER_READY.add((fn, smem))
-    return fn, cs, ql, smem
-
-
 @fuses
 def bfs_push(E, G, q, parent, level, k, max_edges):
     VT = _bfs_vectors("bfs_push", q, parent, level)
@@ -185,26 +160,17 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
     _kernel("bfs.cu", "bfs_frontier", IT)(
         (E._blocks(n),), (256,), (ptr(q.pres), np.int64(n), indptr, qa, np.int64(chunk), st))
     indeg = E.degree(G, transpose=True).val if G.directed else None
-    grid = _kernel("bfs.cu", "bfs_push_grid", IT, VT)
-    cluster = _bfs_cluster(E, IT, VT)
+    run = _kernel("bfs.cu", "bfs_push_grid", IT, VT)
     thin = int(E.BFS_THIN_EDGES)
-    spec = np.int32(bool(E.BFS_SPEC))
-    common = (indptr, indices, ptr(indeg), qa, qb, np.int64(cap), st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k),
-              np.int64(lim))
     wide, bar = False, 0
     while True:
-        # thin levels on one cluster (else a few blocks of the grid kernel), wide ones on every
-        # multiprocessor (one block each: all resident); each launch returns where its band ends
-        if wide:
-            grid((E._sms,), (512,), common + (np.int64(thin // 2), np.int64(2**62), np.int32(1), np.int32(0),
-                                               np.int32(gs), np.uint64(bar)))
-        elif cluster is not None:
-            fn, cs, ql, smem = cluster
-            fn((cs,), (512,), common + (np.int64(thin), np.int64(ql), spec, np.int32(gs)), shared_mem=smem)
-        else:
-            blocks = max(1, min(int(E.BFS_THIN_BLOCKS), E._sms))
-            grid((blocks,), (512,), common + (np.int64(-1), np.int64(thin), np.int32(0), spec, np.int32(gs),
-                                              np.uint64(bar)))
+        # thin levels on a few blocks (a cheaper barrier), wide ones on every multiprocessor
+        # (one block each: all resident); each launch returns where its band ends
+        blocks = E._sms if wide else max(1, min(int(E.BFS_THIN_BLOCKS), E._sms))
+        lo, hi = (thin // 2, 2**62) if wide else (-1, thin)
+        run((blocks,), (512,),
+            (indptr, indices, ptr(indeg), qa, qb, np.int64(cap), st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k),
+             np.int64(lim), np.int64(lo), np.int64(hi), np.int32(wide), np.int32(gs), np.uint64(bar)))
         s = cp.asnumpy(st)
         if s[_ST_STOP] == _STOPPED:
             break
@@ -229,9 +195,6 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
     tptr, tind = AT.indptr, AT.indices
     IT = tind.dtype
     mf = min(math.floor(min_frontier), 2**62) if min_frontier >= 0 else -1   # m <= x iff m <= floor(x); NaN: never
-    bits = bool(E.BFS_PULL_BITS)
-    lane = np.int32(max(4, -(-int(E.BFS_PULL_LANE) // 4) * 4))     # a multiple of 4
-    words = (n + 31) // 32
     st = _bfs_state(E, G)
     pv, pp, lv, lp, vis, levp = _bfs_copies(parent, level, n)
     ptr = lambda a: a if a is not None else _NULL  # noqa: E731
@@ -239,15 +202,14 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
     st[_ST_PCNT] = n if q.pres is None else cp.count_nonzero(q.pres)    # the frontier before: no wait
     run = _kernel("bfs.cu", "bfs_pull_level", IT, VT)
     grid = (E._blocks(n),)
-    # a frontier is (bool array, bitmap), one of them None; a pull stretch is mostly 2-4 levels
-    cur, first, batch = (q.pres, None), 0, 4
+    cur, first, batch = q.pres, 0, 4       # a pull stretch is mostly 2-4 levels
     while True:
         # a batch of levels, then one read of the state; levels past the stopping rule return at once
         outs = [cur]                   # outs[i]: the frontier of level index first + i
         for P in range(first, first + batch):
-            nxt = (None, cp.empty(words, cp.uint32)) if bits else (cp.empty(n, _BOOL), None)
-            run(grid, (256,), (tptr, tind, ptr(cur[0]), ptr(cur[1]), ptr(nxt[0]), ptr(nxt[1]), np.int64(n), st, vis,
-                               ptr(pv), ptr(lv), ptr(levp), np.int64(P), np.int64(k + P), np.int64(mf), lane))
+            nxt = cp.empty(n, _BOOL)
+            run(grid, (256,), (tptr, tind, ptr(cur), nxt, np.int64(n), st, vis, ptr(pv), ptr(lv), ptr(levp),
+                               np.int64(P), np.int64(k + P), np.int64(mf)))
             outs.append(nxt)
             cur = nxt
         s = cp.asnumpy(st)
@@ -255,11 +217,7 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
             break
         first, batch = first + batch, min(2 * batch, 64)
     done = int(s[_ST_K])                # levels done (at least one); the last is level k + done - 1
-    pres, pbits = outs[done - first]
-    if pbits is not None:
-        pres = cp.empty(n, _BOOL)
-        _kernel("bfs.cu", "bfs_unbits", IT)((E._blocks(n),), (256,), (pbits, np.int64(n), pres))
-    out = _bfs_found(parent, level, q, pv, pp, lv, lp, pres)
+    out = _bfs_found(parent, level, q, pv, pp, lv, lp, outs[done - first])
     return out, k + done - 1, int(s[_ST_PCNT + done % 4]), int(s[_ST_FOUND]), int(s[_ST_FOUND_IN])
 
 

@@ -11,8 +11,7 @@ instantiated for every combination of its template parameters' values, which
 the parameter's name fixes (:data:`TEMPLATE_PARAMETERS`): ``IT`` a CSR's index
 type, ``VT`` vertex ids, ``T`` a semiring's compute type, ``PT`` SSSP parents,
 ``KT`` hash keys, ``M`` the add monoid's code (``M_*`` of ``common.cuh``), ``TS`` the
-Floyd-Warshall tile, ``DT`` its distances, ``CS`` a thread block cluster's size.  A new
-kernel, or a new file, needs nothing here.
+Floyd-Warshall tile, ``DT`` its distances.  A new kernel, or a new file, needs nothing here.
 """
 
 from __future__ import annotations
@@ -33,9 +32,6 @@ _NULL = np.uint64(0)                       # a null pointer kernel argument
 #: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): FW_TILE x FW_TILE entries
 FW_TILE = 64
 
-#: the cluster sizes kernels with a CS parameter are built for (16: beyond the portable 8, allowed per kernel)
-CLUSTER_SIZES = (1, 2, 4, 8, 16)
-
 #: template parameter name -> the values every kernel taking it is instantiated for
 TEMPLATE_PARAMETERS = {
     "IT": (_I32, _I64),          # CSR index type: int32 where n and nnz fit
@@ -46,13 +42,11 @@ TEMPLATE_PARAMETERS = {
     "M": tuple(range(5)),        # add monoid: M_MIN M_MAX M_PLUS M_TIMES M_ANY
     "TS": (FW_TILE,),            # Floyd-Warshall tile
     "DT": (_I32, _F64),          # Floyd-Warshall distances: int32 (integer weights) or float64
-    "CS": CLUSTER_SIZES,         # blocks of a thread block cluster (kernels declared LA_CLUSTER_DIMS(CS))
 }
 
 _CTYPES = {_I32: "int", _I64: "long long", _F64: "double"}
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_KERNEL = re.compile(r"template\s*<([^<>]*)>\s*__global__\s+void\s+"
-                     r"(?:(?:__launch_bounds__|LA_CLUSTER_DIMS)\s*\([^()]*\)\s*)*(\w+)\s*\(")
+_KERNEL = re.compile(r"template\s*<([^<>]*)>\s*__global__\s+void\s+(?:__launch_bounds__\s*\([^()]*\)\s*)?(\w+)\s*\(")
 _MODULES: dict = {}        # (file, device id) -> cupy.RawModule
 _FUNCTIONS: dict = {}      # (file, device id, name expression) -> cupy kernel
 _MODULE_LOCK = threading.Lock()

@@ -115,24 +115,11 @@ class GPUEngine(Engine):
 
     bfs_fuse_edges = 1 << 62  # every push level: the fused step runs any frontier, in one launch per stretch
 
-    #: bfs_push's persistent launches: frontiers of at most BFS_THIN_EDGES out-edges are thin,
-    #: larger ones run on every multiprocessor (from half of it back to the thin launch)
-    BFS_THIN_EDGES = 1 << 15
-    #: thin levels run on one thread block cluster of BFS_CLUSTER blocks of 512 threads
-    #: (bfs_push_cluster: the queue in the blocks' shared memory, BFS_CLUSTER_SMEM bytes of it
-    #: a block, and the cluster's hardware barrier between levels; one of
-    #: kernels.CLUSTER_SIZES); with BFS_CLUSTER = 0, or before sm_90 (no clusters), on
-    #: BFS_THIN_BLOCKS blocks of the grid kernel (fewer blocks cross its barrier sooner)
-    BFS_CLUSTER = 8
-    BFS_CLUSTER_SMEM = 1 << 17
+    #: bfs_push's persistent launches: frontiers of at most BFS_THIN_EDGES out-edges run on
+    #: BFS_THIN_BLOCKS blocks of 512 threads (fewer blocks cross each level's grid barrier
+    #: sooner), larger ones on every multiprocessor (from half of it back to the thin launch)
     BFS_THIN_BLOCKS = 16
-    #: thin push levels load each candidate's row bounds with its claim, not after it
-    #: (one memory round trip less a level, for loads the claim's losers waste)
-    BFS_SPEC = 1
-    #: bfs_pull: the frontier as a bitmap (1) or a bool array (0), and the in-edges a lane
-    #: scans alone (4 at a time) before its warp takes the rest of a longer row
-    BFS_PULL_BITS = 1
-    BFS_PULL_LANE = 8
+    BFS_THIN_EDGES = 1 << 15
     #: delta-stepping (one persistent launch, gpu/sssp.cu sssp_nearfar) on graphs of average
     #: out-degree below 8 (grids, road networks), where the rounds' count, not their work,
     #: costs: with SSSP_SPARSE_TARGET 0, buckets of SSSP_SPARSE_WIDTH deltas after the first
@@ -197,7 +184,6 @@ class GPUEngine(Engine):
             self._sms = int(dev.attributes["MultiProcessorCount"])
         except Exception:  # pragma: no cover - attribute names differ across CuPy versions
             self._sms = 64
-        self._clusters = int(dev.compute_capability) >= 90     # thread block clusters: sm_90 on
         self._max_blocks = self._sms * 32
 
     # ---------------------------------------------------------------- helpers
