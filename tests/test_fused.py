@@ -81,6 +81,18 @@ def _apsp(G, E):
     return {"distance": D}
 
 
+def _bfs_multi(G, E):
+    src = np.r_[np.arange(0, G.n, max(G.n // 70, 1)), 0]      # more than 64 sources (two launches), one twice
+    out = {}
+    for level, parent in ((True, True), (True, False), (False, True)):
+        r = lg.bfs(G, sources=src, level=level, parent=parent, engine=E)
+        verify.check_bfs(G, None, r)
+        out[f"level={level}, parent={parent}: reached"] = (r.parent if parent else r.level) >= 0
+        if level:
+            out[f"level={level}, parent={parent}: level"] = r.level
+    return out
+
+
 def _reach(G, E):
     src = np.arange(0, G.n, max(G.n // 40, 1))
     R = lg.reachability(G, src, engine=E)
@@ -93,6 +105,7 @@ RUNS = {
     "bfs_push": ("undirected", lambda G, E: _bfs(G, E, "push", whole=False)),
     "bfs_pull": ("directed", lambda G, E: _bfs(G, E, "pull", whole=False)),
     "bfs_search": ("directed", _bfs_search),
+    "bfs_multi": ("directed", _bfs_multi),
     "fastsv_round": ("undirected", lambda G, E: {"labels": lg.connected_components(G, engine=E)}),
     "component_labels": ("undirected", lambda G, E: {"labels": lg.connected_components(G, engine=E)}),
     "scc_trim": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),

@@ -40,7 +40,7 @@ from ..engines import get_engine
 from .reachability import sweep
 from .steps import step
 
-__all__ = ["bfs", "BFSResult", "bfs_push", "bfs_pull", "bfs_search", "DirectionRule", "RULE"]
+__all__ = ["bfs", "BFSResult", "bfs_push", "bfs_pull", "bfs_search", "bfs_multi", "DirectionRule", "RULE"]
 
 ALPHA = 8.0
 # on a directed graph many unvisited vertices may be unreachable; pull pays their whole
@@ -341,15 +341,28 @@ def bfs_search(E, G, s, level, parent, direction, output, rule):
 
 
 def _bfs_multi(E, G, srcs, want_level, want_parent, output):
-    n, ns = G.n, srcs.size
-    A = E.matrix(G)
-    rows = np.arange(ns, dtype=np.int64)
-    Q = E.matrix_from_coo(rows, srcs, srcs, ns, n, dup="first", dtype=np.int64)
-    Pi = E.copy(Q) if want_parent else None
-    L = E.matrix_from_coo(rows, srcs, 0, ns, n, dup="first", dtype=np.int64) if want_level else None
-    # Q<!visited> = Q any.secondi A, level by level: the sweep multi-source reachability shares
-    sweep(E, A, Q, Pi if want_parent else L, parent=Pi, level=L)
+    L, Pi = bfs_multi(E, G, srcs, want_level, want_parent)
     return _result(E, L, output), _result(E, Pi, output)
+
+
+@step("bfs_multi")
+def bfs_multi(E, G, sources, level, parent):
+    """A search from each of ``sources`` (numpy int64) at once: ``(L, Pi)``, k x n int64 matrices.
+
+    ``level`` and ``parent`` (bools) say which to build (``None`` for the
+    other).  Row ``i`` holds the levels (the parents) of the vertices
+    ``sources[i]`` reaches.  A frontier matrix, one row a source, swept by
+    ``Q<!visited, replace> = Q any.secondi A`` level by level (:func:`sweep`,
+    which multi-source reachability shares).  The GPU engine runs it as one
+    kernel launch per 64 sources, a bit lane each.
+    """
+    n, ns = G.n, sources.size
+    rows = np.arange(ns, dtype=np.int64)
+    Q = E.matrix_from_coo(rows, sources, sources, ns, n, dup="first", dtype=np.int64)
+    Pi = E.copy(Q) if parent else None
+    L = E.matrix_from_coo(rows, sources, 0, ns, n, dup="first", dtype=np.int64) if level else None
+    sweep(E, E.matrix(G), Q, Pi if parent else L, parent=Pi, level=L)
+    return L, Pi
 
 
 def _result(E, x, output):

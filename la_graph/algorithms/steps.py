@@ -25,7 +25,7 @@ Examples
 >>> import la_graph as lg
 >>> from la_graph.algorithms import steps
 >>> sorted(steps.STEPS)[:3]
-['bfs_pull', 'bfs_push', 'bfs_search']
+['bfs_multi', 'bfs_pull', 'bfs_push']
 >>> G = lg.generators.path(4)
 >>> with steps.algebraic("fastsv_round"):
 ...     lg.connected_components(G, engine="cpu").tolist()

@@ -647,6 +647,70 @@ def luby(E, A, prio):
     return GVec(n, _BOOL, state == 1)
 
 
+# ---------------------------------------------------------------- multi-source bfs (gpu/msbfs.cu)
+_MS_BLOCK, _MS_LANES = 512, 64    # msbfs_grid's threads a block (MS_BLOCK); sources a launch (bits of a word)
+
+
+def _msbfs(E, G, srcs, level, parent):
+    """Search from ``srcs`` (numpy int64, at most 64) in one launch of msbfs_grid; returns the visited words.
+
+    ``level`` and ``parent`` (CuPy int64 ``len(srcs) x n`` row blocks, or None)
+    get the levels and parents of the vertices found; their source entries are
+    the caller's.  Word ``vis[v]`` has bit ``i`` set where ``srcs[i]`` reaches ``v``.
+    """
+    indptr, indices, _ = E._csr(E.matrix(G))
+    n = G.n
+    firsts, which = np.unique(srcs, return_inverse=True)
+    words = np.zeros(firsts.size, np.uint64)
+    np.bitwise_or.at(words, which, np.left_shift(np.uint64(1), np.arange(srcs.size, dtype=np.uint64)))
+    vis, front, nxt = cp.zeros(n, cp.uint64), cp.zeros(n, cp.uint64), cp.zeros(n, cp.uint64)
+    qa, qb = cp.empty(n, _I64), cp.empty(n, _I64)
+    at, w0 = cp.asarray(firsts), cp.asarray(words)
+    vis[at] = w0
+    front[at] = w0
+    qa[:firsts.size] = at
+    st = cp.zeros(4, cp.uint64)
+    st[0] = firsts.size
+    _kernel("msbfs.cu", "msbfs_grid", indices.dtype)(
+        (2 * E._sms,), (_MS_BLOCK,),   # two blocks a multiprocessor, all resident: grid barriers
+        (indptr, indices, np.int64(n), vis, front, nxt, qa, qb, st,
+         level if level is not None else _NULL, parent if parent is not None else _NULL))
+    return vis
+
+
+@fuses
+def reach_sweep(E, G, sources):
+    # 64 sources a launch, a bit lane each, every level in the launch (gpu/msbfs.cu)
+    k, n = sources.size, G.n
+    _reserve(40 * n + k * n, "the multi-source search's words and queues and its reach matrix")
+    out = cp.empty((k, n), _BOOL)
+    unpack = _kernel("msbfs.cu", "msbfs_unpack", E._csr(E.matrix(G))[1].dtype)
+    for lo in range(0, k, _MS_LANES):
+        part = out[lo:lo + _MS_LANES]
+        vis = _msbfs(E, G, sources[lo:lo + _MS_LANES], None, None)
+        unpack((E._blocks(part.size),), (256,), (vis, np.int64(n), np.int32(part.shape[0]), part))
+    return cp.asnumpy(out)
+
+
+@fuses
+def bfs_multi(E, G, sources, level, parent):
+    # as reach_sweep, levels and parents written by the thread that finds them
+    k, n = sources.size, G.n
+    _reserve(40 * n + 8 * k * n * (int(level) + int(parent)), "the multi-source search's words, queues and results")
+    rows = cp.arange(k, dtype=_I64)
+    at = cp.asarray(sources)
+    L = P = None
+    if level:
+        L = cp.full((k, n), -1, _I64)
+        L[rows, at] = 0
+    if parent:
+        P = cp.full((k, n), -1, _I64)
+        P[rows, at] = at
+    for lo in range(0, k, _MS_LANES):
+        _msbfs(E, G, sources[lo:lo + _MS_LANES], *(None if X is None else X[lo:lo + _MS_LANES] for X in (L, P)))
+    return tuple(None if X is None else GMat.dense_of(k, n, _I64, X.ravel(), X.ravel() >= 0) for X in (L, P))
+
+
 # ---------------------------------------------------------------- sssp (gpu/sssp.cu)
 _NF_BINS, _NF_BLOCK = 256, 512    # sssp_nearfar's histogram bins and threads a block (NF_BINS, NF_BLOCK)
 
