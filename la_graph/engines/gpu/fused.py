@@ -1007,6 +1007,8 @@ def core_peel(E, G):
     n = G.n
     if n >= 2**31:
         raise Declined("the core_peel kernel queues vertex ids in 32 bits")
+    if n == 0:
+        return GVec(0, _I64, cp.empty(0, _I64), None)
     indptr, indices, _ = E._csr(E.matrix(G))
     tptr = tind = _NULL
     size = int(indices.size)
@@ -1015,15 +1017,13 @@ def core_peel(E, G):
         if tind.dtype != indices.dtype:
             raise Declined("the core_peel kernel takes a graph and its transpose of one index width")
         size += int(tind.size)
-    core = cp.empty(n, _I64)
-    if n == 0:
-        return GVec(0, _I64, core, None)
     VT = E._itype(2 * n)                                   # degrees below 2n; live lists
     gs = _next_pow2(size / n / 4)
     chunk = _KC_CHUNK * gs
     cap = n + size // chunk + 1                            # queue entries: max(1, ceil(L / chunk)) a vertex
-    _reserve(3 * n * VT.itemsize + 8 * cap + 256, f"the core numbers' peeling state ({n:,} vertices)")
+    _reserve(n * (3 * VT.itemsize + 8) + 8 * cap + 256, f"the core numbers' peeling state ({n:,} vertices)")
     deg, la, lb = (cp.empty(n, VT) for _ in range(3))
+    core = cp.empty(n, _I64)                               # every vertex's entry written by the kernel
     queue = cp.empty(cap, _I64)
     init = np.zeros(16, np.int64)
     init[1:4] = np.iinfo(np.int64).max                     # KC_MIN slots
