@@ -241,3 +241,72 @@ def test_rejects_bad_graph():
     assert lg.betweenness_centrality(E0, k=0).shape == (0,)
     with pytest.raises(lg.InvalidArgumentError, match="k must be at least 1"):
         lg.betweenness_centrality(E0, k=-1)
+
+
+# ---------------------------------------------------------------------- the GPU engine's kernel (gpu/bc.cu)
+_BC_GRAPHS = {
+    "rmat": lambda: lg.generators.rmat(11, 8, seed=3),                      # hubs: rows in chunks under the knobs
+    "rmat_directed": lambda: lg.generators.rmat(11, 6, seed=4, directed=True),
+    "star": lambda: lg.generators.star(3000),                               # one row of 2999 (chunks by default)
+    "path": lambda: lg.generators.path(700),                                # 700 levels
+    "sparse_directed": lambda: lg.Graph.from_edges([0, 1, 5, 7, 7], [1, 2, 6, 7, 8], n=40, directed=True),
+}
+
+
+def _gpu_engines():
+    try:
+        E = lg.get_engine("gpu")
+    except lg.EngineUnavailable as exc:
+        pytest.skip(f"gpu engine unavailable: {exc}")
+    return E, type(E)(index_dtype="int64")   # int64 CSR indices: the kernel's other instantiation
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("knobs", [{}, {"BC_BIG_ROW": 8, "BC_CHUNK": 3}, {"BC_BIG_ROW": 0, "BC_CHUNK": 1}],
+                         ids=["default", "chunks", "all-chunks"])
+@pytest.mark.parametrize("name", sorted(_BC_GRAPHS))
+def test_gpu_kernel_matches_cpu(monkeypatch, name, knobs):
+    """The fused GPU step, its hub rows as chunks or not, int32 and int64 indices: the CPU engine's values."""
+    engines = _gpu_engines()
+    from la_graph.engines.gpu import fused
+    for key, value in knobs.items():
+        monkeypatch.setattr(fused, key, value)
+    G = _BC_GRAPHS[name]()
+    assert "brandes_batch" in engines[0].fused_steps
+    for endpoints in (False, True):
+        want = lg.betweenness_centrality(G, k=min(G.n, 50), seed=2, endpoints=endpoints, engine="cpu")
+        for E in engines if not knobs else engines[:1]:
+            _same(lg.betweenness_centrality(G, k=min(G.n, 50), seed=2, endpoints=endpoints, engine=E), want)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["rmat", "rmat_directed", "sparse_directed"])
+def test_gpu_kernel_batch_as_algebra(name):
+    """One batch with a source twice and sources without edges: the algebra's sums, ends and reach counts."""
+    E, _ = _gpu_engines()
+    G = _BC_GRAPHS[name]()
+    deg = np.asarray(G.out_degree)
+    srcs = np.array([3, 3, int(np.argmax(deg)), int(np.argmin(deg)), G.n - 1, 0], dtype=np.int64)
+    got, want = [E.full(G.n, 1.5), E.full(G.n, 2, dtype=np.int64)], [E.full(G.n, 1.5), E.full(G.n, 2, dtype=np.int64)]
+    r = B.brandes_batch(E, G, srcs, *got)
+    r0 = B.brandes_batch.algebraic(E, G, srcs, *want)
+    np.testing.assert_array_equal(r, r0)
+    np.testing.assert_array_equal(E.to_numpy(got[1]), E.to_numpy(want[1]))
+    _same(E.to_numpy(got[0]), E.to_numpy(want[0]))
+    t, t0 = E.full(G.n, 0.0), E.full(G.n, 0.0)
+    assert B.brandes_batch(E, G, srcs[:3], t, None) is None
+    B.brandes_batch.algebraic(E, G, srcs[:3], t0, None)
+    _same(E.to_numpy(t), E.to_numpy(t0))
+
+
+@pytest.mark.gpu
+@pytest.mark.data
+@pytest.mark.parametrize("name", ["suitesparse/usroads-48.mtx.gz", "snap/facebook_combined.txt.gz",
+                                  "snap/p2p-Gnutella31.txt.gz"])
+def test_gpu_kernel_real_graphs(shared_data, name):
+    """High diameter (a road graph), dense and directed real graphs, in batches of 64: the CPU engine's values."""
+    E, _ = _gpu_engines()
+    G = real(shared_data, name)
+    for endpoints in (False, True):
+        want = lg.betweenness_centrality(G, k=64, seed=1, endpoints=endpoints, engine="cpu")
+        _same(lg.betweenness_centrality(G, k=64, seed=1, endpoints=endpoints, engine=E), want)

@@ -254,7 +254,9 @@ def brandes_batch(E, G, srcs, total, ends):
     Returns the number of vertices each source reaches (itself included) when
     ``ends`` is kept, else None.  The CPU engine fuses it: one BFS and one
     backward sweep per source in a compiled loop, the sources shared among
-    its threads.
+    its threads; the GPU engine in one persistent kernel a batch (gpu/bc.cu):
+    a BFS of all the sources at once over (source, vertex) level queues, then
+    the sweep back over the stored levels.
     """
     n = G.n
     A = E.matrix(G)

@@ -1103,3 +1103,71 @@ def core_peel(E, G):
         log.debug("core_peel: %d blocks, gs %d, chunk %d: %s", blocks, gs, chunk,
                   {k: int(s[i]) for k, i in _KC_ST.items()})
     return GVec(n, _I64, core, None)
+# ---------------------------------------------------------------- betweenness (gpu/bc.cu)
+#: Brandes' persistent kernel: rows longer than BC_BIG_ROW edges are cut into chunks of
+#: BC_CHUNK for the grid's warps (a hub does not hold a level up)
+BC_BIG_ROW = 1024
+BC_CHUNK = 1024
+_BC_BLOCK = 512
+
+
+def _bc_graph(E, G):
+    """``(indptr, indices, heavy rows, their chunks, lanes a row)`` of ``G`` for bc_batch (counts cached)."""
+    indptr, indices, _ = E._csr(E.matrix(G))
+    key = E._graph_key(("bc", BC_BIG_ROW, BC_CHUNK))
+    c = G._engine_cache.get(key)
+    if c is None:
+        deg = _row_lengths(E, E.matrix(G))
+        heavy, chunk = deg[deg > BC_BIG_ROW], max(int(BC_CHUNK), 1)
+        c = G._engine_cache[key] = (int(heavy.size), int(((heavy + chunk - 1) // chunk).sum()),
+                                    _next_pow2(indices.size / max(G.n, 1)))
+    return (indptr, indices) + c
+
+
+@fuses
+def brandes_batch(E, G, srcs, total, ends):
+    # the whole batch in one persistent launch: a BFS of every source at once over (source, vertex)
+    # level queues, then the sweep back over the stored levels, pulling from out-neighbours
+    n = G.n
+    if not (isinstance(total, GVec) and total.dtype == _F64 and total.size == n and _is_full(total)):
+        raise Declined("brandes_batch's kernel adds into a full float64 gpu-engine vector")
+    if ends is not None and not (isinstance(ends, GVec) and ends.dtype == _I64 and ends.size == n
+                                 and _is_full(ends)):
+        raise Declined("brandes_batch's kernel adds path ends into a full int64 gpu-engine vector")
+    srcs = np.asarray(srcs, dtype=np.int64).ravel()
+    b = srcs.size
+    if b and (srcs.min() < 0 or srcs.max() >= n):
+        raise InvalidArgumentError(f"brandes_batch: a source is not a vertex of the {n}-vertex graph")
+    if n == 0 or b == 0:
+        return np.zeros(b, np.int64) if ends is not None else None
+    indptr, indices, nheavy, nchunks, gs = _bc_graph(E, G)
+    N = b * n
+    VT = _I32 if N <= np.iinfo(np.int32).max else _I64        # a (source, vertex) key: source * n + vertex
+    hcap, ccap = max(b * nheavy, 1), max(b * nchunks, 1)
+    _reserve(N * (12 + VT.itemsize + (1 if ends is not None else 0)) + hcap * (VT.itemsize + 8) + 16 * ccap
+             + 24 * (n + 2) + 8 * n + 256, f"Brandes' {b} x {n:,} levels, path counts and level queue")
+    keys = cp.asarray(np.arange(b, dtype=np.int64) * n + srcs)
+    lev = cp.full(N, -1, cp.int32)
+    sig = cp.zeros(N, _F64)
+    q = cp.empty(N, VT)
+    lev[keys] = 0
+    sig[keys] = 1.0
+    q[:b] = keys.astype(VT)
+    offs = cp.empty(3 * (n + 2), _I64)                      # level starts in the queue, heavy and chunk lists
+    hq, hsum = cp.empty(hcap, VT), cp.zeros(hcap, _F64)
+    ch_h, ch_p = cp.empty(ccap, _I64), cp.empty(ccap, _I64)
+    st, bar = cp.zeros(16, _I64), cp.zeros(1, cp.uint64)
+    acc = total.val.copy()                                   # the engine never writes into a vector's array
+    blocks = max(1, min(2 * E._sms, -(-N // _BC_BLOCK)))     # all resident: __launch_bounds__(BC_BLOCK, 2)
+    _kernel("bc.cu", "bc_batch", indices.dtype, VT)(
+        (blocks,), (_BC_BLOCK,),
+        (indptr, indices, np.int64(n), np.int64(b), lev, sig, q, offs[:n + 2], offs[n + 2:2 * n + 4], offs[2 * n + 4:],
+         hq, hsum, ch_h, ch_p, acc, st, bar, np.int64(BC_BIG_ROW), np.int32(max(int(BC_CHUNK), 1)), np.int32(gs)))
+    total.val, total.pres = acc, None
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug("brandes_batch: %d sources, %d levels on %d blocks", b, int(st[9]), blocks)
+    if ends is None:
+        return None
+    seen = (lev >= 0).reshape(b, n)
+    ends.val, ends.pres = ends.val + seen.sum(axis=0, dtype=_I64), None
+    return cp.asnumpy(seen.sum(axis=1, dtype=_I64))
