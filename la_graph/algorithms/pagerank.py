@@ -182,9 +182,10 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
         dv = pv if d is None else E.vector_from_numpy(d)
 
     r = E.full(n, 1.0 / n)
+    t = E.vector(n, np.float64)   # scratch each iteration's intermediates are written into (no new vector each)
     for _ in range(max_iter):
-        lost = E.reduce(E.apply(r, "identity", mask=scale, structural=True, complement=True), "plus") \
-            if handout else 0.0                               # the rank on dangling vertices
+        lost = E.reduce(E.apply(r, "identity", out=t, mask=scale, structural=True, complement=True, replace=True),
+                        "plus") if handout else 0.0            # the rank on dangling vertices
         if variant == "gap":
             r_new = E.full(n, (1.0 - alpha) / n)
         elif p is None and d is None:
@@ -194,12 +195,12 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
         else:
             r_new = E.apply(pv, "times", right=1.0 - alpha)
             E.apply(dv, "times", right=alpha * lost, out=r_new, accum="plus")
-        w = E.ewise_mult(r, scale, "times")                   # alpha r[k] / s[k]
+        w = E.ewise_mult(r, scale, "times", out=t)            # alpha r[k] / s[k]
         E.mxv(AT, w, semiring, out=r_new, accum="plus")        # r_new[j] += sum over k -> j
         if variant == "graphalytics":
             r = r_new
             continue
-        change = E.reduce(E.apply(E.ewise_add(r_new, r, "minus"), "abs"), "plus")
+        change = E.reduce(E.apply(E.ewise_add(r_new, r, "minus", out=t), "abs", out=t), "plus")
         r = r_new
         if change < (n * tol if variant == "networkx" else tol):
             break
