@@ -292,11 +292,11 @@ def test_one_entry_vectors_match_the_general_build(E):
 # ---------------------------------------------------------------- fused steps
 def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
-    assert sorted(E.fused_steps) == ["bfs_pull", "bfs_push", "component_labels", "core_peel", "fastsv_round",
-                                     "floyd_warshall",
-                                     "luby", "msf_edges", "msf_forest", "msf_labels", "msf_round", "scc_color",
-                                     "scc_fwbw", "scc_labels", "scc_trim", "sssp_delta_stepping", "sssp_relax",
-                                     "triangle_total", "vertex_priorities", "vertex_triangles"]
+    assert sorted(E.fused_steps) == ["bfs_multi", "bfs_pull", "bfs_push", "brandes_batch", "component_labels",
+                                     "core_peel", "fastsv_round", "floyd_warshall",
+                                     "luby", "msf_edges", "msf_forest", "msf_labels", "msf_round", "reach_sweep",
+                                     "scc_color", "scc_fwbw", "scc_labels", "scc_trim", "sssp_delta_stepping",
+                                     "sssp_relax", "triangle_total", "vertex_priorities", "vertex_triangles"]
     families = steps.families()
     for name, impl in E.fused_steps.items():
         step = steps.STEPS[name]

@@ -217,7 +217,7 @@ def _deep_stack():
         resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
 
 
-def run(algo, egr, *, exe=None, timeout=1800):
+def run(algo, egr, *, exe=None, timeout=120):
     """Run the ECL program of ``algo`` on an ``.egr`` file; returns a :class:`~la_graph.bench.peers.SelfReported`."""
     from .peers import SelfReported
 
