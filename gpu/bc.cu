@@ -1,5 +1,5 @@
 // Brandes' betweenness for a batch of b sources in ONE persistent launch (the engine's
-// brandes_batch step): all-resident blocks (two a multiprocessor at most) crossing a grid
+// brandes_sources step): all-resident blocks (two a multiprocessor at most) crossing a grid
 // barrier (la_grid_sync) between phases, so no host round trip per level.
 //
 // A (source i, vertex v) pair is the key i * n + v, the index of its entries in the b x n

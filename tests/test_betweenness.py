@@ -272,7 +272,7 @@ def test_gpu_kernel_matches_cpu(monkeypatch, name, knobs):
     for key, value in knobs.items():
         monkeypatch.setattr(fused, key, value)
     G = _BC_GRAPHS[name]()
-    assert "brandes_batch" in engines[0].fused_steps
+    assert "brandes_sources" in engines[0].fused_steps
     for endpoints in (False, True):
         want = lg.betweenness_centrality(G, k=min(G.n, 50), seed=2, endpoints=endpoints, engine="cpu")
         for E in engines if not knobs else engines[:1]:
@@ -288,14 +288,14 @@ def test_gpu_kernel_batch_as_algebra(name):
     deg = np.asarray(G.out_degree)
     srcs = np.array([3, 3, int(np.argmax(deg)), int(np.argmin(deg)), G.n - 1, 0], dtype=np.int64)
     got, want = [E.full(G.n, 1.5), E.full(G.n, 2, dtype=np.int64)], [E.full(G.n, 1.5), E.full(G.n, 2, dtype=np.int64)]
-    r = B.brandes_batch(E, G, srcs, *got)
-    r0 = B.brandes_batch.algebraic(E, G, srcs, *want)
+    r = B.brandes_sources(E, G, srcs, *got)
+    r0 = B.brandes_sources.algebraic(E, G, srcs, *want)
     np.testing.assert_array_equal(r, r0)
     np.testing.assert_array_equal(E.to_numpy(got[1]), E.to_numpy(want[1]))
     _same(E.to_numpy(got[0]), E.to_numpy(want[0]))
     t, t0 = E.full(G.n, 0.0), E.full(G.n, 0.0)
-    assert B.brandes_batch(E, G, srcs[:3], t, None) is None
-    B.brandes_batch.algebraic(E, G, srcs[:3], t0, None)
+    assert B.brandes_sources(E, G, srcs[:3], t, None) is None
+    B.brandes_sources.algebraic(E, G, srcs[:3], t0, None)
     _same(E.to_numpy(t), E.to_numpy(t0))
 
 

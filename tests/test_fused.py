@@ -129,7 +129,7 @@ RUNS = {
     "triangle_total": ("undirected", lambda G, E: {"total": np.array([lg.triangle_count(G, engine=E)])}),
     "vertex_triangles": ("undirected", lambda G, E: {"triangles": lg.triangles(G, engine=E),
                                                      "lcc": lg.local_clustering_coefficient(G, engine=E)}),
-    "brandes_batch": ("directed", lambda G, E: {"bc": lg.betweenness_centrality(G, k=40, seed=1, endpoints=True,
+    "brandes_sources": ("directed", lambda G, E: {"bc": lg.betweenness_centrality(G, k=40, seed=1, endpoints=True,
                                                                                engine=E)}),
 }
 
@@ -172,7 +172,7 @@ def _same(G, engine, name):
     with steps.algebraic(name):
         plain = run(G, engine)
     for key, value in fused.items():
-        if np.asarray(value).dtype.kind == "f" and name == "brandes_batch":   # sums in another order
+        if np.asarray(value).dtype.kind == "f" and name == "brandes_sources":   # sums in another order
             np.testing.assert_allclose(value, plain[key], rtol=1e-12, atol=1e-15,
                                        err_msg=f"{name} on {engine.name}: {key} differs")
         else:

@@ -51,6 +51,8 @@ __all__ = ["betweenness_centrality", "batch_size", "rescale", "sample_sources"]
 
 #: bytes a batch's ``b x n`` matrices may take at most (levels, visited, the backward sweep's temporaries)
 BATCH_BYTES = 1 << 29
+#: sources a call of the step :func:`brandes_sources` takes (the progress bar moves a call at a time)
+STEP_SOURCES = 1024
 #: bytes per (source, vertex) of a batch, reached in the worst case: the levels' path counts
 #: (8 bytes of value + 8 of index, each vertex in one level), the visited pattern (9) and
 #: the backward sweep's ``T``, ``W`` and ``delta`` (16 each) beside the level they come from
@@ -222,19 +224,18 @@ def _check_k(k, n):
 
 # ---------------------------------------------------------------------- the algebra
 def _brandes(E, G, srcs, endpoints, progress=False):
-    """Raw Brandes sums over the sources ``srcs`` (numpy float64, unscaled), batch by batch."""
+    """Raw Brandes sums over the sources ``srcs`` (numpy float64, unscaled), ``STEP_SOURCES`` a step call."""
     n = G.n
     bc = np.zeros(n)
     if n == 0 or srcs.size == 0:
         return bc
     total = E.full(n, 0.0)
     ends = E.full(n, 0, dtype=np.int64) if endpoints else None
-    b = batch_size(srcs.size, n)
     bar = _progress.bar(progress, desc="betweenness", total=int(srcs.size), unit="sources")
     try:
-        for lo in range(0, srcs.size, b):
-            part = srcs[lo:lo + b]
-            reached = brandes_batch(E, G, part, total, ends)
+        for lo in range(0, srcs.size, STEP_SOURCES):
+            part = srcs[lo:lo + STEP_SOURCES]
+            reached = brandes_sources(E, G, part, total, ends)
             if endpoints:   # each source is an end of a path to every vertex it reaches
                 bc[part] += reached - 1
             bar.update(part.size)
@@ -247,17 +248,25 @@ def _brandes(E, G, srcs, endpoints, progress=False):
     return bc
 
 
-@step("brandes_batch")
-def brandes_batch(E, G, srcs, total, ends):
-    """One batch of Brandes: adds the dependencies to ``total`` (and path ends to ``ends``).
+@step("brandes_sources")
+def brandes_sources(E, G, srcs, total, ends):
+    """Brandes from each of ``srcs``: adds the dependencies to ``total`` (and path ends to ``ends``).
 
     Returns the number of vertices each source reaches (itself included) when
-    ``ends`` is kept, else None.  The CPU engine fuses it: one BFS and one
-    backward sweep per source in a compiled loop, the sources shared among
-    its threads; the GPU engine in one persistent kernel a batch (gpu/bc.cu):
-    a BFS of all the sources at once over (source, vertex) level queues, then
-    the sweep back over the stored levels.
+    ``ends`` is kept, else None.  The algebra runs the sources in batches of
+    :func:`batch_size` (its ``b x n`` matrices bound the batch).  The CPU
+    engine fuses it: one BFS and one backward sweep per source in a compiled
+    loop, the sources shared among its threads (no ``b x n`` matrix, so no
+    batches); the GPU engine's kernel takes as many sources a launch as its
+    own ``b x n`` arrays allow.
     """
+    b = batch_size(srcs.size, G.n)
+    counts = [_brandes_batch(E, G, srcs[lo:lo + b], total, ends) for lo in range(0, srcs.size, b)]
+    return None if ends is None else np.concatenate(counts + [np.zeros(0, np.int64)])
+
+
+def _brandes_batch(E, G, srcs, total, ends):
+    """One batch of :func:`brandes_sources`' algebra: forward levels by ``mxm``, then the sweep back."""
     n = G.n
     A = E.matrix(G)
     AT = E.matrix(G, transpose=True) if G.directed else A

@@ -31,8 +31,8 @@ class Grab(logging.Handler):       # the levels of the last batch (a debug line 
 
     def emit(self, rec):
         m = rec.getMessage()
-        if m.startswith("brandes_batch: "):
-            Grab.last = m[len("brandes_batch: "):]
+        if m.startswith("brandes_sources: "):
+            Grab.last = m[len("brandes_sources: "):]
 
 
 def timed(fn, reps=5, slow=2.0):
@@ -63,7 +63,7 @@ for name, G in graphs.items():
         run(E); log.removeHandler(h); log.setLevel(logging.WARNING)
         g, bg, _ = timed(lambda: run(E))
         c, bc, cr = timed(lambda: run(C), slow=1.0)
-        with steps.algebraic("brandes_batch"):
+        with steps.algebraic("brandes_sources"):
             a, ba, ar = timed(lambda: run(E), 3, slow=1.0)
         ok = np.allclose(bg, bc, rtol=1e-9, atol=1e-12, equal_nan=True)
         ok_a = np.allclose(ba, bc, rtol=1e-9, atol=1e-12, equal_nan=True)

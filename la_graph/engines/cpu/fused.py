@@ -454,7 +454,7 @@ def core_peel(E, G):
 
 # ---- betweenness ----
 @fuses
-def brandes_batch(E, G, srcs, total, ends):
+def brandes_sources(E, G, srcs, total, ends):
     """Brandes over the batch in one parallel numba loop (a BFS and a backward sweep per source)."""
     acc, counts, reached = kernels_bc.brandes(G.indptr, _unsigned(G.indices), np.asarray(srcs, np.int64), G.n,
                                               ends is not None, numba.get_num_threads())

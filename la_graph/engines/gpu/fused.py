@@ -1108,7 +1108,9 @@ def core_peel(E, G):
 #: BC_CHUNK for the grid's warps (a hub does not hold a level up)
 BC_BIG_ROW = 1024
 BC_CHUNK = 1024
-_BC_BLOCK = 512
+#: bytes of (source, vertex) arrays one launch may take: as many sources a launch as fit
+BC_BATCH_BYTES = 4 << 30
+_BC_BLOCK, _BC_BYTES = 512, 24          # threads a block; bytes a (source, vertex) at most (levels, counts, queue)
 
 
 def _bc_graph(E, G):
@@ -1125,26 +1127,40 @@ def _bc_graph(E, G):
 
 
 @fuses
-def brandes_batch(E, G, srcs, total, ends):
-    # the whole batch in one persistent launch: a BFS of every source at once over (source, vertex)
-    # level queues, then the sweep back over the stored levels, pulling from out-neighbours
+def brandes_sources(E, G, srcs, total, ends):
+    # as many sources a launch as BC_BATCH_BYTES of (source, vertex) arrays take, each launch a
+    # BFS of all its sources at once over (source, vertex) level queues, then the sweep back over
+    # the stored levels, pulling from out-neighbours
     n = G.n
     if not (isinstance(total, GVec) and total.dtype == _F64 and total.size == n and _is_full(total)):
-        raise Declined("brandes_batch's kernel adds into a full float64 gpu-engine vector")
+        raise Declined("brandes_sources' kernel adds into a full float64 gpu-engine vector")
     if ends is not None and not (isinstance(ends, GVec) and ends.dtype == _I64 and ends.size == n
                                  and _is_full(ends)):
-        raise Declined("brandes_batch's kernel adds path ends into a full int64 gpu-engine vector")
+        raise Declined("brandes_sources' kernel adds path ends into a full int64 gpu-engine vector")
     srcs = np.asarray(srcs, dtype=np.int64).ravel()
-    b = srcs.size
-    if b and (srcs.min() < 0 or srcs.max() >= n):
-        raise InvalidArgumentError(f"brandes_batch: a source is not a vertex of the {n}-vertex graph")
-    if n == 0 or b == 0:
-        return np.zeros(b, np.int64) if ends is not None else None
+    if srcs.size and (srcs.min() < 0 or srcs.max() >= n):
+        raise InvalidArgumentError(f"brandes_sources: a source is not a vertex of the {n}-vertex graph")
+    if n == 0 or srcs.size == 0:
+        return np.zeros(srcs.size, np.int64) if ends is not None else None
+    acc = total.val.copy()                                   # the engine never writes into a vector's array
+    seen_by = ends.val.copy() if ends is not None else None
+    b = max(1, min(srcs.size, int(BC_BATCH_BYTES) // (n * _BC_BYTES)))
+    reached = [_bc_launch(E, G, srcs[lo:lo + b], acc, seen_by) for lo in range(0, srcs.size, b)]
+    total.val, total.pres = acc, None
+    if ends is None:
+        return None
+    ends.val, ends.pres = seen_by, None
+    return cp.asnumpy(cp.concatenate(reached))
+
+
+def _bc_launch(E, G, srcs, acc, seen_by):
+    """One launch of bc_batch over ``srcs``: adds into ``acc`` (and ``seen_by``); the reach counts (CuPy) or None."""
+    n, b = G.n, srcs.size
     indptr, indices, nheavy, nchunks, gs = _bc_graph(E, G)
     N = b * n
     VT = _I32 if N <= np.iinfo(np.int32).max else _I64        # a (source, vertex) key: source * n + vertex
     hcap, ccap = max(b * nheavy, 1), max(b * nchunks, 1)
-    _reserve(N * (12 + VT.itemsize + (1 if ends is not None else 0)) + hcap * (VT.itemsize + 8) + 16 * ccap
+    _reserve(N * (12 + VT.itemsize + (1 if seen_by is not None else 0)) + hcap * (VT.itemsize + 8) + 16 * ccap
              + 24 * (n + 2) + 8 * n + 256, f"Brandes' {b} x {n:,} levels, path counts and level queue")
     keys = cp.asarray(np.arange(b, dtype=np.int64) * n + srcs)
     lev = cp.full(N, -1, cp.int32)
@@ -1157,17 +1173,15 @@ def brandes_batch(E, G, srcs, total, ends):
     hq, hsum = cp.empty(hcap, VT), cp.zeros(hcap, _F64)
     ch_h, ch_p = cp.empty(ccap, _I64), cp.empty(ccap, _I64)
     st, bar = cp.zeros(16, _I64), cp.zeros(1, cp.uint64)
-    acc = total.val.copy()                                   # the engine never writes into a vector's array
     blocks = max(1, min(2 * E._sms, -(-N // _BC_BLOCK)))     # all resident: __launch_bounds__(BC_BLOCK, 2)
     _kernel("bc.cu", "bc_batch", indices.dtype, VT)(
         (blocks,), (_BC_BLOCK,),
         (indptr, indices, np.int64(n), np.int64(b), lev, sig, q, offs[:n + 2], offs[n + 2:2 * n + 4], offs[2 * n + 4:],
          hq, hsum, ch_h, ch_p, acc, st, bar, np.int64(BC_BIG_ROW), np.int32(max(int(BC_CHUNK), 1)), np.int32(gs)))
-    total.val, total.pres = acc, None
     if log.isEnabledFor(logging.DEBUG):
-        log.debug("brandes_batch: %d sources, %d levels on %d blocks", b, int(st[9]), blocks)
-    if ends is None:
+        log.debug("brandes_sources: %d sources, %d levels on %d blocks", b, int(st[9]), blocks)
+    if seen_by is None:
         return None
     seen = (lev >= 0).reshape(b, n)
-    ends.val, ends.pres = ends.val + seen.sum(axis=0, dtype=_I64), None
-    return cp.asnumpy(seen.sum(axis=1, dtype=_I64))
+    seen_by += seen.sum(axis=0, dtype=_I64)
+    return seen.sum(axis=1, dtype=_I64)
