@@ -671,11 +671,8 @@ def _msbfs(E, G, srcs, level, parent):
     qa[:firsts.size] = at
     st = cp.zeros(4, cp.uint64)
     st[0] = firsts.size
-    blocks = 2 * E._sms              # two blocks a multiprocessor at most, all resident: grid barriers
-    if E.MSBFS_SPARSE_BLOCKS and indices.size < 8 * n:
-        blocks = max(1, min(int(E.MSBFS_SPARSE_BLOCKS), blocks))
     _kernel("msbfs.cu", "msbfs_grid", indices.dtype)(
-        (blocks,), (_MS_BLOCK,),
+        (2 * E._sms,), (_MS_BLOCK,),   # two blocks a multiprocessor, all resident: grid barriers
         (indptr, indices, np.int64(n), vis, front, nxt, qa, qb, st,
          level if level is not None else _NULL, parent if parent is not None else _NULL))
     return vis

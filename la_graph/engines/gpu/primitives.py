@@ -176,11 +176,6 @@ class GPUEngine(Engine):
     #: lanes per sweep, at most one 1024-thread block a multiprocessor (small graphs: fewer
     #: blocks, cheaper grid barriers)
     SCC_UNITS_PER_GROUP = 4
-    #: the multi-source BFS kernel (gpu/msbfs.cu) on graphs of average out-degree below 8
-    #: (roads, meshes: hundreds of levels of small frontiers) runs on MSBFS_SPARSE_BLOCKS
-    #: blocks of 512 threads (None: two a multiprocessor, as on denser graphs); fewer blocks
-    #: cross the two grid barriers of a level sooner
-    MSBFS_SPARSE_BLOCKS = None
 
     objects_on_host = False
     #: row-wise products (mxv, and vxm on a cached transpose; gpu/semiring.cu semiring_rows):
