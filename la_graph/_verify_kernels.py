@@ -93,3 +93,23 @@ def brandes_sums(indptr, indices, n, sources, endpoints, nchunks):
 def brandes_reference(indptr, indices, n, sources, endpoints):
     """:func:`brandes_sums` with the sources dealt to as many chunks as numba has threads."""
     return brandes_sums(indptr, indices, n, sources, endpoints, max(1, min(numba.get_num_threads(), sources.size)))
+
+
+@numba.njit(parallel=True, cache=True)
+def edge_positions(indptr, indices, u, v):
+    """For each pair ``(u[k], v[k])`` the CSR position of edge ``u -> v`` (indices sorted within rows), or -1.
+
+    A binary search in row ``u[k]`` each, the pairs in parallel.
+    """
+    pos = np.empty(u.size, np.int64)
+    for k in numba.prange(u.size):
+        lo, hi = indptr[u[k]], indptr[u[k] + 1]
+        t = v[k]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if indices[mid] < t:
+                lo = mid + 1
+            else:
+                hi = mid
+        pos[k] = lo if lo < indptr[u[k] + 1] and indices[lo] == t else -1
+    return pos
