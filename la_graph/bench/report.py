@@ -108,11 +108,15 @@ def _find(doc, algo, graph, impl_key, setting):
 
 
 def evaluate(docs):
-    """Per target: the newest run that measured it, la_graph's and the peers' rows, met or not."""
+    """Per target: the newest run that measured it beside its peers, la_graph's and the peers' rows, met or not.
+
+    A run that measured la_graph's row without the target's peers (another
+    comparison on the same graph) is taken only where no run has both.
+    """
     out = []
     for t in TARGETS:
         ours_key = f"la_graph[{t.engine}]"
-        hit = None
+        hit = alone = None
         # newest first; provisional runs (a loaded machine, a pipeline check) only where no other has it
         for path, doc in sorted(docs, key=lambda pd: (not pd[1].get("provisional"), pd[1]["date"]), reverse=True):
             if t.engine not in doc.get("engines", []):
@@ -120,8 +124,11 @@ def evaluate(docs):
             ours = _find(doc, t.algorithm, t.graph, ours_key, t.setting)
             if ours is not None:
                 peers = {p: _find(doc, t.algorithm, t.graph, p, ours.get("setting")) for p in t.peers}
-                hit = (path, doc, ours, peers)
-                break
+                if t.kind in ("report", "max_ms") or all(r is not None for r in peers.values()):
+                    hit = (path, doc, ours, peers)
+                    break
+                alone = alone or (path, doc, ours, peers)
+        hit = hit or alone
         if hit is None:
             out.append({"target": t, "met": None, "why": "not measured"})
             continue
@@ -389,15 +396,24 @@ def scaling_section(path, doc, img_dir, out):
     workers = sorted({r["workers"] for r in doc["rows"]})
     lines += ["| graph | algorithm | " + " | ".join(f"{w} worker{'s' * (w > 1)}" for w in workers) + " | checked |",
               "|---|---|" + "---:|" * len(workers) + "---|"]
-    cells = {}
+    cells, builds, errors = {}, [], []
     for r in doc["rows"]:
-        cells.setdefault((r["graph"] if kind == "strong" else "ladder", r["algo"]), {})[r["workers"]] = r
+        if "error" in r:
+            errors.append(f"- {r['graph']}, {r['workers']} worker{'s' * (r['workers'] > 1)}, {r['algo']}: "
+                          f"{r['error']}")
+        elif r["algo"] == "build":
+            builds.append(f"- {r['graph']} built on the workers in {r['s']:.1f} s ({r['nnz']:,} entries over "
+                          f"{r['workers']} worker{'s' * (r['workers'] > 1)})")
+        else:
+            cells.setdefault((r["graph"] if kind == "strong" else "ladder", r["algo"]), {})[r["workers"]] = r
     for (graph, algo), by in cells.items():
         if kind == "weak":
             graph = " / ".join(by[w]["graph"] for w in workers if w in by)
-        ok = all(r["checked"] is not False for r in by.values())
+        ok = all(r.get("checked") is not False for r in by.values())
         lines.append(f"| {graph} | {algo} | " + " | ".join(f"{by[w]['ms']:,.1f}" if w in by else "—" for w in workers)
                      + f" | {'yes' if ok else '**WRONG**'} |")
+    if builds or errors:
+        lines += [""] + builds + errors
     if doc.get("traffic"):
         lines += ["", "One `mxv` with a full vector: bytes the workers sent each other, and the 2-D model's count:", "",
                   "| graph | workers | grid | measured MB | model MB |", "|---|---:|---:|---:|---:|"]
@@ -406,7 +422,7 @@ def scaling_section(path, doc, img_dir, out):
     for n in doc.get("nccl_same_gpus", []):
         lines += ["", f"NCCL between the same {n['devices']} GPUs, {n['bytes'] / 1e6:.1f} MB: all-gather "
                       f"{n['allgather_ms']:.3f} ms, all-reduce {n['allreduce_ms']:.3f} ms."]
-    if img_dir is not None:
+    if img_dir is not None and cells:
         from .scaling import plot
         img_dir.mkdir(parents=True, exist_ok=True)
         p = img_dir / f"{_slug(path.stem)}.png"
