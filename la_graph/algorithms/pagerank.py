@@ -33,8 +33,9 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import ConvergenceError, InvalidArgumentError, InvalidGraphError
+from .steps import step
 
-__all__ = ["pagerank"]
+__all__ = ["pagerank", "pagerank_iterate"]
 
 VARIANTS = ("networkx", "gap", "graphalytics")
 
@@ -167,6 +168,30 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
         return np.zeros(0)
 
     E = get_engine(engine)
+    r, iterations, change = pagerank_iterate(E, G, weighted, alpha, p, d, variant, max_iter, tol)
+    if variant == "networkx" and not change < n * tol:
+        ranks = E.to_numpy(r, consume=True)
+        raise ConvergenceError(
+            f"pagerank did not converge in {max_iter} iterations: the last one changed the ranks by "
+            f"{change:.3g} in L1 norm, and the test asks for less than n*tol = {n * tol:.3g}; "
+            "raise max_iter or tol", iterations=max_iter, error=float(change), result=ranks)
+    return E.to_numpy(r, consume=True)
+
+
+@step("pagerank_iterate")
+def pagerank_iterate(E, G, weighted, alpha, p, d, variant, max_iter, tol):
+    """The power iteration of ``variant`` from ``r = 1/n`` (the module notes): ``(r, iterations, change)``.
+
+    ``r`` is the last ranks (a full float64 vector), ``iterations`` how many
+    ran, ``change`` the last one's L1 change (NaN for ``"graphalytics"``,
+    which does not measure it).  ``weighted``: the edge weights make the
+    transition probabilities; ``p``, ``d``: the normalized personalization and
+    dangling distributions as numpy arrays, or None.  ``G`` has a vertex.
+
+    The CPU engine runs the whole loop as one compiled pull over the CSR of
+    ``A'``, in parallel over chunks of rows on large graphs.
+    """
+    n = G.n
     AT = E.matrix(G, transpose=True)                          # AT[j, k] holds the edge k -> j
     if weighted:
         s = E.reduce_rows(E.matrix(G), "plus")                # out-weights (no entry: no out-edge)
@@ -183,7 +208,10 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
 
     r = E.full(n, 1.0 / n)
     t = E.vector(n, np.float64)   # scratch each iteration's intermediates are written into (no new vector each)
+    change = float("nan")
+    iterations = 0
     for _ in range(max_iter):
+        iterations += 1
         lost = E.reduce(E.apply(r, "identity", out=t, mask=scale, structural=True, complement=True, replace=True),
                         "plus") if handout else 0.0            # the rank on dangling vertices
         if variant == "gap":
@@ -204,11 +232,4 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
         r = r_new
         if change < (n * tol if variant == "networkx" else tol):
             break
-    else:
-        if variant == "networkx":
-            ranks = E.to_numpy(r)
-            raise ConvergenceError(
-                f"pagerank did not converge in {max_iter} iterations: the last one changed the ranks by "
-                f"{change:.3g} in L1 norm, and the test asks for less than n*tol = {n * tol:.3g}; "
-                "raise max_iter or tol", iterations=max_iter, error=float(change), result=ranks)
-    return E.to_numpy(r)
+    return r, iterations, change
