@@ -484,9 +484,11 @@ def vertex_triangles(E, S):
 
 
 # ---- pagerank ----
-#: pagerank_iterate runs its chunks of rows in parallel from this many stored entries on (below, one
-#: thread: a parallel region costs more than it saves; see PAGERANK_CHUNKS)
-PAGERANK_PARALLEL_MIN_NNZ = 1 << 17
+#: pagerank_iterate runs its chunks of rows in parallel from this many stored entries on; below, on one
+#: thread: a parallel region (numba, OpenMP) costs ~40 us an iteration on the 2-core machine.  Serial
+#: against parallel, per iteration: facebook (88 k) 46 / 85 us, R-MAT 14 (228 k) 179 / 188 us,
+#: cit-HepPh (422 k) 510 / 460 us, R-MAT 16 (955 k) 1.40 / 0.93 ms, soc-Slashdot0902 1.36 / 1.18 ms
+PAGERANK_PARALLEL_MIN_NNZ = 1 << 18
 
 #: ... in this many chunks of about equal work (rows plus edges), whatever the number of threads:
 #: the chunks' partial sums are added in chunk order, so the ranks do not depend on the threads
