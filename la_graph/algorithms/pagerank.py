@@ -24,6 +24,15 @@ constant part ``c`` is the vector the product is accumulated into:
 
 The sum over dangling vertices is ``r`` under the complement of ``alpha / s``'s
 structure, reduced with ``plus``.  Every variant starts from ``r = 1/n``.
+
+One step an engine may fuse (:mod:`la_graph.algorithms.steps`):
+``pagerank_iterate``, the whole power iteration from ``r = 1/n`` (``s``,
+``alpha / s`` and every iteration: about eight engine calls each, one of them
+the ``mxv``).  The CPU engine runs it as one compiled loop, a pull over the CSR
+of ``A'`` that also measures the change and sums the dangling rank in the same
+pass; on facebook (4,039 vertices, 88,234 arcs, 9 iterations) 0.44 ms against
+2.2 ms for the algebra.  Its rows are the algebra's to the bit (the same sums in
+the same order); the change and the dangling sum are added in another order.
 """
 
 from __future__ import annotations
