@@ -31,8 +31,9 @@ One step an engine may fuse (:mod:`la_graph.algorithms.steps`):
 the ``mxv``).  The CPU engine runs it as one compiled loop, a pull over the CSR
 of ``A'`` that also measures the change and sums the dangling rank in the same
 pass; on facebook (4,039 vertices, 88,234 arcs, 9 iterations) 0.44 ms against
-2.2 ms for the algebra back to back, 0.8 against 2.8 ms each after an igraph run.  Its rows are the algebra's to the bit (the same sums in
-the same order); the change and the dangling sum are added in another order.
+2.2 ms for the algebra back to back, 0.8 against 2.8 ms each after an igraph
+run.  Its rows are the algebra's to the bit (the same sums in the same order);
+the change and the dangling sum are added in another order.
 """
 
 from __future__ import annotations
