@@ -22,6 +22,7 @@ import la_graph as lg
 from la_graph import generators, verify
 from la_graph.algorithms import steps
 from la_graph.engines.base import Declined
+from la_graph.exceptions import ConvergenceError
 
 from .graphs import real
 
@@ -93,6 +94,27 @@ def _bfs_multi(G, E):
     return out
 
 
+def _pagerank(G, E):
+    """Every variant, weighted and not, with personalization and dangling distributions."""
+    n = G.n
+    rng = np.random.default_rng(4)
+    p, d = rng.uniform(0, 1, n), rng.uniform(0, 1, n)
+    out = {"networkx": lg.pagerank(G, engine=E),
+           "networkx, tol 1e-12": lg.pagerank(G, tol=1e-12, max_iter=500, engine=E),
+           "personalization": lg.pagerank(G, personalization=p, engine=E),
+           "dangling": lg.pagerank(G, dangling=d, engine=E),
+           "both": lg.pagerank(G, alpha=0.7, personalization=p, dangling=d, engine=E),
+           "gap": lg.pagerank(G, variant="gap", max_iter=20, tol=1e-4, engine=E),
+           "graphalytics": lg.pagerank(G, variant="graphalytics", max_iter=7, engine=E)}
+    if G.weighted:
+        out["unweighted"] = lg.pagerank(G, weight=False, engine=E)
+    try:
+        lg.pagerank(G, max_iter=2, tol=1e-14, engine=E)
+    except ConvergenceError as e:
+        out["not converged"] = e.result
+    return out
+
+
 def _reach(G, E):
     src = np.arange(0, G.n, max(G.n // 40, 1))
     R = lg.reachability(G, src, engine=E)
@@ -131,6 +153,7 @@ RUNS = {
                                                      "lcc": lg.local_clustering_coefficient(G, engine=E)}),
     "brandes_sources": ("directed", lambda G, E: {"bc": lg.betweenness_centrality(G, k=40, seed=1, endpoints=True,
                                                                                engine=E)}),
+    "pagerank_iterate": ("weighted_directed", _pagerank),
 }
 
 # graph kind -> generated graphs (integer weights: sums are exact, so distances must be identical)
@@ -166,13 +189,17 @@ def _fused(engine):
     return engine.fused_steps
 
 
+# steps whose kernels add floats in another order than their algebra: allclose, not equal
+_REORDERED = ("brandes_sources", "pagerank_iterate")
+
+
 def _same(G, engine, name):
     _, run = RUNS[name]
     fused = run(G, engine)
     with steps.algebraic(name):
         plain = run(G, engine)
     for key, value in fused.items():
-        if np.asarray(value).dtype.kind == "f" and name == "brandes_sources":   # sums in another order
+        if np.asarray(value).dtype.kind == "f" and name in _REORDERED:
             np.testing.assert_allclose(value, plain[key], rtol=1e-12, atol=1e-15,
                                        err_msg=f"{name} on {engine.name}: {key} differs")
         else:
@@ -220,6 +247,20 @@ def test_fused_equals_algebra_real(engine, shared_data, name):
         if RUNS[name][0] == "weighted" and G.directed:
             G = G.to_undirected()
         _same(G, engine, name)
+
+
+def test_pagerank_chunks_in_parallel(monkeypatch):
+    """The CPU pagerank_iterate on small graphs in parallel chunks: the algebra's ranks, the serial kernel's."""
+    from la_graph.engines.cpu import fused
+    makers = GENERATED["weighted_directed"] + GENERATED["directed"]
+    serial = [_pagerank(make(), "cpu") for make in makers]
+    monkeypatch.setattr(fused, "PAGERANK_PARALLEL_MIN_NNZ", 0)
+    for make, alone in zip(makers, serial):
+        G = make()
+        _same(G, lg.get_engine("cpu"), "pagerank_iterate")
+        assert G._engine_cache[("cpu", "pagerank", G.weighted)][-1]   # it did run in chunks
+        for key, value in _pagerank(G, "cpu").items():
+            np.testing.assert_allclose(value, alone[key], rtol=1e-12, atol=1e-15, err_msg=key)
 
 
 def _declining(E, *args):

@@ -24,6 +24,16 @@ constant part ``c`` is the vector the product is accumulated into:
 
 The sum over dangling vertices is ``r`` under the complement of ``alpha / s``'s
 structure, reduced with ``plus``.  Every variant starts from ``r = 1/n``.
+
+One step an engine may fuse (:mod:`la_graph.algorithms.steps`):
+``pagerank_iterate``, the whole power iteration from ``r = 1/n`` (``s``,
+``alpha / s`` and every iteration: about eight engine calls each, one of them
+the ``mxv``).  The CPU engine runs it as one compiled loop, a pull over the CSR
+of ``A'`` that also measures the change and sums the dangling rank in the same
+pass; on facebook (4,039 vertices, 88,234 arcs, 9 iterations) 0.44 ms against
+2.2 ms for the algebra back to back, 0.8 against 2.8 ms each after an igraph
+run.  Its rows are the algebra's to the bit (the same sums in the same order);
+the change and the dangling sum are added in another order.
 """
 
 from __future__ import annotations
@@ -33,8 +43,9 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import ConvergenceError, InvalidArgumentError, InvalidGraphError
+from .steps import step
 
-__all__ = ["pagerank"]
+__all__ = ["pagerank", "pagerank_iterate"]
 
 VARIANTS = ("networkx", "gap", "graphalytics")
 
@@ -167,6 +178,30 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
         return np.zeros(0)
 
     E = get_engine(engine)
+    r, iterations, change = pagerank_iterate(E, G, weighted, alpha, p, d, variant, max_iter, tol)
+    if variant == "networkx" and not change < n * tol:
+        ranks = E.to_numpy(r, consume=True)
+        raise ConvergenceError(
+            f"pagerank did not converge in {max_iter} iterations: the last one changed the ranks by "
+            f"{change:.3g} in L1 norm, and the test asks for less than n*tol = {n * tol:.3g}; "
+            "raise max_iter or tol", iterations=max_iter, error=float(change), result=ranks)
+    return E.to_numpy(r, consume=True)
+
+
+@step("pagerank_iterate")
+def pagerank_iterate(E, G, weighted, alpha, p, d, variant, max_iter, tol):
+    """The power iteration of ``variant`` from ``r = 1/n`` (the module notes): ``(r, iterations, change)``.
+
+    ``r`` is the last ranks (a full float64 vector), ``iterations`` how many
+    ran, ``change`` the last one's L1 change (NaN for ``"graphalytics"``,
+    which does not measure it).  ``weighted``: the edge weights make the
+    transition probabilities; ``p``, ``d``: the normalized personalization and
+    dangling distributions as numpy arrays, or None.  ``G`` has a vertex.
+
+    The CPU engine runs the whole loop as one compiled pull over the CSR of
+    ``A'``, in parallel over chunks of rows on large graphs.
+    """
+    n = G.n
     AT = E.matrix(G, transpose=True)                          # AT[j, k] holds the edge k -> j
     if weighted:
         s = E.reduce_rows(E.matrix(G), "plus")                # out-weights (no entry: no out-edge)
@@ -183,7 +218,10 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
 
     r = E.full(n, 1.0 / n)
     t = E.vector(n, np.float64)   # scratch each iteration's intermediates are written into (no new vector each)
+    change = float("nan")
+    iterations = 0
     for _ in range(max_iter):
+        iterations += 1
         lost = E.reduce(E.apply(r, "identity", out=t, mask=scale, structural=True, complement=True, replace=True),
                         "plus") if handout else 0.0            # the rank on dangling vertices
         if variant == "gap":
@@ -204,11 +242,4 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
         r = r_new
         if change < (n * tol if variant == "networkx" else tol):
             break
-    else:
-        if variant == "networkx":
-            ranks = E.to_numpy(r)
-            raise ConvergenceError(
-                f"pagerank did not converge in {max_iter} iterations: the last one changed the ranks by "
-                f"{change:.3g} in L1 norm, and the test asks for less than n*tol = {n * tol:.3g}; "
-                "raise max_iter or tol", iterations=max_iter, error=float(change), result=ranks)
-    return E.to_numpy(r)
+    return r, iterations, change

@@ -1,0 +1,143 @@
+"""PageRank's power iteration in one compiled loop: a pull over the CSR of ``A'``, the rows in chunks.
+
+One iteration reads, for every vertex ``j``, the values ``w[k] = r[k] * scale[k]``
+of its in-neighbours ``k`` (times the edge's weight when weighted), adds the
+constant part ``c[j]``, and in the same pass over ``j`` measures the L1
+change, writes ``w``'s next values (a second buffer: the one being read
+stays intact) and sums the rank of the dangling vertices for the next
+constant part.  ``r`` is updated in place (only row ``j`` reads ``r[j]``).
+
+The rows are cut into chunks of about equal work (rows plus edges): the
+chunks run in parallel (``prange``) or one after the other, and each keeps
+its own partial sums of the change and the dangling rank, added in chunk
+order afterwards -- the same numbers either way.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import prange
+
+#: how the constant part ``c`` of an iteration is made (``lost``: the rank on dangling vertices)
+CONST_GAP = 0        # c = (1 - alpha) / n
+CONST_UNIFORM = 1    # c = (1 - alpha + alpha lost) / n
+CONST_P = 2          # c = p (1 - alpha + alpha lost)
+CONST_P_D = 3        # c = p (1 - alpha) + d (alpha lost)
+
+
+@numba.njit(cache=True, nogil=True)
+def out_weights(indptr, weights, n):
+    """Every row's sum of weights, summed in row order (0.0 for an empty row)."""
+    s = np.empty(n)
+    for k in range(n):
+        acc = 0.0
+        for e in range(indptr[k], indptr[k + 1]):
+            acc += weights[e]
+        s[k] = acc
+    return s
+
+
+@numba.njit(cache=True, nogil=True)
+def chunk_bounds(indptr, n, chunks):
+    """``chunks + 1`` row bounds cutting ``0..n`` into chunks of about equal ``rows + edges``."""
+    total = n + np.int64(indptr[n])
+    bounds = np.empty(chunks + 1, np.int64)
+    bounds[0] = 0
+    j = 0
+    for c in range(1, chunks):
+        target = total * c // chunks
+        while j < n and j + np.int64(indptr[j]) < target:
+            j += 1
+        bounds[c] = j
+    bounds[chunks] = n
+    return bounds
+
+
+@numba.njit(nogil=True, inline="always")
+def _rows(lo, hi, tptr, tind, tw, weighted, scale, dangling, p, d, mode, cst, cst_d, r, w, w_next):
+    """Rows ``lo..hi`` of one iteration: ``(L1 change, rank on dangling vertices)`` of those rows."""
+    change = 0.0
+    lost = 0.0
+    for j in range(lo, hi):
+        acc = 0.0
+        if weighted:
+            for e in range(tptr[j], tptr[j + 1]):
+                acc += tw[e] * w[tind[e]]
+        else:
+            for e in range(tptr[j], tptr[j + 1]):
+                acc += w[tind[e]]
+        if mode <= CONST_UNIFORM:
+            x = cst + acc
+        elif mode == CONST_P:
+            x = p[j] * cst + acc
+        else:
+            x = (p[j] * cst + d[j] * cst_d) + acc
+        change += abs(x - r[j])
+        r[j] = x
+        w_next[j] = x * scale[j]
+        if dangling[j]:
+            lost += x
+    return change, lost
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def iterate(tptr, tind, tw, s, p, d, mode, alpha, max_iter, threshold, bounds, parallel, r):
+    """Iterate from ``r`` (updated in place) until the L1 change is below ``threshold`` or ``max_iter`` times.
+
+    ``s``: the out-degrees (out-weights) as float64, dangling where 0;
+    ``tw``: the weights of ``A'`` in its CSR order (empty: unweighted);
+    ``p``, ``d``: the jump and dangling distributions (``mode`` says which are
+    read); ``bounds``: the chunks' row bounds; ``parallel``: the chunks in
+    parallel.  Returns ``(iterations, last change)``.
+    """
+    n = r.size
+    chunks = bounds.size - 1
+    weighted = tw.size > 0
+    scale = np.empty(n)
+    dangling = np.empty(n, np.bool_)
+    w = np.empty(n)
+    w_next = np.empty(n)
+    lost = 0.0
+    for k in range(n):                       # scale = alpha / s where s is nonzero (the algebra's value mask)
+        if s[k] != 0:
+            scale[k] = (1.0 / s[k]) * alpha
+            dangling[k] = False
+        else:
+            scale[k] = 0.0
+            dangling[k] = True
+            lost += r[k]
+        w[k] = r[k] * scale[k]
+    part_change = np.empty(chunks)
+    part_lost = np.empty(chunks)
+    change = np.inf
+    it = 0
+    while it < max_iter:
+        it += 1
+        cst_d = 0.0
+        if mode == CONST_GAP:
+            cst = (1.0 - alpha) / n
+        elif mode == CONST_UNIFORM:
+            cst = (1.0 - alpha + alpha * lost) / n
+        elif mode == CONST_P:
+            cst = 1.0 - alpha + alpha * lost
+        else:
+            cst = 1.0 - alpha
+            cst_d = alpha * lost
+        if parallel:
+            for c in prange(chunks):
+                part_change[c], part_lost[c] = _rows(bounds[c], bounds[c + 1], tptr, tind, tw, weighted, scale,
+                                                     dangling, p, d, mode, cst, cst_d, r, w, w_next)
+        else:
+            for c in range(chunks):
+                part_change[c], part_lost[c] = _rows(bounds[c], bounds[c + 1], tptr, tind, tw, weighted, scale,
+                                                     dangling, p, d, mode, cst, cst_d, r, w, w_next)
+        change = 0.0
+        lost = 0.0
+        for c in range(chunks):
+            change += part_change[c]
+            lost += part_lost[c]
+        w, w_next = w_next, w
+        if change < threshold:
+            break
+    return it, change
