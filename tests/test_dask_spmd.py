@@ -250,13 +250,44 @@ def test_the_nccl_channel_over_a_stand_in(monkeypatch):
     assert a.frames == 4                              # head, pickle, two arrays
 
 
+def _rank_one_fails(on):
+    """On a worker: make (``on``) or unmake SpmdEngine.nvals raise on rank 1 (patched once per process)."""
+    from la_graph.engines.dask.spmd import SpmdEngine
+
+    real = getattr(SpmdEngine.nvals, "real", None)
+    if on and real is None:
+        kept = SpmdEngine.nvals
+
+        def failing(self, x):
+            if self.rank == 1:
+                raise ZeroDivisionError("rank 1 alone")
+            return kept(self, x)
+
+        failing.real = kept
+        SpmdEngine.nvals = failing
+    elif not on and real is not None:
+        SpmdEngine.nvals = real
+
+
+def test_planted_failure_reaches_worker_processes():
+    """The GPU test's failure planting works where workers are processes (no GPU needed)."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        client.run(_rank_one_fails, True)
+        client.run(_rank_one_fails, True)        # twice: still one layer
+        names = client.run(lambda: __import__("la_graph.engines.dask.spmd", fromlist=["x"]).SpmdEngine.nvals.__name__)
+        assert set(names.values()) == {"failing"}
+        client.run(_rank_one_fails, False)
+        names = client.run(lambda: __import__("la_graph.engines.dask.spmd", fromlist=["x"]).SpmdEngine.nvals.__name__)
+        assert set(names.values()) == {"nvals"}
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("kind", ["cuda", "cuda-every-gpu"])
 def test_gpu_runs(kind):
     """E.run on GPU workers: one (no messages), and one per GPU exchanging over NCCL; then a rank failing alone
     (its peers blocked in NCCL receives) raises its error on the client, and the next run works."""
     from la_graph.engines.dask import DaskEngine, rmat
-    from la_graph.engines.dask.spmd import SpmdEngine
 
     from .test_dask_engine import _gpu_cluster
     cluster = _gpu_cluster(kind)
@@ -269,20 +300,13 @@ def test_gpu_runs(kind):
         D = rmat(E, 12, 8, seed=2, directed=True, weights=(1, 50))
         H = D.to_graph()
         _agree(E.run, D, H, int(np.argmax(H.out_degree)))
-        if E.exchange == "nccl":
-            real = SpmdEngine.nvals
-
-            def failing(self, x):
-                if self.rank == 1:
-                    raise ZeroDivisionError("rank 1 alone")
-                return real(self, x)
-
-            SpmdEngine.nvals = failing
+        if E.exchange == "nccl":   # the workers are processes: the failure is planted in each of them
+            client.run(_rank_one_fails, True)
             try:
                 with pytest.raises(ZeroDivisionError, match="rank 1 alone"):
                     E.run(lg.bfs, H, 0)
             finally:
-                SpmdEngine.nvals = real
+                client.run(_rank_one_fails, False)
             verify.check_bfs(H, 0, E.run(lg.bfs, H, 0))
     finally:
         client.close()
