@@ -20,19 +20,19 @@ gpus() { nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader |
 t0=$SECONDS
 
 echo "== (a) GPU tests [$((SECONDS - t0)) s]"
-timeout -s INT -k 10 ${TA:-180} python3 -m pytest -q -m gpu -x -p no:cacheprovider \
+timeout -s INT -k 10 ${TA:-120} python3 -m pytest -q -m gpu -x -p no:cacheprovider \
   tests/test_dask_spmd.py tests/test_dask_engine.py 2>&1 | quiet | tail -n 40
 gpus
 
 echo "== (b) client-driven vs E.run, R-MAT 22, 4 GPU workers [$((SECONDS - t0)) s]"
-timeout -s INT -k 10 ${TB:-50} python3 benchmarks/spmd_overhead.py --local gpu --workers 4 --scale 22 --repeat 2 \
+timeout -s INT -k 10 ${TB:-40} python3 benchmarks/spmd_overhead.py --local gpu --workers 4 --scale 22 --repeat 2 \
   2>&1 | quiet | tail -n 12
 gpus
 
 rm -f /tmp/lean-refs.npz
 for w in ${WORKERS:-1 2 4}; do
   echo "== (c) $G on $w GPU worker(s) [$((SECONDS - t0)) s]"
-  timeout -s INT -k 10 ${TC:-75} python3 -m la_graph.bench.scaling --local gpu --generate workers --graphs $G \
+  timeout -s INT -k 10 ${TC:-110} python3 -m la_graph.bench.scaling --local gpu --generate workers --graphs $G \
     --workers $w --spmd --repeat 2 --budget 3 --check-max 0 --chunk-edges $((1 << 24)) --refs /tmp/lean-refs.npz \
     --no-yardstick --out $OUT/lean-$GN-$w.json 2>&1 | quiet | tail -n 30
   gpus
