@@ -73,3 +73,15 @@ def random_graphs(draw, max_n=12, per_vertex=4):
     u = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
     v = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
     return Graph.from_edges(np.array(u, np.int64), np.array(v, np.int64), n=n, directed=draw(st.booleans()))
+
+
+def built_once(graphs, reference):
+    """``get(name) -> (G, reference(G))`` for the generated graphs ``graphs[name]()``, each made once."""
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            G = graphs[name]()
+            cache[name] = (G, reference(G))
+        return cache[name]
+    return get

@@ -21,6 +21,8 @@ from la_graph import Graph, generators
 from la_graph.engines.base import Declined
 from la_graph.verify import check_cc
 
+from .graphs import built_once
+
 try:
     _GPU = lg.get_engine("gpu")
 except lg.EngineUnavailable as exc:  # no CuPy, or no CUDA device
@@ -82,14 +84,7 @@ def engines():
 
 @pytest.fixture(scope="module")
 def graphs():
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            G = GRAPHS[name]()
-            cache[name] = (G, lg.connected_components(G, engine="cpu"))
-        return cache[name]
-    return get
+    return built_once(GRAPHS, lambda G: lg.connected_components(G, engine="cpu"))
 
 
 @pytest.mark.parametrize("ids", ["int32", "int64"])

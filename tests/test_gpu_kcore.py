@@ -22,6 +22,8 @@ import la_graph as lg
 from la_graph import Graph, generators
 from la_graph.verify import check_core_number
 
+from .graphs import built_once
+
 try:
     _GPU = lg.get_engine("gpu")
 except lg.EngineUnavailable as exc:  # no CuPy, or no CUDA device
@@ -76,14 +78,7 @@ GRAPHS = {
 
 @pytest.fixture(scope="module")
 def want():
-    cache = {}
-
-    def get(name):
-        if name not in cache:
-            G = GRAPHS[name]()
-            cache[name] = (G, lg.core_number(G, engine="cpu"))
-        return cache[name]
-    return get
+    return built_once(GRAPHS, lambda G: lg.core_number(G, engine="cpu"))
 
 
 @pytest.mark.parametrize("wide", [False, True])
