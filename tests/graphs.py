@@ -85,3 +85,21 @@ def built_once(graphs, reference):
             cache[name] = (G, reference(G))
         return cache[name]
     return get
+
+
+def relabeled(G, seed):
+    """``G`` with its vertex ids permuted (seeded)."""
+    u, v = G.edges()
+    p = np.random.default_rng(seed).permutation(G.n)
+    return Graph.from_edges(p[u], p[v], n=G.n, directed=G.directed)
+
+
+def disjoint_union(*graphs):
+    """The disjoint union of unweighted graphs, ids of each shifted past the previous ones."""
+    us, vs, n = [], [], 0
+    for G in graphs:
+        u, v = G.edges()
+        us.append(u + n)
+        vs.append(v + n)
+        n += G.n
+    return Graph.from_edges(np.concatenate(us), np.concatenate(vs), n=n, directed=graphs[0].directed)

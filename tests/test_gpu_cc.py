@@ -21,7 +21,7 @@ from la_graph import Graph, generators
 from la_graph.engines.base import Declined
 from la_graph.verify import check_cc
 
-from .graphs import built_once
+from .graphs import built_once, disjoint_union, relabeled
 
 try:
     _GPU = lg.get_engine("gpu")
@@ -33,22 +33,6 @@ from la_graph.engines import gpu as gpu_mod  # noqa: E402  (only where the engin
 pytestmark = pytest.mark.gpu
 
 
-def _relabel(G, seed):
-    """``G`` with its vertex ids permuted."""
-    u, v = G.edges()
-    p = np.random.default_rng(seed).permutation(G.n)
-    return Graph.from_edges(p[u], p[v], n=G.n)
-
-
-def _union(*graphs):
-    """The disjoint union, ids of each graph shifted past the previous ones."""
-    us, vs, n = [], [], 0
-    for G in graphs:
-        u, v = G.edges()
-        us.append(u + n)
-        vs.append(v + n)
-        n += G.n
-    return Graph.from_edges(np.concatenate(us), np.concatenate(vs), n=n)
 
 
 def _hub_last(n):
@@ -62,14 +46,14 @@ GRAPHS = {
     "self_loops": lambda: Graph.from_edges([0, 1, 3, 3, 7, 8], [0, 1, 4, 3, 7, 2], n=12),
     "path": lambda: generators.path(60_000),
     "path_reversed": lambda: Graph.from_edges(np.arange(60_000, 0, -1), np.arange(59_999, -1, -1)),
-    "path_shuffled": lambda: _relabel(generators.path(60_000), 1),
+    "path_shuffled": lambda: relabeled(generators.path(60_000), 1),
     "star": lambda: generators.star(20_000),
     "star_hub_last": lambda: _hub_last(20_000),
     "caveman": lambda: generators.caveman(3000, 4),
-    "forest": lambda: _relabel(_union(*(generators.path(k) for k in range(1, 400))), 2),
+    "forest": lambda: relabeled(disjoint_union(*(generators.path(k) for k in range(1, 400))), 2),
     "grid": lambda: generators.grid_2d(300, 200),
     "rmat": lambda: generators.rmat(14, 8, seed=3),
-    "giant_and_hub": lambda: _relabel(_union(generators.grid_2d(200, 200), _hub_last(9000),
+    "giant_and_hub": lambda: relabeled(disjoint_union(generators.grid_2d(200, 200), _hub_last(9000),
                                              generators.rmat(12, 8, seed=4)), 3),
 }
 

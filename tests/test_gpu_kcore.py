@@ -22,7 +22,7 @@ import la_graph as lg
 from la_graph import Graph, generators
 from la_graph.verify import check_core_number
 
-from .graphs import built_once
+from .graphs import built_once, disjoint_union, relabeled
 
 try:
     _GPU = lg.get_engine("gpu")
@@ -36,20 +36,6 @@ pytestmark = pytest.mark.gpu
 _WIDE = gpu_mod.GPUEngine(index_dtype="int64", dense_limit=0)       # int64 CSR indices and degrees
 
 
-def _relabel(G, seed):
-    u, v = G.edges()
-    p = np.random.default_rng(seed).permutation(G.n)
-    return Graph.from_edges(p[u], p[v], n=G.n, directed=G.directed)
-
-
-def _union(*graphs):
-    us, vs, n = [], [], 0
-    for G in graphs:
-        u, v = G.edges()
-        us.append(u + n)
-        vs.append(v + n)
-        n += G.n
-    return Graph.from_edges(np.concatenate(us), np.concatenate(vs), n=n, directed=graphs[0].directed)
 
 
 GRAPHS = {
@@ -57,11 +43,11 @@ GRAPHS = {
     "self_loops": lambda: Graph.from_edges([0, 1, 3, 3, 7, 8], [0, 1, 4, 3, 7, 2], n=12),
     "isolated_and_edge": lambda: Graph.from_edges([5], [9], n=3000),
     "path": lambda: generators.path(20_000),
-    "path_shuffled": lambda: _relabel(generators.path(20_000), 1),
+    "path_shuffled": lambda: relabeled(generators.path(20_000), 1),
     "star": lambda: generators.star(20_000),
     "complete": lambda: generators.complete(300),
     "caveman": lambda: generators.caveman(300, 8),
-    "cores": lambda: _relabel(_union(*(generators.complete(k) for k in range(1, 60)), generators.path(500),
+    "cores": lambda: relabeled(disjoint_union(*(generators.complete(k) for k in range(1, 60)), generators.path(500),
                                      generators.grid_2d(40, 30)), 2),
     "grid": lambda: generators.grid_2d(300, 200),
     "rmat": lambda: generators.rmat(14, 8, seed=3),
