@@ -155,25 +155,19 @@ def test_a_failing_share_of_a_collective_product_raises_its_own_error(E, monkeyp
                         list(range(9)))
 
 
-def test_a_worker_failing_alone_does_not_leave_the_others_waiting(E, monkeypatch):
+def test_a_worker_failing_alone_does_not_leave_the_others_waiting(E):
     """One rank raises outside any task: its peers wait for its messages until the client aborts the exchange;
     the client raises that rank's error, and the next run works on a new exchange."""
-    from la_graph.engines.dask.spmd import SpmdEngine
-    real = SpmdEngine.nvals
-
-    def failing(self, x):
-        if self.rank == 1:
-            raise ZeroDivisionError("rank 1 alone")
-        return real(self, x)
-
-    monkeypatch.setattr(SpmdEngine, "nvals", failing)
     before = E._exchange
     t = time.perf_counter()
-    with pytest.raises(ZeroDivisionError, match="rank 1 alone"):
-        E.run(lg.bfs, gen.path(9), 0)
+    _rank_one_fails(True)            # the workers are threads of this process
+    try:
+        with pytest.raises(ZeroDivisionError, match="rank 1 alone"):
+            E.run(lg.bfs, gen.path(9), 0)
+    finally:
+        _rank_one_fails(False)
     assert time.perf_counter() - t < 60
     assert E._exchange != before
-    monkeypatch.setattr(SpmdEngine, "nvals", real)
     assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
 
 
@@ -269,17 +263,21 @@ def _rank_one_fails(on):
         SpmdEngine.nvals = real
 
 
+def _nvals_name():
+    from la_graph.engines.dask.spmd import SpmdEngine
+
+    return SpmdEngine.nvals.__name__
+
+
 def test_planted_failure_reaches_worker_processes():
     """The GPU test's failure planting works where workers are processes (no GPU needed)."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         client.run(_rank_one_fails, True)
         client.run(_rank_one_fails, True)        # twice: still one layer
-        names = client.run(lambda: __import__("la_graph.engines.dask.spmd", fromlist=["x"]).SpmdEngine.nvals.__name__)
-        assert set(names.values()) == {"failing"}
+        assert set(client.run(_nvals_name).values()) == {"failing"}
         client.run(_rank_one_fails, False)
-        names = client.run(lambda: __import__("la_graph.engines.dask.spmd", fromlist=["x"]).SpmdEngine.nvals.__name__)
-        assert set(names.values()) == {"nvals"}
+        assert set(client.run(_nvals_name).values()) == {"nvals"}
 
 
 @pytest.mark.gpu
