@@ -26,7 +26,7 @@ from ..base import Declined
 from .kernels import _NULL, _kernel, _next_pow2
 from .memory import _device_errors, _reserve
 from .ops import _cast
-from .objects import _BOOL, _F64, _I32, _I64, GMat, GVec, _is_full, _mat_keys
+from .objects import _BOOL, _F64, _I32, _I64, GMat, GVec, _is_full, _mat_keys, _to_host
 
 _FUSED = {}
 log = logging.getLogger("la_graph")
@@ -689,7 +689,7 @@ def reach_sweep(E, G, sources):
         part = out[lo:lo + _MS_LANES]
         vis = _msbfs(E, G, sources[lo:lo + _MS_LANES], None, None)
         unpack((E._blocks(part.size),), (256,), (vis, np.int64(n), np.int32(part.shape[0]), part))
-    return cp.asnumpy(out)
+    return _to_host(out)
 
 
 @fuses

@@ -16,6 +16,7 @@ makes new arrays, so objects may share arrays safely.
 from __future__ import annotations
 
 import cupy as cp
+import cupyx
 import numpy as np
 
 from ...exceptions import InvalidArgumentError
@@ -207,3 +208,21 @@ def _segments(sorted_keys):
     starts = cp.flatnonzero(new).astype(_I64, copy=False)
     return cp.concatenate([starts, cp.full(1, n, _I64)])
 
+
+#: results of at least this many bytes come to the host through page-locked memory
+PINNED_MIN_BYTES = 1 << 20
+
+
+def _to_host(a):
+    """A CuPy array's numpy copy; from ``PINNED_MIN_BYTES`` on, in page-locked memory of CuPy's pinned pool.
+
+    A copy into pageable memory runs at a few GB/s (18 ms for the 64 MB of an
+    SSSP's distances and parents on R-MAT 22); into page-locked memory at the
+    bus's rate (about 7x faster), and the pool keeps the blocks for the next
+    result.  The array returned holds its block until it is freed.
+    """
+    if a.nbytes < PINNED_MIN_BYTES:
+        return cp.asnumpy(a)
+    out = cupyx.empty_pinned(a.shape, a.dtype)
+    cp.ascontiguousarray(a).get(out=out)
+    return out

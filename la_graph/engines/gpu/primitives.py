@@ -11,7 +11,6 @@ steps the engine runs as kernels of their own are in :mod:`.fused`
 from __future__ import annotations
 
 import cupy as cp
-import cupyx
 import numpy as np
 
 from ...exceptions import InvalidArgumentError
@@ -21,7 +20,7 @@ from .fused import FUSED
 from .kernels import _NULL, FW_TILE, _kernel, _next_pow2
 from .memory import _reserve, memory_watch, wrap_public
 from .objects import (_BOOL, _F64, _I32, _I64, _INT32_MAX, GMat, GVec, _allowed, _densify, _flat, _gather,
-                      _nitems, _ones_if_none, _segments, _sparsify, _union)
+                      _nitems, _ones_if_none, _segments, _sparsify, _to_host, _union)
 from .ops import (_BOOL_MONOID, _COMPARE, _FOLD, _MONOID_CODES, _OPCODES, _binop, _cast, _check_op,
                   _compute_type, _fold_code, _identity_c, _identity_python, _Plan, _scalar, _unary)
 
@@ -55,26 +54,6 @@ def _combine(cval, cpres, tval, tpres, allowed, accum, replace, dtype):
 #: semiring_rows' bins 6, 5, 4, 3, 2 (1, 2, 4, 8, 16 lanes a row) take the rows of at most these
 #: lengths, four entries a lane; bin 1 (a warp) the longer ones up to the long-row limit
 _ROW_BIN_LENGTHS = (4, 8, 16, 32, 64)
-
-#: results of at least this many bytes come to the host through page-locked memory
-PINNED_MIN_BYTES = 1 << 20
-
-
-def _to_host(a):
-    """A CuPy array's numpy copy; from ``PINNED_MIN_BYTES`` on, in page-locked memory of CuPy's pinned pool.
-
-    A copy into pageable memory runs at a few GB/s (18 ms for the 64 MB of an
-    SSSP's distances and parents on R-MAT 22); into page-locked memory at the
-    bus's rate (about 7x faster), and the pool keeps the blocks for the next
-    result.  The array returned holds its block until it is freed.
-    """
-    if a.nbytes < PINNED_MIN_BYTES:
-        return cp.asnumpy(a)
-    out = cupyx.empty_pinned(a.shape, a.dtype)
-    cp.ascontiguousarray(a).get(out=out)
-    return out
-
-
 
 class _RowPlan:
     """The bins of one CSR's rows for ``semiring_rows`` (gpu/semiring.cu), built once per matrix.
