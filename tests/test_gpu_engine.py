@@ -294,7 +294,8 @@ def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
     assert sorted(E.fused_steps) == ["bfs_multi", "bfs_pull", "bfs_push", "brandes_sources", "component_labels",
                                      "core_peel", "fastsv_round", "floyd_warshall",
-                                     "luby", "msf_edges", "msf_forest", "msf_labels", "msf_round", "reach_sweep",
+                                     "luby", "msf_edges", "msf_forest", "msf_labels", "msf_round", "pagerank_iterate",
+                                     "reach_sweep",
                                      "scc_color", "scc_fwbw", "scc_labels", "scc_trim", "sssp_delta_stepping",
                                      "sssp_relax", "triangle_total", "vertex_priorities", "vertex_triangles"]
     families = steps.families()

@@ -346,3 +346,66 @@ def test_checker_catches_wrong_ranks():
         check_pagerank(G, r[:-1])
     with pytest.raises(lg.VerificationError, match=r"ranks\[2\] = -1.0 is not a finite non-negative number"):
         check_pagerank(G, np.r_[r[:2], -1.0, r[3:]])
+
+
+# ------------------------------------------------------------------ the GPU engine's fused step
+def _gpu_engines():
+    try:
+        E = lg.get_engine("gpu")
+    except lg.EngineUnavailable as exc:
+        pytest.skip(f"gpu engine unavailable: {exc}")
+    return E, type(E)(index_dtype="int64")   # int64 CSR indices: the kernels' other instantiation
+
+
+def _hub_rmat():
+    """R-MAT 13 (past the row-plan size) with the odd vertices also pointing at 0: a row of A' of
+    >4,096 entries, cut into pieces; even vertices without an out-edge in the R-MAT are dangling."""
+    R = lg.generators.rmat(13, 6, seed=6, directed=True)
+    rows = np.repeat(np.arange(R.n), np.diff(R.indptr))
+    k = np.arange(1, R.n, 2)
+    return Graph.from_edges(np.r_[rows, k], np.r_[R.indices, np.zeros_like(k)], n=R.n, directed=True)
+
+
+_GPU_PR_GRAPHS = {
+    "zero_weights": lambda: weighted_digraph(seed=5, zero=40),   # out-weights 0 and isolated vertices: dangling
+    "hub": _hub_rmat,
+    "rmat_undirected_weighted": lambda: lg.generators.rmat(12, 8, seed=3, weights=(1, 50)),
+    "path": lambda: small("directed_path"),
+    "self_loop_and_isolated": lambda: Graph.from_edges([0], [0], n=4, directed=True),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("batch", [None, (1, 1), (3, 5)], ids=["default", "read every iteration", "batches 3, 5"])
+@pytest.mark.parametrize("name", sorted(_GPU_PR_GRAPHS))
+def test_gpu_kernel_as_algebra(monkeypatch, name, batch):
+    """The GPU pagerank_iterate against its algebra on the same engine, int32 and int64 indices: the iteration
+    count, the last change and the ranks (to rounding: sums in another order), however the reads are batched."""
+    from la_graph.algorithms.pagerank import pagerank_iterate
+    engines = _gpu_engines()
+    if batch is not None:
+        from la_graph.engines.gpu import fused
+        monkeypatch.setattr(fused, "PAGERANK_BATCH", batch)
+        engines = engines[:1]
+    G = _GPU_PR_GRAPHS[name]()
+    n = G.n
+    rng = np.random.default_rng(2)
+    p, d = rng.uniform(0, 1, n), rng.uniform(0, 1, n) * (rng.uniform(0, 1, n) < 0.5)
+    p, d = p / p.sum(), d / d.sum()
+    w = G.weighted
+    cases = [(w, 0.85, None, None, "networkx", 100, 1e-6), (w, 0.85, None, None, "networkx", 500, 1e-12),
+             (w, 0.7, p, None, "networkx", 100, 1e-6), (w, 0.85, None, d, "networkx", 100, 1e-6),
+             (w, 0.85, p, d, "networkx", 100, 1e-6), (w, 0.85, None, None, "networkx", 2, 1e-14),
+             (False, 1.0, None, None, "networkx", 9, 1e-6), (False, 0.0, p, None, "networkx", 9, 1e-6),
+             (False, 0.85, None, None, "gap", 20, 1e-4), (False, 0.85, None, None, "gap", 100, 1e-12),
+             (False, 0.85, None, None, "graphalytics", 7, 1e-6)]
+    for E, width in zip(engines, ("int32 indices", "int64 indices")):
+        assert "pagerank_iterate" in E.fused_steps
+        for case in cases:
+            r, it, change = pagerank_iterate(E, G, *case)
+            r0, it0, change0 = pagerank_iterate.algebraic(E, G, *case)
+            where = f"{name}, {case[4]}, weighted={case[0]}, alpha={case[1]}, p={case[2] is not None}, " \
+                    f"d={case[3] is not None}, max_iter={case[5]}, tol={case[6]}, {width}"
+            assert it == it0, where
+            np.testing.assert_allclose(change, change0, rtol=1e-9, atol=1e-14, err_msg=where)   # rounding
+            np.testing.assert_allclose(E.to_numpy(r), E.to_numpy(r0), rtol=1e-12, atol=1e-15, err_msg=where)
