@@ -663,17 +663,17 @@ def _msbfs(E, G, srcs, level, parent):
     firsts, which = np.unique(srcs, return_inverse=True)
     words = np.zeros(firsts.size, np.uint64)
     np.bitwise_or.at(words, which, np.left_shift(np.uint64(1), np.arange(srcs.size, dtype=np.uint64)))
-    vis, front, nxt = cp.zeros(n, cp.uint64), cp.zeros(n, cp.uint64), cp.zeros(n, cp.uint64)
+    vis, fr0, fr1 = cp.zeros(n, cp.uint64), cp.zeros(n, cp.uint64), cp.zeros(n, cp.uint64)
     qa, qb = cp.empty(n, _I64), cp.empty(n, _I64)
     at, w0 = cp.asarray(firsts), cp.asarray(words)
     vis[at] = w0
-    front[at] = w0
+    fr0[at] = w0
     qa[:firsts.size] = at
-    st = cp.zeros(4, cp.uint64)
+    st = cp.zeros(5, cp.uint64)
     st[0] = firsts.size
     _kernel("msbfs.cu", "msbfs_grid", indices.dtype)(
         (2 * E._sms,), (_MS_BLOCK,),   # two blocks a multiprocessor, all resident: grid barriers
-        (indptr, indices, np.int64(n), vis, front, nxt, qa, qb, st,
+        (indptr, indices, np.int64(n), vis, fr0, fr1, qa, qb, st,
          level if level is not None else _NULL, parent if parent is not None else _NULL))
     return vis
 
