@@ -146,7 +146,7 @@ def run(args, argv=None):
         folder = Path("benchmarks/results") if Path("benchmarks/results").is_dir() else Path(".")
         out = folder / f"bench-{'-'.join(args.engines)}-{stamp}.json"
 
-    def save(doc):  # after every graph too, so that a long run killed midway keeps what it measured
+    def save(doc):  # after every row too, so that a long run killed midway keeps what it measured
         if not doc["results"]:
             return  # never an empty record
         if args.provisional:

@@ -358,11 +358,11 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
                                       watch=engs["gpu"].memory_watch if tool == "native" else None))
                 time_interleaved(impls, repeat, budget_s)
                 rows += _record(algo, G, name, setting, impls, say)
+                if checkpoint is not None:  # after every row: a run stopped midway keeps what it measured
+                    checkpoint(record(partial=True))
             bar.update()
         del G, prepared
         gc.collect()
-        if checkpoint is not None:
-            checkpoint(record(partial=True))
     bar.close()
     return record()
 

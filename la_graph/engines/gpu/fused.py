@@ -24,7 +24,7 @@ from ... import _random
 from ...exceptions import InvalidArgumentError, LaGraphError
 from ..base import Declined
 from .kernels import _NULL, _kernel, _next_pow2
-from .memory import _device_errors, _reserve
+from .memory import _device_errors, _free_device_bytes, _reserve
 from .ops import _cast
 from .objects import _BOOL, _F64, _I32, _I64, GMat, GVec, _is_full, _mat_keys, _to_host
 
@@ -1108,8 +1108,9 @@ def core_peel(E, G):
 #: BC_CHUNK for the grid's warps (a hub does not hold a level up)
 BC_BIG_ROW = 1024
 BC_CHUNK = 1024
-#: bytes of (source, vertex) arrays one launch may take: as many sources a launch as fit
-BC_BATCH_BYTES = 4 << 30
+#: bytes of (source, vertex) arrays one launch may take, at most half the free device memory: as many
+#: sources a launch as fit (R-MAT 22 with 64 sources takes 6.4 GB in one launch)
+BC_BATCH_BYTES = 16 << 30
 _BC_BLOCK, _BC_BYTES = 512, 24          # threads a block; bytes a (source, vertex) at most (levels, counts, queue)
 
 
@@ -1144,7 +1145,8 @@ def brandes_sources(E, G, srcs, total, ends):
         return np.zeros(srcs.size, np.int64) if ends is not None else None
     acc = total.val.copy()                                   # the engine never writes into a vector's array
     seen_by = ends.val.copy() if ends is not None else None
-    b = max(1, min(srcs.size, int(BC_BATCH_BYTES) // (n * _BC_BYTES)))
+    room = min(int(BC_BATCH_BYTES), (_free_device_bytes() + cp.get_default_memory_pool().free_bytes()) // 2)
+    b = max(1, min(srcs.size, room // (n * _BC_BYTES)))
     reached = [_bc_launch(E, G, srcs[lo:lo + b], acc, seen_by) for lo in range(0, srcs.size, b)]
     total.val, total.pres = acc, None
     if ends is None:
