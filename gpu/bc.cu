@@ -2,8 +2,9 @@
 // brandes_sources step): all-resident blocks (two a multiprocessor at most) crossing a grid
 // barrier (la_grid_sync) between phases, so no host round trip per level.
 //
-// A (source i, vertex v) pair is the key i * n + v, the index of its entries in the b x n
-// arrays: lev (int32, -1 = not reached; the host sets the sources' 0) and sig (float64: the
+// A (source i, vertex v) pair is the key v * b + i, the index of its entries in the n x b
+// arrays (a vertex's b entries side by side: the hubs that most edges reach share a few cache
+// lines across the sources instead of one line each): lev (int32, -1 = not reached; the host sets the sources' 0) and sig (float64: the
 // path count sigma while the search runs forward, then, level by level on the way back,
 // coef = 1 / sigma + T, the algebra's W).  The queue q holds every level's keys one after
 // the other (the host puts the b sources' keys first: level 0 = q[0, b)); qoff[L] is where
@@ -34,10 +35,10 @@
 
 template <typename IT, typename VT>
 __device__ __forceinline__ void bc_forward_edges(const IT* __restrict__ indices, int* lev, double* sig, VT* q,
-                                                 unsigned long long* qcnt, long long qnext, long long base, double sv,
-                                                 int l1, long long p, long long end, int stride) {
+                                                 unsigned long long* qcnt, long long qnext, long long b, long long i,
+                                                 double sv, int l1, long long p, long long end, int stride) {
   for (; p < end; p += stride) {
-    const long long k = base + (long long)indices[p];
+    const long long k = (long long)indices[p] * b + i;
     int l = __ldcg(&lev[k]);
     if (l < 0) {
       l = atomicCAS(&lev[k], -1, l1);
@@ -53,10 +54,10 @@ __device__ __forceinline__ void bc_forward_edges(const IT* __restrict__ indices,
 // sum of coef(i, w) over the edges [p, end) of a row whose out-neighbours w are at level l1
 template <typename IT>
 __device__ __forceinline__ double bc_pull(const IT* __restrict__ indices, const int* lev, const double* sig,
-                                          long long base, int l1, long long p, long long end, int stride) {
+                                          long long b, long long i, int l1, long long p, long long end, int stride) {
   double t = 0.0;
   for (; p < end; p += stride) {
-    const long long k = base + (long long)indices[p];
+    const long long k = (long long)indices[p] * b + i;
     if (__ldcg(&lev[k]) == l1) t += __ldcg(&sig[k]);
   }
   return t;
@@ -95,7 +96,7 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
     }
     for (long long e = qlo + tid / gs; e < qhi; e += ngroups) {
       const long long key = (long long)__ldcg(&q[e]);
-      const long long i = key / n, v = key - i * n;
+      const long long v = key / b, i = key - v * b;
       const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
       if (end - start > big) {  // a hub: its entry and chunks for the grid's warps
         const long long nc = (end - start + chunk - 1) / chunk;
@@ -115,7 +116,7 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
         }
         continue;
       }
-      bc_forward_edges(indices, lev, sig, q, (unsigned long long*)&cnt[0], qhi, i * n, __ldcg(&sig[key]), L + 1,
+      bc_forward_edges(indices, lev, sig, q, (unsigned long long*)&cnt[0], qhi, b, i, __ldcg(&sig[key]), L + 1,
                        start + sub, end, gs);
     }
     barrier += gridDim.x;
@@ -124,9 +125,9 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
     if (nc > 0) {
       for (long long c = cbase + warp; c < cbase + nc; c += nwarps) {
         const long long key = (long long)__ldcg(&hq[__ldcg(&ch_h[c])]), p = __ldcg(&ch_p[c]);
-        const long long i = key / n, v = key - i * n;
+        const long long v = key / b, i = key - v * b;
         const long long end = p + chunk < (long long)indptr[v + 1] ? p + chunk : (long long)indptr[v + 1];
-        bc_forward_edges(indices, lev, sig, q, (unsigned long long*)&cnt[0], qhi, i * n, __ldcg(&sig[key]), L + 1,
+        bc_forward_edges(indices, lev, sig, q, (unsigned long long*)&cnt[0], qhi, b, i, __ldcg(&sig[key]), L + 1,
                          p + lane, end, 32);
       }
       barrier += gridDim.x;
@@ -164,10 +165,10 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
     const long long lo = __ldcg(&qoff[d]), hi = __ldcg(&qoff[d + 1]);
     for (long long e = lo + tid / gs; e < hi; e += ngroups) {
       const long long key = (long long)__ldcg(&q[e]);
-      const long long i = key / n, v = key - i * n;
+      const long long v = key / b, i = key - v * b;
       const long long start = (long long)indptr[v], end = (long long)indptr[v + 1];
       if (end - start > big) continue;  // its chunks, below
-      double t = bc_pull(indices, lev, sig, i * n, d + 1, start + sub, end, gs);
+      double t = bc_pull(indices, lev, sig, b, i, d + 1, start + sub, end, gs);
       for (int off = gs >> 1; off > 0; off >>= 1) t += __shfl_xor_sync(gmask, t, off);
       if (sub == 0) bc_finish(sig, total, key, v, t, d > 1);
     }
@@ -175,9 +176,9 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
     for (long long c = c_lo + warp; c < c_hi; c += nwarps) {
       const long long h = __ldcg(&ch_h[c]), p = __ldcg(&ch_p[c]);
       const long long key = (long long)__ldcg(&hq[h]);
-      const long long i = key / n, v = key - i * n;
+      const long long v = key / b, i = key - v * b;
       const long long end = p + chunk < (long long)indptr[v + 1] ? p + chunk : (long long)indptr[v + 1];
-      double t = bc_pull(indices, lev, sig, i * n, d + 1, p + lane, end, 32);
+      double t = bc_pull(indices, lev, sig, b, i, d + 1, p + lane, end, 32);
       for (int off = 16; off > 0; off >>= 1) t += __shfl_xor_sync(0xffffffffu, t, off);
       if (lane == 0 && t != 0.0) atomicAdd(&hsum[h], t);
     }
@@ -187,7 +188,7 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
       la_grid_sync(bar, barrier);
       for (long long h = h_lo + tid; h < h_hi; h += nthreads) {
         const long long key = (long long)__ldcg(&hq[h]);
-        bc_finish(sig, total, key, key % n, __ldcg(&hsum[h]), d > 1);
+        bc_finish(sig, total, key, key / b, __ldcg(&hsum[h]), d > 1);
       }
     }
   }

@@ -1160,11 +1160,11 @@ def _bc_launch(E, G, srcs, acc, seen_by):
     n, b = G.n, srcs.size
     indptr, indices, nheavy, nchunks, gs = _bc_graph(E, G)
     N = b * n
-    VT = _I32 if N <= np.iinfo(np.int32).max else _I64        # a (source, vertex) key: source * n + vertex
+    VT = _I32 if N <= np.iinfo(np.int32).max else _I64        # a (source, vertex) key: vertex * b + source
     hcap, ccap = max(b * nheavy, 1), max(b * nchunks, 1)
     _reserve(N * (12 + VT.itemsize + (1 if seen_by is not None else 0)) + hcap * (VT.itemsize + 8) + 16 * ccap
              + 24 * (n + 2) + 8 * n + 256, f"Brandes' {b} x {n:,} levels, path counts and level queue")
-    keys = cp.asarray(np.arange(b, dtype=np.int64) * n + srcs)
+    keys = cp.asarray(srcs * b + np.arange(b, dtype=np.int64))
     lev = cp.full(N, -1, cp.int32)
     sig = cp.zeros(N, _F64)
     q = cp.empty(N, VT)
@@ -1184,9 +1184,9 @@ def _bc_launch(E, G, srcs, acc, seen_by):
         log.debug("brandes_sources: %d sources, %d levels on %d blocks", b, int(st[9]), blocks)
     if seen_by is None:
         return None
-    seen = (lev >= 0).reshape(b, n)
-    seen_by += seen.sum(axis=0, dtype=_I64)
-    return seen.sum(axis=1, dtype=_I64)
+    seen = (lev >= 0).reshape(n, b)
+    seen_by += seen.sum(axis=1, dtype=_I64)
+    return seen.sum(axis=0, dtype=_I64)
 
 
 # ---------------------------------------------------------------- pagerank (gpu/pagerank.cu)
