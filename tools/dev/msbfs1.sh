@@ -10,16 +10,13 @@ set -u
 timeout -s INT 150 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_fused.py -k "bfs_multi or reach_sweep" \
     tests/test_reachability.py tests/test_bfs.py 2>&1 | tail -n 3
 timeout -s INT 150 python3 - <<'PY'
-import statistics, time
+import time
 import cupy as cp, numpy as np
 import la_graph as lg
 from la_graph.bench.graphs import build
-sync = cp.cuda.Device().synchronize
+from tools.dev.devtime import timed
 def med(fn, k=5):
-    fn(); sync(); ts = []
-    for _ in range(k):
-        t = time.perf_counter(); fn(); sync(); ts.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(ts)
+    return timed(fn, k)[0]
 for name in ("luxembourg_osm", "usroads-48", "delaunay_n16", "uk-2007-05", "facebook", "rmat22:dir"):
     G = build(name)
     for k in (16, 64):

@@ -20,7 +20,7 @@ fi
 
 echo "== timings"
 timeout 300 python3 - $GRAPHS <<'PY' 2>&1 | tee "$OUT/pagerank-times.log"
-import statistics, sys, time
+import sys, time
 
 import cupy as cp
 import numpy as np
@@ -30,22 +30,13 @@ from la_graph import profile
 from la_graph.algorithms import steps
 from la_graph.algorithms.pagerank import pagerank_iterate
 from la_graph.bench.graphs import build
+from tools.dev.devtime import timed
 
 T0 = time.perf_counter()
 E = lg.get_engine("gpu")
 sync = cp.cuda.Device().synchronize
 
 
-def timed(fn, k=5):
-    out = fn()
-    sync()
-    ts = []
-    for _ in range(k):
-        t = time.perf_counter()
-        fn()
-        sync()
-        ts.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(ts), min(ts), out
 
 
 graphs = {}
@@ -58,7 +49,7 @@ for name in sys.argv[1:]:
         g, gmin, rg = timed(lambda: lg.pagerank(G, engine=E))
         with steps.algebraic("pagerank_iterate"):
             a, amin, ra = timed(lambda: lg.pagerank(G, engine=E))
-        c, cmin, rc = timed(lambda: lg.pagerank(G, engine="cpu"), k=5 if G.nnz < 50_000_000 else 3)
+        c, cmin, rc = timed(lambda: lg.pagerank(G, engine="cpu"), 5 if G.nnz < 50_000_000 else 3)
         # the step alone (no to_numpy): iterations and change, fused and algebra
         _, it, ch = pagerank_iterate(E, G, G.weighted, 0.85, None, None, "networkx", 100, 1e-6)
         _, it0, ch0 = pagerank_iterate.algebraic(E, G, G.weighted, 0.85, None, None, "networkx", 100, 1e-6)
@@ -83,7 +74,7 @@ if "rmat22" in graphs:
     f10, _, _ = timed(lambda: fused(E, G, *args, 10, 1e-6))
     a20, _, _ = timed(lambda: pagerank_iterate.algebraic(E, G, *args, 20, 1e-6))
     ind = E.matrix(G, transpose=True).indices
-    rd, rdmin, _ = timed(lambda: ind.sum(), k=9)
+    rd, rdmin, _ = timed(lambda: ind.sum(), 9)
     per = (f20 - f10) / 10
     print(f"rmat22 graphalytics: fused 20 iterations {f20:.2f} ms ({f20 / 20:.3f} ms each; (t20 - t10) / 10 = "
           f"{per:.3f} ms), algebra {a20 / 20:.3f} ms each; read of {ind.size:,} {ind.dtype} indices "
