@@ -67,6 +67,7 @@ __all__ = [
     "rmat",
     "uniform",
     "erdos_renyi",
+    "delaunay",
     "grid_2d",
     "circulant",
     "hypercube",
@@ -268,6 +269,44 @@ def erdos_renyi(n, p, *, seed=None, directed=False, weights=None):
 
 
 # ---------------------------------------------------------------------------- regular families
+@_shared_doc
+def delaunay(n, *, weights=None, seed=None):
+    """Delaunay triangulation of ``n`` random points in the unit square: a planar, road-like graph.
+
+    Like road networks (and the DIMACS10 ``delaunay_nX`` graphs) it is planar, of
+    small bounded-on-average degree (about 6) and of diameter about ``sqrt(n)``;
+    unlike a lattice it is irregular.  The points are drawn from ``seed``, the
+    weights after them.  Fewer than three points: a path.
+
+    Parameters
+    ----------
+    n : int
+        Number of vertices (points).
+    {weights_seed_returns}
+
+    Examples
+    --------
+    >>> from la_graph.generators import delaunay
+    >>> G = delaunay(1000, seed=1)
+    >>> G.n, 2 * G.nedges / G.n < 6
+    (1000, True)
+    """
+    n = _count_arg(n, "n")
+    weights = _weight_spec(weights)
+    rng = _rng(seed)
+    if n < 3:
+        u = np.arange(max(n - 1, 0), dtype=np.int64)
+        return _graph(u, u + 1, n, weights, rng)
+    from scipy.spatial import Delaunay
+
+    tri = Delaunay(rng.random((n, 2))).simplices.astype(np.int64)
+    u = np.concatenate([tri[:, 0], tri[:, 1], tri[:, 0]])
+    v = np.concatenate([tri[:, 1], tri[:, 2], tri[:, 2]])
+    u, v = np.minimum(u, v), np.maximum(u, v)
+    key = np.unique(u * n + v)                 # each inner edge is in two triangles
+    return _graph(key // n, key % n, n, weights, rng)
+
+
 @_shared_doc
 def grid_2d(rows, cols, *, diagonal=False, periodic=False, weights=None, seed=None):
     """Two-dimensional ``rows x cols`` lattice; vertex ``(r, c)`` has id ``r * cols + c``.

@@ -19,6 +19,7 @@ from la_graph.generators import (
     circulant,
     complete,
     connected_caveman,
+    delaunay,
     erdos_renyi,
     grid_2d,
     hypercube,
@@ -57,9 +58,10 @@ RANDOM = {
     "uniform": lambda seed, **kw: uniform(300, 1200, seed=seed, **kw),
     "erdos_renyi": lambda seed, **kw: erdos_renyi(200, 0.05, seed=seed, **kw),
 }
-# every generator (the regular ones only use the seed for weights)
+# every generator (the regular ones only use the seed for weights; delaunay for its points too)
 ALL = {
     **RANDOM,
+    "delaunay": lambda seed, **kw: delaunay(300, seed=seed, **kw),
     "grid_2d": lambda seed, **kw: grid_2d(7, 9, seed=seed, **kw),
     "grid_2d_torus_diag": lambda seed, **kw: grid_2d(5, 6, diagonal=True, periodic=True, seed=seed, **kw),
     "circulant": lambda seed, **kw: circulant(30, [1, 4, 15], seed=seed, **kw),
@@ -394,3 +396,27 @@ def test_bad_arguments(call, match):
 def test_errors_are_value_errors():
     with pytest.raises(ValueError):
         erdos_renyi(5, 2.0)
+
+
+# ---------------------------------------------------------------------------- delaunay
+def test_delaunay_is_the_triangulation_of_its_points():
+    from scipy.sparse.csgraph import connected_components
+    from scipy.spatial import Delaunay
+
+    n = 2000
+    G = delaunay(n, seed=5)
+    pts = np.random.default_rng(5).random((n, 2))          # the points come first from the seed
+    want = set()
+    for a, b, c in Delaunay(pts).simplices.tolist():
+        want |= {tuple(sorted(e)) for e in ((a, b), (b, c), (a, c))}
+    assert edge_set(G) == want
+    assert_symmetric(G)
+    assert G.nedges <= 3 * n - 6                              # planar
+    assert connected_components(G.to_scipy(), directed=False)[0] == 1
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+def test_delaunay_of_few_points(n):
+    G = delaunay(n, seed=1)
+    assert G.n == n
+    assert G.nedges == {0: 0, 1: 0, 2: 1, 3: 3}[n]

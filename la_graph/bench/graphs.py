@@ -11,7 +11,8 @@ A name is a base graph followed by ``:``-separated modifiers::
 
 Bases: ``rmatS`` (``rmat(S, 16, seed=S)``), ``uniformS`` (``uniform(2**S, 8 * 2**S,
 seed=1)``: the n = 4M, m = 32M graph of the GPU papers at S = 22), ``gridK``
-(K x K lattice), ``circulantN`` (offsets 1, 2, 3, 4), ``hypercubeD``,
+(K x K lattice), ``delaunayN`` (Delaunay triangulation of N random points, a planar
+road-like graph; ``k`` and ``M`` suffixes allowed), ``circulantN`` (offsets 1, 2, 3, 4), ``hypercubeD``,
 ``cavemanCxS`` and ``ccavemanCxS`` (C cliques of S vertices, disjoint /
 in a ring), ``erN-M`` (Erdős–Rényi G(n, p) with p chosen for M expected
 edges; ``k`` and ``M`` suffixes allowed), ``karate`` (bundled), and any file of
@@ -70,6 +71,7 @@ _FAMILIES = [
     (r"uniform(\d+)", lambda m, d: gen.uniform(2 ** int(m[1]), 8 * 2 ** int(m[1]), seed=1, directed=d), True),
     (r"er(\d+[kM]?)-(\d+[kM]?)", lambda m, d: _er(_count(m[1]), _count(m[2]), d), True),
     (r"grid(\d+)", lambda m, d: gen.grid_2d(int(m[1]), int(m[1])), False),
+    (r"delaunay(\d+[kM]?)", lambda m, d: gen.delaunay(_count(m[1]), seed=1), False),
     (r"circulant(\d+[kM]?)", lambda m, d: gen.circulant(_count(m[1]), [1, 2, 3, 4]), False),
     (r"hypercube(\d+)", lambda m, d: gen.hypercube(int(m[1])), False),
     (r"caveman(\d+)x(\d+)", lambda m, d: gen.caveman(int(m[1]), int(m[2])), False),

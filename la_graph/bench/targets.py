@@ -85,6 +85,12 @@ TARGETS = [
     *_t(17, "msf", ["grid2000:w1-999"], "gpu", "max_ms", ["ecl[gpu]"], 13),
     *_t(17, "sssp", ["rmat22:w1-1000"], "gpu", "max_ms", ["scipy"], 30),
     *_t(17, "sssp", ["grid2000:w1-999"], "gpu", "max_ms", ["scipy"], 150),
+    # road networks and generated planar road-like graphs: within 2x of scipy at 10-100 k vertices,
+    # faster from 1 M up; rome99 (3,353 vertices) below that range, side by side
+    *_t(17, "sssp", ["usroads-48:w1-1000", "luxembourg_osm:w1-1000", "delaunay10k:w1-1000",
+                     "delaunay100k:w1-1000"], "gpu", "within", ["scipy"], 2),
+    *_t(17, "sssp", ["delaunay1M:w1-1000"], "gpu", "faster", ["scipy"]),
+    *_t(17, "sssp", ["rome99"], "gpu", "report", ["scipy"]),
     # issue 18: CC, BFS, SCC and APSP within 2x of the best native code (CC on uniform within 1.3x,
     # SCC on web graphs within 3x); BFS R-MAT 22 >= 25 GTEPS, uniform >= 20 GTEPS (33.5 M edges), grid <= 12 ms
     *_t(18, "cc", ["rmat22", "grid2000"], "gpu", "within", ["ecl[gpu]"], 2),

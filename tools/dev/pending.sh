@@ -5,6 +5,8 @@
 #
 # Parts (minutes on an H100, graph builds included):
 #   sssp   (4)  issue 17: SSSP beside scipy on rmat22:w1-1000, grid2000:w1-999 and the road graphs
+#   roads  (2)  issue 17: SSSP beside scipy on the road networks and the generated planar road-like graphs
+#               (delaunay 10k, 100k, 1M; the targets' last rows)
 #   apsp   (4)  issue 18: APSP beside ECL-APSP on er2700-850k (the bench), and n = 8192, 16384
 #               (tools/dev/apsp.sh's timing part, ECL-APSP run directly)
 #   gap    (6)  issue 21: TC and BC (64 sources) on rmat22 with the CPU engine in the same run,
@@ -33,6 +35,10 @@ for part in "$@"; do
     sssp)
         bench gpu-sssp sssp --graphs rmat22:w1-1000 grid2000:w1-999 usroads-48:w1-1000 luxembourg_osm:w1-1000 \
             rome99 --engines gpu --peers scipy --repeat 5 --budget 4 ;;
+    roads)
+        bench gpu-h100-issue17-roads sssp --graphs usroads-48:w1-1000 luxembourg_osm:w1-1000 rome99 \
+            delaunay10k:w1-1000 delaunay100k:w1-1000 delaunay1M:w1-1000 --engines gpu --peers scipy --repeat 5 \
+            --budget 4 ;;
     apsp)
         bench gpu-apsp apsp --graphs er2700-850k:dir:w1-1000 facebook --engines gpu --peers ecl,native,scipy \
             --repeat 5 --budget 5
@@ -49,7 +55,7 @@ for part in "$@"; do
     bfs)
         bash tools/dev/bfs2.sh 2>&1 | tee "$OUT/bfs2.log" ;;
     *)
-        echo "unknown part $part (sssp apsp gap reach small bfs)" ;;
+        echo "unknown part $part (sssp roads apsp gap reach small bfs)" ;;
     esac
 done
 echo "== done at $((SECONDS - T0)) s"
