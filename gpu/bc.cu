@@ -4,9 +4,11 @@
 //
 // A (source i, vertex v) pair is the key v * b + i, the index of its entries in the n x b
 // arrays (a vertex's b entries side by side: the hubs that most edges reach share a few cache
-// lines across the sources instead of one line each): lev (int32, -1 = not reached; the host sets the sources' 0) and sig (float64: the
-// path count sigma while the search runs forward, then, level by level on the way back,
-// coef = 1 / sigma + T, the algebra's W).  The queue q holds every level's keys one after
+// lines across the sources instead of one line each): sig (float64: the path count sigma
+// while the search runs forward, then, level by level on the way back, coef = 1 / sigma + T,
+// the algebra's W) and lev (int32, -1 = not reached; the host sets the sources' 0), side by
+// side in one 16-byte entry: sig[2 k] and lev[4 k] (lev points 8 bytes into the entries), so
+// a neighbour's level test and its sigma are one memory transaction, not two.  The queue q holds every level's keys one after
 // the other (the host puts the b sources' keys first: level 0 = q[0, b)); qoff[L] is where
 // level L starts.
 //
@@ -39,15 +41,15 @@ __device__ __forceinline__ void bc_forward_edges(const IT* __restrict__ indices,
                                                  double sv, int l1, long long p, long long end, int stride) {
   for (; p < end; p += stride) {
     const long long k = (long long)indices[p] * b + i;
-    int l = __ldcg(&lev[k]);
+    int l = __ldcg(&lev[4 * k]);
     if (l < 0) {
-      l = atomicCAS(&lev[k], -1, l1);
+      l = atomicCAS(&lev[4 * k], -1, l1);
       if (l < 0) {
         l = l1;
         q[qnext + (long long)la_agg_inc(qcnt)] = (VT)k;
       }
     }
-    if (l == l1) atomicAdd(&sig[k], sv);
+    if (l == l1) atomicAdd(&sig[2 * k], sv);
   }
 }
 
@@ -58,7 +60,7 @@ __device__ __forceinline__ double bc_pull(const IT* __restrict__ indices, const 
   double t = 0.0;
   for (; p < end; p += stride) {
     const long long k = (long long)indices[p] * b + i;
-    if (__ldcg(&lev[k]) == l1) t += __ldcg(&sig[k]);
+    if (__ldcg(&lev[4 * k]) == l1) t += __ldcg(&sig[2 * k]);
   }
   return t;
 }
@@ -66,8 +68,8 @@ __device__ __forceinline__ double bc_pull(const IT* __restrict__ indices, const 
 // (i, v) of level d with its sum T over the children: delta to total[v], coef over sigma
 __device__ __forceinline__ void bc_finish(double* sig, double* total, long long key, long long v, double t,
                                           bool keep_coef) {
-  const double s = __ldcg(&sig[key]);
-  if (keep_coef) sig[key] = 1.0 / s + t;
+  const double s = __ldcg(&sig[2 * key]);
+  if (keep_coef) sig[2 * key] = 1.0 / s + t;
   if (t != 0.0) atomicAdd(&total[v], s * t);
 }
 
@@ -116,7 +118,7 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
         }
         continue;
       }
-      bc_forward_edges(indices, lev, sig, q, (unsigned long long*)&cnt[0], qhi, b, i, __ldcg(&sig[key]), L + 1,
+      bc_forward_edges(indices, lev, sig, q, (unsigned long long*)&cnt[0], qhi, b, i, __ldcg(&sig[2 * key]), L + 1,
                        start + sub, end, gs);
     }
     barrier += gridDim.x;
@@ -127,7 +129,7 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
         const long long key = (long long)__ldcg(&hq[__ldcg(&ch_h[c])]), p = __ldcg(&ch_p[c]);
         const long long v = key / b, i = key - v * b;
         const long long end = p + chunk < (long long)indptr[v + 1] ? p + chunk : (long long)indptr[v + 1];
-        bc_forward_edges(indices, lev, sig, q, (unsigned long long*)&cnt[0], qhi, b, i, __ldcg(&sig[key]), L + 1,
+        bc_forward_edges(indices, lev, sig, q, (unsigned long long*)&cnt[0], qhi, b, i, __ldcg(&sig[2 * key]), L + 1,
                          p + lane, end, 32);
       }
       barrier += gridDim.x;
@@ -156,7 +158,7 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
     const long long lo = __ldcg(&qoff[D - 1]), hi = __ldcg(&qoff[D]);
     for (long long e = lo + tid; e < hi; e += nthreads) {
       const long long key = (long long)__ldcg(&q[e]);
-      sig[key] = 1.0 / __ldcg(&sig[key]);
+      sig[2 * key] = 1.0 / __ldcg(&sig[2 * key]);
     }
   }
   for (int d = D - 2; d >= 1; --d) {

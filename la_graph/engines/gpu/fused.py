@@ -1111,7 +1111,7 @@ BC_CHUNK = 1024
 #: bytes of (source, vertex) arrays one launch may take, at most half the free device memory: as many
 #: sources a launch as fit (R-MAT 22 with 64 sources takes 6.4 GB in one launch)
 BC_BATCH_BYTES = 16 << 30
-_BC_BLOCK, _BC_BYTES = 512, 24          # threads a block; bytes a (source, vertex) at most (levels, counts, queue)
+_BC_BLOCK, _BC_BYTES = 512, 28          # threads a block; bytes a (source, vertex) at most (entry, queue)
 
 
 def _bc_graph(E, G):
@@ -1162,14 +1162,16 @@ def _bc_launch(E, G, srcs, acc, seen_by):
     N = b * n
     VT = _I32 if N <= np.iinfo(np.int32).max else _I64        # a (source, vertex) key: vertex * b + source
     hcap, ccap = max(b * nheavy, 1), max(b * nchunks, 1)
-    _reserve(N * (12 + VT.itemsize + (1 if seen_by is not None else 0)) + hcap * (VT.itemsize + 8) + 16 * ccap
+    _reserve(N * (16 + VT.itemsize + (1 if seen_by is not None else 0)) + hcap * (VT.itemsize + 8) + 16 * ccap
              + 24 * (n + 2) + 8 * n + 256, f"Brandes' {b} x {n:,} levels, path counts and level queue")
     keys = cp.asarray(srcs * b + np.arange(b, dtype=np.int64))
-    lev = cp.full(N, -1, cp.int32)
-    sig = cp.zeros(N, _F64)
+    ent = cp.zeros(2 * N, _F64)                          # (sigma, level) entries of 16 bytes (bc.cu)
+    sig, lev = ent, ent.view(cp.int32)[2:]               # lev[4 k]: the int32 8 bytes into entry k
+    levels = ent.view(cp.int32).reshape(N, 4)[:, 2]
+    levels.fill(-1)
     q = cp.empty(N, VT)
-    lev[keys] = 0
-    sig[keys] = 1.0
+    levels[keys] = 0
+    sig[2 * keys] = 1.0
     q[:b] = keys.astype(VT)
     offs = cp.empty(3 * (n + 2), _I64)                      # level starts in the queue, heavy and chunk lists
     hq, hsum = cp.empty(hcap, VT), cp.zeros(hcap, _F64)
@@ -1184,7 +1186,7 @@ def _bc_launch(E, G, srcs, acc, seen_by):
         log.debug("brandes_sources: %d sources, %d levels on %d blocks", b, int(st[9]), blocks)
     if seen_by is None:
         return None
-    seen = (lev >= 0).reshape(n, b)
+    seen = (levels >= 0).reshape(n, b)
     seen_by += seen.sum(axis=1, dtype=_I64)
     return seen.sum(axis=0, dtype=_I64)
 
