@@ -20,7 +20,7 @@ import pytest
 import la_graph as lg
 from la_graph import generators
 from la_graph.algorithms import steps
-from la_graph.algorithms.bfs import bfs_pull, bfs_push
+from la_graph.algorithms.bfs import RULE as BFS_RULE, bfs_pull, bfs_push
 from la_graph.algorithms.connected_components import fastsv_round
 from la_graph.algorithms.scc import _pivot as scc_pivot, scc_fwbw, scc_trim
 from la_graph.engines.base import Declined
@@ -292,7 +292,8 @@ def test_one_entry_vectors_match_the_general_build(E):
 # ---------------------------------------------------------------- fused steps
 def test_fused_steps_take_the_steps_arguments(E):
     """Every fused step is a step of an algorithm, fused with its whole family, taking exactly its arguments."""
-    assert sorted(E.fused_steps) == ["bfs_multi", "bfs_pull", "bfs_push", "brandes_sources", "component_labels",
+    assert sorted(E.fused_steps) == ["bfs_multi", "bfs_pull", "bfs_push", "bfs_search", "brandes_sources",
+                                     "component_labels",
                                      "core_peel", "fastsv_round", "floyd_warshall",
                                      "luby", "msf_edges", "msf_forest", "msf_labels", "msf_round", "pagerank_iterate",
                                      "reach_sweep",
@@ -318,6 +319,7 @@ def _declining_calls(E):
     return [
         ("bfs_push", (G, E.vector_from_coo([0], 0, n, dtype=np.int32), E.vector_from_coo([0], 0, n, dtype=np.int32),
                       E.vector_from_coo([0], 0, n, dtype=np.int64), 0, G.nnz)),     # parents, levels: two dtypes
+        ("bfs_search", (G, 0, True, True, "pull", "numpy", BFS_RULE)),           # the kernel pushes only
         ("component_labels", (lg.Graph.from_edges([0, 1], [1, 2], n=3, directed=True),)),   # not symmetric
         ("fastsv_round", (E.matrix(G), part, E.copy(part), E.copy(part))),
         ("fastsv_round", (E.matrix(G), E.vector_from_numpy(ids.astype(np.int32)), E.iota(n), E.iota(n))),

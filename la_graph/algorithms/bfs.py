@@ -27,7 +27,8 @@ engine runs each as one numba loop, the GPU engine as CUDA kernels.
 direction choice between them: the CPU engine runs it as one numba loop that
 fills the result arrays directly, so a search makes no GraphBLAS object at
 all (on a small graph, or from a vertex without out-edges, those objects'
-fixed cost was most of the time).
+fixed cost was most of the time); the GPU engine, on graphs of up to a few
+million edges, as one launch of its multi-source kernel with one source.
 """
 
 from __future__ import annotations

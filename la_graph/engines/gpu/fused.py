@@ -711,6 +711,35 @@ def bfs_multi(E, G, sources, level, parent):
     return tuple(None if X is None else GMat.dense_of(k, n, _I64, X.ravel(), X.ravel() >= 0) for X in (L, P))
 
 
+#: bfs_search runs as one launch of msbfs_grid (one bit lane) on graphs of at most this many stored
+#: edges; on larger ones it declines, and the algebra's direction-optimizing stretches (the fused
+#: bfs_push and bfs_pull) run: their launches and host reads cost about a millisecond a search,
+#: which only a large graph repays
+BFS_SEARCH_MS_EDGES = 1 << 22
+
+
+@fuses
+def bfs_search(E, G, s, level, parent, direction, output, rule):
+    # the whole search top-down in one launch (the push levels of the algebra, all of them)
+    if direction == "pull":
+        raise Declined("bfs_search's kernel pushes only; direction='pull' runs the algebra")
+    if G.nnz > BFS_SEARCH_MS_EDGES:
+        raise Declined(f"bfs_search's one-launch kernel takes graphs of at most BFS_SEARCH_MS_EDGES = "
+                       f"{BFS_SEARCH_MS_EDGES:,} edges, this one has {G.nnz:,}")
+    n = G.n
+    _reserve(40 * n + 8 * n * (int(level) + int(parent)), "the search's words, queues and results")
+    L = P = None
+    if level:
+        L = cp.full(n, -1, _I64)
+        L[s] = 0
+    if parent:
+        P = cp.full(n, -1, _I64)
+        P[s] = s
+    _msbfs(E, G, np.array([s], np.int64), L, P)
+    get = (lambda a: a) if output == "device" else _to_host
+    return tuple(None if X is None else get(X) for X in (L, P))
+
+
 # ---------------------------------------------------------------- sssp (gpu/sssp.cu)
 _NF_BINS, _NF_BLOCK = 256, 512    # sssp_nearfar's histogram bins and threads a block (NF_BINS, NF_BLOCK)
 
