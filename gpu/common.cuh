@@ -230,3 +230,48 @@ __device__ __forceinline__ void la_grid_sync(unsigned long long* bar, unsigned l
   }
   __syncthreads();
 }
+
+// The engine's row plan (_row_plan in la_graph/engines/gpu), as semiring_rows and pr_rows read it:
+// blocks binned by row length, tab[k] bin k's first block, tab[BINS + 1 + k] .. tab[BINS + 2 + k]
+// its rows in `order` (null: the rows in order); bin 0 holds the long rows, cut into pieces of
+// `piece` edges, a warp a piece (soff[k]: long row k's first piece), bin k > 0 a group of 64 >> k
+// lanes a row.  No plan (tab null): every row, groups of gs lanes.  The calling thread's group's
+// task: t (its index in the bin), the row, its edges [b, e) in ptr's arrays; gs and bin set from the
+// plan.  False where the group has none (the same for the whole group).
+template <int BINS, int BLOCK, typename IT>
+__device__ __forceinline__ bool la_row_task(const IT* __restrict__ ptr, const IT* __restrict__ order,
+                                            const long long* __restrict__ tab, const long long* __restrict__ soff,
+                                            long long piece, long long nrows, int& gs, int& bin, long long& t,
+                                            long long& row, long long& b, long long& e) {
+  long long first = 0, r0 = 0, r1 = nrows;
+  bin = -1;
+  if (tab != nullptr) {
+    bin = 0;
+    while (bin < BINS - 1 && (long long)blockIdx.x >= tab[bin + 1]) ++bin;
+    first = tab[bin];
+    r0 = tab[BINS + 1 + bin];
+    r1 = tab[BINS + 2 + bin];
+    gs = bin == 0 ? 32 : (64 >> bin);
+  }
+  t = ((long long)blockIdx.x - first) * (BLOCK / gs) + (long long)(threadIdx.x / gs);
+  row = b = e = 0;
+  if (bin == 0) {
+    const long long nlong = r1 - r0;                    // long row k has pieces soff[k] .. soff[k + 1] - 1
+    if (t >= soff[nlong]) return false;
+    long long lo = 0, hi = nlong - 1;                   // the last long row k with soff[k] <= t
+    while (lo < hi) {
+      const long long mid = (lo + hi + 1) >> 1;
+      if (soff[mid] <= t) lo = mid; else hi = mid - 1;
+    }
+    row = (long long)order[r0 + lo];
+    b = (long long)ptr[row] + (t - soff[lo]) * piece;
+    const long long end = (long long)ptr[row + 1];
+    e = b + piece < end ? b + piece : end;
+    return true;
+  }
+  if (r0 + t >= r1) return false;
+  row = order != nullptr ? (long long)order[r0 + t] : r0 + t;
+  b = (long long)ptr[row];
+  e = (long long)ptr[row + 1];
+  return true;
+}

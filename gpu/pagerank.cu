@@ -159,42 +159,9 @@ __global__ void __launch_bounds__(PR_BLOCK, 6) pr_rows(
     double* __restrict__ pval, double* __restrict__ part, const unsigned long long* __restrict__ st) {
   if (st[PR_DONE]) return;                            // converged: every block leaves
   const PrConst k = pr_constants(mode, alpha, n, __longlong_as_double((long long)st[PR_LOST]));
-  long long firstb = 0, a0 = 0, a1 = n;
-  int bin = -1;
-  if (tab != nullptr) {                               // the row plan's bin of this block
-    bin = 0;
-    while (bin < PR_BINS - 1 && (long long)blockIdx.x >= tab[bin + 1]) ++bin;
-    firstb = tab[bin];
-    a0 = tab[PR_BINS + 1 + bin];
-    a1 = tab[PR_BINS + 2 + bin];
-    gs = bin == 0 ? 32 : (64 >> bin);
-  }
-  // the group's task: a row of the bin, or (bin 0) a piece of a long row; uniform across the group
-  const long long t = ((long long)blockIdx.x - firstb) * (PR_BLOCK / gs) + (long long)(threadIdx.x / gs);
-  long long row = 0, b = 0, e = 0;
-  bool active;
-  if (bin == 0) {
-    const long long nlong = a1 - a0;                  // long row i has pieces soff[i] .. soff[i + 1] - 1
-    active = t < soff[nlong];
-    if (active) {
-      long long lo = 0, hi = nlong - 1;               // the last long row i with soff[i] <= t
-      while (lo < hi) {
-        const long long mid = (lo + hi + 1) >> 1;
-        if (soff[mid] <= t) lo = mid; else hi = mid - 1;
-      }
-      row = (long long)order[a0 + lo];
-      b = (long long)tptr[row] + (t - soff[lo]) * piece;
-      const long long end = (long long)tptr[row + 1];
-      e = b + piece < end ? b + piece : end;
-    }
-  } else {
-    active = a0 + t < a1;
-    if (active) {
-      row = order != nullptr ? (long long)order[a0 + t] : a0 + t;
-      b = (long long)tptr[row];
-      e = (long long)tptr[row + 1];
-    }
-  }
+  int bin;
+  long long t, row, b, e;                             // the group's task: a row, or a piece of a long one
+  const bool active = la_row_task<PR_BINS, PR_BLOCK, IT>(tptr, order, tab, soff, piece, n, gs, bin, t, row, b, e);
   double acc = 0.0;
   if (active && !first) acc = pr_fold<IT>(b, e, gs, tind, tw, w_in);
   double ch = 0.0, lo = 0.0;

@@ -128,37 +128,10 @@ __global__ void __launch_bounds__(LA_ROWS_BLOCK, 4) semiring_rows(
     const long long* __restrict__ soff, long long piece, long long nrows, int gs,
     const T* __restrict__ cval, int accop, T* __restrict__ w, bool* __restrict__ wpres,
     T* __restrict__ pval, bool* __restrict__ pfound, int op, int flags) {
-  long long first = 0, r0 = 0, r1 = nrows;
-  int bin = -1;
-  if (tab != nullptr) {
-    bin = 0;
-    while (bin < LA_ROWS_BINS - 1 && (long long)blockIdx.x >= tab[bin + 1]) ++bin;
-    first = tab[bin];
-    r0 = tab[LA_ROWS_BINS + 1 + bin];
-    r1 = tab[LA_ROWS_BINS + 2 + bin];
-    gs = bin == 0 ? 32 : (64 >> bin);
-  }
-  // the group's task: a row of the bin, or (bin 0) a piece of a long row
-  const long long t = ((long long)blockIdx.x - first) * (LA_ROWS_BLOCK / gs) + (long long)(threadIdx.x / gs);
-  long long row, b, e;
-  if (bin == 0) {
-    const long long nlong = r1 - r0;                    // long row k has pieces soff[k] .. soff[k + 1] - 1
-    if (t >= soff[nlong]) return;                       // the whole warp leaves together
-    long long lo = 0, hi = nlong - 1;                   // the last long row k with soff[k] <= t
-    while (lo < hi) {
-      const long long mid = (lo + hi + 1) >> 1;
-      if (soff[mid] <= t) lo = mid; else hi = mid - 1;
-    }
-    row = (long long)order[r0 + lo];
-    b = (long long)indptr[row] + (t - soff[lo]) * piece;
-    const long long end = (long long)indptr[row + 1];
-    e = b + piece < end ? b + piece : end;
-  } else {
-    if (r0 + t >= r1) return;                           // the whole group leaves together
-    row = order != nullptr ? (long long)order[r0 + t] : r0 + t;
-    b = (long long)indptr[row];
-    e = (long long)indptr[row + 1];
-  }
+  int bin;
+  long long t, row, b, e;                               // the group's task: a row, or a piece of a long one
+  if (!la_row_task<LA_ROWS_BINS, LA_ROWS_BLOCK, IT>(indptr, order, tab, soff, piece, nrows, gs, bin, t, row, b, e))
+    return;                                             // the whole group leaves together
   T acc = LaMonoid<M, T>::identity();
   bool found = false;
   if (allowed == nullptr || allowed[row]) {
