@@ -37,7 +37,7 @@ with its ``error``.  ``--spmd`` also runs each algorithm on the workers by ``E.r
 (``path="spmd"``, first), beside the client-driven run (``path="client"``); each row has the
 busiest worker's compute and exchange per run, the bytes and collectives per run, and on GPU
 workers the largest CuPy pool on a worker (``pool_peak_bytes``: a high-water mark).
-``--budget S`` runs an algorithm once when that run takes over ``S`` seconds.  For runs cut
+``--budget S`` times an algorithm once only when its first (warm-up) run takes over ``S`` seconds.  For runs cut
 into one process per worker count, ``--refs FILE.npz`` keeps the first process's answers to
 check the later ones against, ``--no-yardstick`` skips NCCL's collectives and ``--yardstick
 JSON...`` adds them to the records afterwards.
@@ -162,7 +162,7 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
     ``chunk_edges`` at a time.  ``spmd``: every algorithm also run by ``E.run`` (rows with
     ``path="spmd"``; the client-driven ones have ``path="client"``).  ``grid``: blocks per
     side (default ``ceil(sqrt(workers))``).  ``budget``: seconds; an algorithm whose first
-    run takes longer is not repeated, its first run is the row's (``runs=0``).  ``refs_file``:
+    run (one-off costs included) takes longer is timed once more only (``runs=1``).  ``refs_file``:
     an ``.npz`` of answers; those it holds are the references, and new references are added to
     it (several processes, one per worker count, check against the first one's answers).
     ``yardstick``: NCCL's collectives for the same bytes at the end (:func:`nccl_yardstick`).
@@ -362,7 +362,7 @@ def _build_row(G, name, w, grid, seconds, log):
 
 
 def _timed_runs(algo, G, E, source, spmd, repeat, budget, client, local, row):
-    """Run ``algo`` once (warm-up), then ``repeat`` times unless the first run took over ``budget`` seconds;
+    """Run ``algo`` once (warm-up), then ``repeat`` times (once if the first run took over ``budget`` seconds);
     fills ``row`` with the times, the busiest worker's compute and exchange per run, the bytes and collectives
     per run, and the pool's high-water mark (GPU workers).  Returns the first run's answer."""
     if local == "gpu":
@@ -371,15 +371,17 @@ def _timed_runs(algo, G, E, source, spmd, repeat, budget, client, local, row):
     t = time.perf_counter()
     out = _run(algo, G, E, source, spmd)
     first = time.perf_counter() - t
-    times, runs = [first * 1e3], 0
-    if budget is None or first <= budget:
+    # the first run pays the workers' one-off costs (kernel compiles, NCCL's communicators), so at
+    # least one timed run follows it; past the budget, only one
+    runs = repeat if budget is None or first <= budget else min(repeat, 1)
+    times = [first * 1e3]
+    if runs:
         stats0 = E.exchange_stats()
         times = []
-        for _ in range(repeat):
+        for _ in range(runs):
             t = time.perf_counter()
             _run(algo, G, E, source, spmd)
             times.append((time.perf_counter() - t) * 1e3)
-        runs = repeat
     after = E.exchange_stats()
     compute_ms, exchange_ms, sent = _busiest(stats0, after)
     per = max(runs, 1)
@@ -444,7 +446,7 @@ def main(argv=None):
     p.add_argument("--spmd", action="store_true", help="also run each algorithm on the workers with E.run")
     p.add_argument("--grid", type=int, help="blocks per side (default ceil(sqrt(workers)))")
     p.add_argument("--budget", type=float,
-                   help="seconds: an algorithm whose first run takes longer is not repeated (its first run counts)")
+                   help="seconds: an algorithm whose first (warm-up) run takes longer is timed once only")
     p.add_argument("--chunk-edges", type=int, default=1 << 24,
                    help="edges a worker draws at a time with --generate workers (the build's scratch)")
     p.add_argument("--refs", help="an .npz of reference answers: read if it exists, new answers added")
