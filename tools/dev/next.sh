@@ -4,8 +4,9 @@
 #   bash tools/dev/next.sh PART [PART ...]        (from the repository root on the GPU machine)
 #
 # Parts (minutes on an H100):
-#   tests  (4)  the GPU tests of every changed kernel: fused steps against their algebra (bfs_search,
-#               brandes_sources, pagerank_iterate, the semiring rows), the declines, BFS, BC, PageRank
+#   tests  (5)  the GPU tests of every changed kernel: fused steps against their algebra (bfs_search,
+#               brandes_sources, pagerank_iterate, the semiring rows), the declines, BFS, BC, PageRank,
+#               the row-by-row structural select (select.cu) and triangle counting, which uses it
 #   search (2)  tools/dev/bfs_search.sh's timings and bench rows (the single-source kernel's threshold)
 #   bc     (3)  tools/dev/bc_ent.sh's bench row: R-MAT 22, 64 sources, beside the CPU engine (target 20x)
 #   roads  (2)  issue 17's road rows: tools/dev/pending.sh roads
@@ -21,7 +22,9 @@ for part in "$@"; do
         timeout -s INT 240 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_fused.py \
             tests/test_bfs.py tests/test_betweenness.py tests/test_pagerank.py 2>&1 | tail -n 3 | tee "$OUT/tests.log"
         timeout -s INT 150 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_engine.py \
-            -k "fused or declin or mxv or vxm or rows or plan or compiled" 2>&1 | tail -n 3 | tee -a "$OUT/tests.log" ;;
+            -k "fused or declin or mxv or vxm or rows or plan or compiled" 2>&1 | tail -n 3 | tee -a "$OUT/tests.log"
+        timeout -s INT 120 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_engine_ops.py tests/test_triangles.py \
+            -k "select or triangle" 2>&1 | tail -n 3 | tee -a "$OUT/tests.log" ;;
     search)
         SKIP_TESTS=1 bash tools/dev/bfs_search.sh 2>&1 | tee "$OUT/search.log" ;;
     bc)

@@ -904,12 +904,14 @@ class GPUEngine(Engine):
                 raise InvalidArgumentError(f"select op {op!r} needs a thunk (the value to compare with)")
             keep = getattr(cp, _COMPARE[op[5:]])(val, cp.asarray(_scalar(thunk, x.dtype)))
         else:
+            if op in ("rowle", "rowgt") and thunk is None:
+                raise InvalidArgumentError(f"select op {op!r} needs a thunk (a row index)")
+            if isinstance(x, GMat) and not x.dense and out is None and mask is None and accum is None:
+                return self._select_rows(x, op, 0 if thunk is None else int(thunk))
             idx = pos if pos is not None else cp.arange(val.size, dtype=_I64)
             ncols = 1 if isinstance(x, GVec) else max(x.ncols, 1)
             rows = idx // ncols
             if op in ("rowle", "rowgt"):
-                if thunk is None:
-                    raise InvalidArgumentError(f"select op {op!r} needs a thunk (a row index)")
                 t = int(thunk)
                 keep = rows <= t if op == "rowle" else rows > t
             else:
@@ -921,6 +923,28 @@ class GPUEngine(Engine):
         else:
             T = (pos[keep], val[keep], None)
         return self._finish(shape, T, out, mask, accum, structural, complement, replace, dense=pos is None)
+
+    _SELECT_ROWS = {"tril": 0, "triu": 1, "diag": 2, "offdiag": 3, "rowle": 4, "rowgt": 5}   # SEL_* of select.cu
+
+    def _select_rows(self, x, op, k):
+        """A structural select of the CSR matrix ``x`` row by row (gpu/select.cu), into a new CSR matrix.
+
+        Memory: the result and an int64 position per kept entry; the generic path's key of
+        every entry (kept in ``x``'s cache) and its row and diagonal arrays are never made."""
+        n, IT = x.nrows, x.indices.dtype
+        run = _kernel("select.cu", "select_rows", IT)
+        grid, code = (self._blocks(32 * max(n, 1)),), np.int32(self._SELECT_ROWS[op])
+        counts = cp.zeros(n + 1, _I64)
+        run(grid, (256,), (x.indptr, x.indices, np.int64(n), code, np.int64(k), counts, _NULL, _NULL, _NULL))
+        offs = cp.cumsum(counts)                      # offs[r]: where row r's kept entries start
+        kept = int(offs[-1])
+        _reserve(kept * (x.indices.itemsize + 8 + (x.val.itemsize if x.val is not None else 0)),
+                 f"select {op!r} of a {n:,}-row matrix")
+        ind, pos = cp.empty(kept, IT), cp.empty(kept, _I64)
+        if kept:
+            run(grid, (256,), (x.indptr, x.indices, np.int64(n), code, np.int64(k), counts, offs, ind, pos))
+        val = None if x.val is None else x.val[pos]
+        return GMat.csr(n, x.ncols, x.dtype, offs.astype(x.indptr.dtype), ind, val)
 
     # ---------------------------------------------------------------- reductions
     def reduce(self, x, monoid):
