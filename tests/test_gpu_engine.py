@@ -150,7 +150,7 @@ def test_int32_and_int64_index_paths(E, E64):
                                        ("rowle", 700), ("rowgt", 700)])
 def test_structural_select_by_rows(E, E64, op, thunk):
     """select.cu's row-by-row select (hubs with rows of hundreds of entries, self-loops, weights) equals the
-    CPU engine's, in both index widths, and leaves the input without the key of every entry."""
+    CPU engine's, in both index widths, and leaves the input without the key of every entry (as reduce does)."""
     G = generators.rmat(10, 16, seed=2, directed=True, weights=(1, 9), self_loops=True)
     C = lg.get_engine("cpu")
     want = C.to_numpy(C.select(C.matrix(G), op, thunk), fill=0)
@@ -160,6 +160,9 @@ def test_structural_select_by_rows(E, E64, op, thunk):
         assert not S.dense and "keys" not in A._cache, (op, eng)
         np.testing.assert_array_equal(eng.to_numpy(S, fill=0), want)
         assert S.indices.dtype == A.indices.dtype
+        for monoid in ("min", "max", "plus"):                   # a reduce reads the values alone too
+            assert eng.reduce(A, monoid) == C.reduce(C.matrix(G), monoid)
+        assert "keys" not in A._cache
 
 
 def test_graph_matrices_are_cached_on_the_graph(E):

@@ -20,7 +20,7 @@ from .fused import FUSED
 from .kernels import _NULL, FW_TILE, _kernel, _next_pow2
 from .memory import _reserve, memory_watch, wrap_public
 from .objects import (_BOOL, _F64, _I32, _I64, _INT32_MAX, GMat, GVec, _allowed, _densify, _flat, _gather,
-                      _nitems, _ones_if_none, _segments, _sparsify, _to_host, _union)
+                      _mat_vals, _nitems, _ones_if_none, _segments, _sparsify, _to_host, _union)
 from .ops import (_BOOL_MONOID, _COMPARE, _FOLD, _MONOID_CODES, _OPCODES, _binop, _cast, _check_op,
                   _compute_type, _fold_code, _identity_c, _identity_python, _Plan, _scalar, _unary)
 
@@ -950,8 +950,11 @@ class GPUEngine(Engine):
     def reduce(self, x, monoid):
         self._obj(x, "x")
         _check_op(monoid, MONOIDS, "monoid")
-        pos, val, pres = _flat(x)
-        vals = val if (pos is not None or pres is None) else val[pres]
+        if isinstance(x, GMat) and not x.dense:
+            vals = _mat_vals(x)             # a CSR matrix's values alone, not the key of every entry
+        else:
+            pos, val, pres = _flat(x)
+            vals = val if (pos is not None or pres is None) else val[pres]
         mdt = monoid_type(monoid, x.dtype)
         v = _cast(vals, mdt)
         if v.size == 0:
