@@ -36,8 +36,6 @@ pytestmark = pytest.mark.gpu
 _WIDE = gpu_mod.GPUEngine(index_dtype="int64", dense_limit=0)       # int64 CSR indices and degrees
 
 
-
-
 GRAPHS = {
     "one_vertex_loop": lambda: Graph.from_edges([0], [0], n=1),
     "self_loops": lambda: Graph.from_edges([0, 1, 3, 3, 7, 8], [0, 1, 4, 3, 7, 2], n=12),

@@ -18,24 +18,20 @@ timeout 60 python3 -m pytest -q -m gpu -x -p no:cacheprovider tests/test_gpu_eng
 
 echo "== timings (ms, median of 5; GPU card below)"
 timeout 200 python3 - <<'PY' 2>&1 | tee "$OUT/kcore-times.log"
-import logging, statistics, time
+import logging, time
 import numpy as np
 import cupy as cp
 import la_graph as lg
 from la_graph.bench.graphs import build
 from la_graph.engines.gpu import fused as F
+from tools.dev.devtime import timed
 
 E = lg.get_engine("gpu")
-sync = cp.cuda.Device().synchronize
 print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), f"{E._sms} SMs")
 
 
 def med(fn, reps=5):
-    fn(); sync()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter(); fn(); sync(); ts.append(1e3 * (time.perf_counter() - t))
-    return statistics.median(ts)
+    return timed(fn, reps)[0]
 
 
 class Stats(logging.Handler):

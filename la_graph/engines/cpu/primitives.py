@@ -121,7 +121,6 @@ def _apply_call(op, x_dtype, right):
     key = (op, x_dtype, None if right is None else type(right))
     hit = _APPLY_CACHE.get(key)
     if hit is None and key not in _APPLY_CACHE:
-        hit = None
         if not x_dtype._is_udt:
             if right is None:
                 typed = get_typed_op(_lookup(unary, op, "unary op", UNARY_OPS), x_dtype, kind="unary")

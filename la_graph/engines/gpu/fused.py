@@ -1132,6 +1132,8 @@ def core_peel(E, G):
         log.debug("core_peel: %d blocks, gs %d, chunk %d: %s", blocks, gs, chunk,
                   {k: int(s[i]) for k, i in _KC_ST.items()})
     return GVec(n, _I64, core, None)
+
+
 # ---------------------------------------------------------------- betweenness (gpu/bc.cu)
 #: Brandes' persistent kernel: rows longer than BC_BIG_ROW edges are cut into chunks of
 #: BC_CHUNK for the grid's warps (a hub does not hold a level up)

@@ -55,6 +55,7 @@ def _combine(cval, cpres, tval, tpres, allowed, accum, replace, dtype):
 #: lengths, four entries a lane; bin 1 (a warp) the longer ones up to the long-row limit
 _ROW_BIN_LENGTHS = (4, 8, 16, 32, 64)
 
+
 class _RowPlan:
     """The bins of one CSR's rows for ``semiring_rows`` (gpu/semiring.cu), built once per matrix.
 
