@@ -72,11 +72,17 @@ def shared_data():
 
 @pytest.fixture(scope="module")
 def threaded():
-    """A Dask cluster of three single-threaded workers in this process (the dask engine's tests), per module."""
+    """A Dask cluster of three single-threaded workers in this process (the dask engine's tests), per module.
+
+    Its "local" exchange gives up on a silent peer after 60 s, not 600: a run whose workers diverged fails
+    its test in a minute rather than holding the whole run for ten."""
     distributed = pytest.importorskip("distributed")
+    from la_graph.engines.dask import exchange
+    timeout, exchange.TIMEOUT = exchange.TIMEOUT, 60.0
     cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=":0",
                                        silence_logs=40)
     c = distributed.Client(cluster)
     yield c
     c.close()
     cluster.close()
+    exchange.TIMEOUT = timeout

@@ -44,7 +44,7 @@ from .tasks import _E, combine, nbytes, product
 _BACKENDS = {}         # (token, rank) -> a worker's backend
 _STATS = collections.defaultdict(collections.Counter)     # worker address -> its counters
 _LOCK = threading.Lock()
-_MAILBOXES = collections.defaultdict(queue.Queue)     # the "local" backend: (token, src, dst) -> messages
+_MAILBOXES = {}        # the "local" backend: (token, src, dst) -> messages (made under _LOCK: see _mailbox)
 _DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
                                  "uint64", "float32", "float64")]
 _FAILED = -1
@@ -188,16 +188,26 @@ class _Backend:
         raise NotImplementedError
 
 
+def _mailbox(key):
+    """The mailbox ``(token, src, dst)`` of the "local" backend, made on first use.  Under the lock: a
+    sender and its receiver may both be first, and two new queues for one key would lose a message."""
+    with _LOCK:
+        box = _MAILBOXES.get(key)
+        if box is None:
+            box = _MAILBOXES[key] = queue.Queue()
+        return box
+
+
 class _Local(_Backend):
     """Workers that are threads of one process (a threaded LocalCluster, for tests)."""
 
     def post(self, q, item):
         """Put ``item`` in the mailbox from this worker to worker ``q``."""
-        _MAILBOXES[(self.token, self.rank, q)].put(item)
+        _mailbox((self.token, self.rank, q)).put(item)
 
     def take(self, q):
         """The next item from worker ``q``; :class:`PeerFailed` once aborted, or after ``TIMEOUT`` seconds."""
-        box, waited = _MAILBOXES[(self.token, q, self.rank)], 0.0
+        box, waited = _mailbox((self.token, q, self.rank)), 0.0
         while True:
             try:
                 return box.get(timeout=0.1)
@@ -317,8 +327,12 @@ def start(kind, token, ranks, uid=None, dask_worker=None):
 
 def abort(token, dask_worker=None):
     """End this worker's backends of ``token``: a share of a collective waiting in them raises."""
-    for key in [k for k in _BACKENDS if k[0] == token]:
-        _BACKENDS.pop(key).abort()
+    with _LOCK:
+        backends = [_BACKENDS.pop(k) for k in list(_BACKENDS) if k[0] == token]
+        for key in [k for k in _MAILBOXES if k[0] == token]:
+            del _MAILBOXES[key]
+    for backend in backends:
+        backend.abort()
 
 
 def stats(reset=False, dask_worker=None):
