@@ -105,7 +105,7 @@ __device__ __forceinline__ double pr_fold(const long long b, const long long e, 
 #pragma unroll
     for (int q = 0; q < PR_LANE; ++q) {            // the column indices first: all loads in flight
       const long long at = base + (long long)(q * gs + sub);
-      k[q] = at < e ? tind[at] : (IT)-1;
+      k[q] = at < e ? __ldcs(tind + at) : (IT)-1;     // streamed: read once, kept out of the way of w in L2
     }
     double x[PR_LANE];
 #pragma unroll
@@ -114,7 +114,7 @@ __device__ __forceinline__ double pr_fold(const long long b, const long long e, 
       x[q] = 0.0;
       if (k[q] >= 0) {
         x[q] = __ldg(w + k[q]);
-        if (tw != nullptr) x[q] *= __ldg(tw + at);
+        if (tw != nullptr) x[q] *= __ldcs(tw + at);
       }
     }
 #pragma unroll
