@@ -17,7 +17,9 @@
 // for thin levels (high-diameter graphs: thousands of levels of a few thousand edges,
 // where the barrier is the cost, and fewer blocks arrive sooner), and every
 // multiprocessor for wide ones; a launch returns when the frontier leaves its band
-// [lo_edges, hi_edges] of out-edges, and the host starts the other shape.
+// [lo_edges, hi_edges] of out-edges, and the host starts the other shape.  The tiniest
+// levels run in bfs_push_block instead: one block, the queue in shared memory,
+// __syncthreads for the barrier (the host's third shape, below the few blocks).
 //
 // State shared with the host, st[] (long long), a ring of 3 per-level slots:
 //   st[BFS_ENT + L % 3], st[BFS_CNT + L % 3], st[BFS_EDG + L % 3]: entries, vertices and
@@ -64,6 +66,20 @@ __device__ __forceinline__ void bfs_get(const long long* q, long long i, long lo
   b = x.y;
   e = y.x;
 }
+// The same from a queue in this block's shared memory (plain loads: __ldcg is for global addresses).
+__device__ __forceinline__ void bfs_sget(const int* q, long long i, int& v, int& b, int& e) {
+  const int4 x = reinterpret_cast<const int4*>(q)[i];
+  v = x.x;
+  b = x.y;
+  e = x.z;
+}
+__device__ __forceinline__ void bfs_sget(const long long* q, long long i, long long& v, long long& b, long long& e) {
+  const longlong2* p = reinterpret_cast<const longlong2*>(q) + 2 * i;
+  const longlong2 x = p[0], y = p[1];
+  v = x.x;
+  b = x.y;
+  e = y.x;
+}
 __device__ __forceinline__ void bfs_put(int* q, long long i, int v, int b, int e) {
   reinterpret_cast<int4*>(q)[i] = make_int4(v, b, e, 0);
 }
@@ -71,6 +87,12 @@ __device__ __forceinline__ void bfs_put(long long* q, long long i, long long v, 
   longlong2* p = reinterpret_cast<longlong2*>(q) + 2 * i;
   p[0] = make_longlong2(v, b);
   p[1] = make_longlong2(e, 0);
+}
+// Entry i into queue q and, where i < mcap, into its mirror (a queue in shared memory; nullptr: none).
+template <typename IT>
+__device__ __forceinline__ void bfs_put2(IT* q, IT* mirror, unsigned long long mcap, long long i, IT v, IT b, IT e) {
+  bfs_put(q, i, v, b, e);
+  if (mirror != nullptr && (unsigned long long)i < mcap) bfs_put(mirror, i, v, b, e);
 }
 
 // Exclusive prefix sum over the warp (every lane calls it); *total: the warp's sum.
@@ -88,10 +110,11 @@ __device__ __forceinline__ unsigned long long bfs_warp_scan(unsigned long long x
 
 // The pieces after the first of rows [b, e) longer than `chunk` (one vertex per lane,
 // on = false for none) as queue entries, written by the whole warp one row after another;
-// slots from one atomicAdd on *ent.  Every lane of the warp calls it.
+// slots from one atomicAdd on *ent (global or shared).  Every lane of the warp calls it.
+// mirror / mcap: see bfs_put2.
 template <typename IT>
 __device__ __forceinline__ void bfs_enqueue_rest(IT* q, unsigned long long* ent, bool on, IT v, IT b, IT e,
-                                              long long chunk) {
+                                              long long chunk, IT* mirror, unsigned long long mcap) {
   const int lane = threadIdx.x & 31;
   const long long d = (long long)e - (long long)b;
   const unsigned long long mine = (on && d > chunk) ? (unsigned long long)((d - 1) / chunk) : 0ULL;
@@ -113,7 +136,7 @@ __device__ __forceinline__ void bfs_enqueue_rest(IT* q, unsigned long long* ent,
     for (long long j = lane; j < pieces; j += 32) {
       const long long pb = b_l + (j + 1) * chunk;
       const long long pe = (pb + chunk < e_l) ? pb + chunk : e_l;
-      bfs_put(q, (long long)at_l + j, v_l, (IT)pb, (IT)pe);
+      bfs_put2(q, mirror, mcap, (long long)at_l + j, v_l, (IT)pb, (IT)pe);
     }
   }
 }
@@ -121,9 +144,11 @@ __device__ __forceinline__ void bfs_enqueue_rest(IT* q, unsigned long long* ent,
 // Append the vertices v[r] with on[r] (r < R, per lane; rows [b[r], e[r])) to queue q as
 // entries of at most `chunk` edges: the first pieces in slots from one atomicAdd on *ent
 // per warp, the rest of long rows by bfs_enqueue_rest.  Every lane of the warp calls it.
+// mirror / mcap: see bfs_put2.
 template <int R, typename IT>
 __device__ __forceinline__ void bfs_enqueue(IT* q, unsigned long long* ent, const bool (&on)[R], const IT (&v)[R],
-                                            const IT (&b)[R], const IT (&e)[R], long long chunk) {
+                                            const IT (&b)[R], const IT (&e)[R], long long chunk,
+                                            IT* mirror = nullptr, unsigned long long mcap = 0) {
   unsigned long long mine = 0;
   bool longer = false;
 #pragma unroll
@@ -142,13 +167,13 @@ __device__ __forceinline__ void bfs_enqueue(IT* q, unsigned long long* ent, cons
   for (int r = 0; r < R; ++r) {
     if (on[r]) {
       const long long end = ((long long)e[r] - (long long)b[r] > chunk) ? (long long)b[r] + chunk : (long long)e[r];
-      bfs_put(q, (long long)at, v[r], b[r], (IT)end);
+      bfs_put2(q, mirror, mcap, (long long)at, v[r], b[r], (IT)end);
       at += 1;
     }
   }
   if (__any_sync(BFS_FULL, longer)) {
 #pragma unroll
-    for (int r = 0; r < R; ++r) bfs_enqueue_rest<IT>(q, ent, on[r], v[r], b[r], e[r], chunk);
+    for (int r = 0; r < R; ++r) bfs_enqueue_rest<IT>(q, ent, on[r], v[r], b[r], e[r], chunk, mirror, mcap);
   }
 }
 
@@ -160,6 +185,62 @@ __device__ __forceinline__ unsigned* bfs_word(bool* vis, long long v, unsigned& 
 }
 
 // ---------------------------------------------------------------- push
+// A lane's edges [p, pend) of frontier vertex u (at most 4; none where p >= pend), the push
+// of one level: their targets v[] loaded together, then claimed together (atomicOr on the
+// visited words; with precheck, only targets whose visited byte reads false), then the
+// winners' rows [vb, ve) (loaded beside the claims when there is no precheck: one round
+// trip less a level, a wasted load per target another lane claimed).  Each winner (won[])
+// gets parent u and level levnum, and is counted in cnt and edg (vertices, out-edges) and
+// in_sum (its in-degree; its out-degree where indeg is null).
+template <typename IT, typename VT>
+__device__ __forceinline__ void bfs_claim4(const IT* __restrict__ indptr, const IT* __restrict__ indices,
+                                           const long long* __restrict__ indeg, bool* vis, VT* par, VT* lev,
+                                           bool* levp, long long p, long long pend, IT u, long long levnum,
+                                           int precheck, IT (&v)[4], IT (&vb)[4], IT (&ve)[4], bool (&won)[4],
+                                           unsigned long long& cnt, unsigned long long& edg,
+                                           unsigned long long& in_sum) {
+  unsigned old[4];
+#pragma unroll
+  for (int r = 0; r < 4; ++r) v[r] = (p + r < pend) ? __ldg(&indices[p + r]) : (IT)-1;
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    won[r] = v[r] >= 0 && !(precheck && vis[v[r]]);
+    vb[r] = ve[r] = 0;
+    if (!precheck && won[r]) {
+      vb[r] = __ldg(&indptr[v[r]]);
+      ve[r] = __ldg(&indptr[v[r] + 1]);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    unsigned shift;
+    unsigned* word = bfs_word(vis, won[r] ? (long long)v[r] : 0, shift);
+    old[r] = won[r] ? atomicOr(word, 1u << shift) : 0xffffffffu;
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    unsigned shift;
+    bfs_word(vis, (long long)v[r], shift);
+    won[r] = won[r] && ((old[r] >> shift) & 0xffu) == 0u;
+    if (precheck && won[r]) {
+      vb[r] = __ldg(&indptr[v[r]]);
+      ve[r] = __ldg(&indptr[v[r] + 1]);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    if (won[r]) {
+      if (par != nullptr) par[v[r]] = (VT)u;
+      if (lev != nullptr) lev[v[r]] = (VT)levnum;
+      if (levp != nullptr) levp[v[r]] = true;
+      const unsigned long long d = (unsigned long long)(ve[r] - vb[r]);
+      cnt += 1;
+      edg += d;
+      in_sum += (indeg != nullptr) ? (unsigned long long)indeg[v[r]] : d;
+    }
+  }
+}
+
 // The frontier handed in (pres: a bool array, nullptr = every vertex) as queue q, and
 // its sizes in slot 0 of st (zero beforehand).
 template <typename IT>
@@ -241,40 +322,8 @@ __global__ void __launch_bounds__(512, 1) bfs_push_grid(
       for (long long p = p0; __any_sync(BFS_FULL, p < pend); p += 4LL * gs) {   // once, for entries of <= chunk
         IT v[4], vb[4], ve[4];
         bool won[4];
-        unsigned old[4];
-#pragma unroll
-        for (int r = 0; r < 4; ++r) v[r] = (p + r < pend) ? __ldg(&indices[p + r]) : (IT)-1;
-#pragma unroll
-        for (int r = 0; r < 4; ++r) won[r] = v[r] >= 0 && !(precheck && vis[v[r]]);
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          unsigned shift;
-          unsigned* word = bfs_word(vis, won[r] ? (long long)v[r] : 0, shift);
-          old[r] = won[r] ? atomicOr(word, 1u << shift) : 0xffffffffu;
-        }
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          unsigned shift;
-          bfs_word(vis, (long long)v[r], shift);
-          won[r] = won[r] && ((old[r] >> shift) & 0xffu) == 0u;
-          vb[r] = ve[r] = 0;
-          if (won[r]) {
-            vb[r] = __ldg(&indptr[v[r]]);
-            ve[r] = __ldg(&indptr[v[r] + 1]);
-          }
-        }
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          if (won[r]) {
-            if (par != nullptr) par[v[r]] = (VT)u;
-            if (lev != nullptr) lev[v[r]] = (VT)levnum;
-            if (levp != nullptr) levp[v[r]] = true;
-            const unsigned long long d = (unsigned long long)(ve[r] - vb[r]);
-            lvl_cnt += 1;
-            lvl_edg += d;
-            my_in += (indeg != nullptr) ? (unsigned long long)indeg[v[r]] : d;
-          }
-        }
+        bfs_claim4<IT, VT>(indptr, indices, indeg, vis, par, lev, levp, p, pend, u, levnum, precheck, v, vb, ve, won,
+                           lvl_cnt, lvl_edg, my_in);
         bfs_enqueue<4, IT>(out, (unsigned long long*)&st[BFS_ENT + o], won, v, vb, ve, chunk);
       }
     }
@@ -296,6 +345,100 @@ __global__ void __launch_bounds__(512, 1) bfs_push_grid(
     atomicAdd((unsigned long long*)&st[BFS_FOUND_IN], my_in);
   }
   if (lead) {
+    st[BFS_K] = P;
+    st[BFS_SCANNED] += (long long)scanned;
+    st[BFS_STOP] = reason;
+  }
+}
+
+// Push levels as bfs_push_grid does, in ONE block (the thinnest levels of high-diameter
+// graphs: a level's cost there is its chain of memory round trips).  The frontier's queue
+// lives in shared memory as well as in qa / qb (every entry is written to both; the first
+// `scap` of a level in shared memory), its sizes in shared counters, and __syncthreads
+// stands for the grid barrier: a level is the targets' loads, their claims and the
+// winners' rows, no queue read, counter round trip or barrier through global memory.
+// Stops (st left as bfs_push_grid leaves it, st[BFS_BAR] untouched) where the frontier is
+// empty or over `limit` (1), or has more than hi_edges out-edges or more than scap entries
+// (2: the host goes on with bfs_push_grid).  Dynamic shared memory: 2 * scap entries.
+template <typename IT, typename VT>
+__global__ void __launch_bounds__(1024, 1) bfs_push_block(
+    const IT* __restrict__ indptr, const IT* __restrict__ indices, const long long* __restrict__ indeg, IT* qa,
+    IT* qb, long long* st, bool* vis, VT* par, VT* lev, bool* levp, long long k0, long long limit,
+    long long hi_edges, int gs, long long scap) {
+  extern __shared__ __align__(16) unsigned char bfs_smem[];
+  __shared__ unsigned long long s_ent, s_cnt, s_edg;    // the next level's entries, vertices and out-edges
+  IT* const sq0 = reinterpret_cast<IT*>(bfs_smem);
+  IT* const sq1 = sq0 + 4 * scap;
+  const long long chunk = 4LL * gs;
+  const int lane = threadIdx.x & 31;
+  const long long sub = threadIdx.x & (gs - 1);
+  const long long ngroups = (long long)(blockDim.x / gs);
+  const long long g = (long long)(threadIdx.x / gs);
+  long long P = st[BFS_K];
+  long long nent = st[BFS_ENT + P % 3], nf = st[BFS_CNT + P % 3], edges = st[BFS_EDG + P % 3];
+  if (nent <= scap) {                                   // the frontier handed in, into shared memory
+    const IT* in = (P & 1) ? qb : qa;
+    IT* sin = (P & 1) ? sq1 : sq0;
+    for (long long i = threadIdx.x; i < 4 * nent; i += blockDim.x) sin[i] = in[i];
+  }
+  __syncthreads();
+  unsigned long long my_found = 0, my_in = 0, scanned = 0;
+  int reason;
+  for (;;) {
+    if (nf == 0 || edges > limit) { reason = 1; break; }     // the same values in every thread
+    if (edges > hi_edges || nent > scap) { reason = 2; break; }
+    if (threadIdx.x == 0) {
+      s_ent = 0;
+      s_cnt = 0;
+      s_edg = 0;
+      scanned += (unsigned long long)edges;
+    }
+    __syncthreads();
+    const IT* sin = (P & 1) ? sq1 : sq0;
+    IT* sout = (P & 1) ? sq0 : sq1;
+    IT* out = (P & 1) ? qa : qb;
+    const long long levnum = k0 + P + 1;
+    unsigned long long lvl_cnt = 0, lvl_edg = 0;
+    for (long long f = g; __any_sync(BFS_FULL, f < nent); f += ngroups) {   // the same trips for the whole warp
+      IT u = 0, ub = 0, ue = 0;
+      if (f < nent) bfs_sget(sin, f, u, ub, ue);
+      const long long p0 = (long long)ub + 4 * sub;
+      const long long pend = (f < nent) ? (long long)ue : p0;
+      for (long long p = p0; __any_sync(BFS_FULL, p < pend); p += 4LL * gs) {
+        IT v[4], vb[4], ve[4];
+        bool won[4];
+        bfs_claim4<IT, VT>(indptr, indices, indeg, vis, par, lev, levp, p, pend, u, levnum, 0, v, vb, ve, won,
+                           lvl_cnt, lvl_edg, my_in);
+        bfs_enqueue<4, IT>(out, &s_ent, won, v, vb, ve, chunk, sout, (unsigned long long)scap);
+      }
+    }
+    my_found += lvl_cnt;
+    lvl_cnt = la_warp_sum(lvl_cnt);
+    lvl_edg = la_warp_sum(lvl_edg);
+    if (lane == 0 && lvl_cnt != 0) {
+      atomicAdd(&s_cnt, lvl_cnt);
+      atomicAdd(&s_edg, lvl_edg);
+    }
+    __syncthreads();                                    // the level's claims, entries and counts are in
+    nent = (long long)s_ent;
+    nf = (long long)s_cnt;
+    edges = (long long)s_edg;
+    P += 1;
+    __syncthreads();                                    // read by all before thread 0 clears them
+  }
+  my_found = la_warp_sum(my_found);
+  my_in = la_warp_sum(my_in);
+  if (lane == 0 && my_found != 0) {
+    atomicAdd((unsigned long long*)&st[BFS_FOUND], my_found);
+    atomicAdd((unsigned long long*)&st[BFS_FOUND_IN], my_in);
+  }
+  if (threadIdx.x == 0) {                               // the slots as bfs_push_grid expects them at level P
+    st[BFS_ENT + P % 3] = nent;
+    st[BFS_CNT + P % 3] = nf;
+    st[BFS_EDG + P % 3] = edges;
+    st[BFS_ENT + (P + 1) % 3] = 0;
+    st[BFS_CNT + (P + 1) % 3] = 0;
+    st[BFS_EDG + (P + 1) % 3] = 0;
     st[BFS_K] = P;
     st[BFS_SCANNED] += (long long)scanned;
     st[BFS_STOP] = reason;

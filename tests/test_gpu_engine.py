@@ -205,13 +205,17 @@ def test_to_device_keeps_results_on_the_gpu(E):
 
 
 # ---------------------------------------------------------------- BFS kernels
-# bfs_push's launch shapes: (BFS_THIN_EDGES, BFS_THIN_BLOCKS); thin launches only, wide only, switching
-BFS_MODES = {"thin": (1 << 40, 16), "one thin block": (1 << 40, 1), "wide": (0, 16), "switching": (64, 3)}
+# bfs_push's launch shapes: (BFS_TINY_EDGES, BFS_THIN_EDGES, BFS_THIN_BLOCKS, BFS_BLOCK_ENTRIES): thin
+# launches only, wide only, switching between them; the one-block kernel alone (its shared queue as large as
+# the device allows, or of 8 entries: levels that outgrow it go on in the thin launch), and all three shapes
+BFS_MODES = {"thin": (0, 1 << 40, 16, None), "one thin block": (0, 1 << 40, 1, None), "wide": (0, 0, 16, None),
+             "switching": (0, 64, 3, None), "block": (1 << 40, 1 << 41, 16, None),
+             "block of 8 entries": (1 << 40, 1 << 41, 16, 8), "three shapes": (16, 64, 3, 6)}
 
 
 def _engine_in(mode):
     eng = gpu_mod.GPUEngine()
-    eng.BFS_THIN_EDGES, eng.BFS_THIN_BLOCKS = BFS_MODES[mode]
+    eng.BFS_TINY_EDGES, eng.BFS_THIN_EDGES, eng.BFS_THIN_BLOCKS, eng.BFS_BLOCK_ENTRIES = BFS_MODES[mode]
     return eng
 
 
@@ -247,7 +251,7 @@ def test_bfs_push_splits_long_rows(mode):
 
 @pytest.mark.parametrize("limit", [0, 3, 5, 12, 40, 200, float("inf")])
 @pytest.mark.parametrize("want", ["both", "parent", "level"])
-@pytest.mark.parametrize("mode", ["thin", "wide", "switching"])
+@pytest.mark.parametrize("mode", ["thin", "wide", "switching", "block", "three shapes"])
 def test_bfs_push_stops_where_the_cpu_engine_stops(mode, limit, want):
     """Same levels done, counts and last frontier as the cpu engine's bfs_push step."""
     G = generators.grid_2d(20, 20)

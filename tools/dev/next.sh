@@ -10,6 +10,8 @@
 #   search (2)  tools/dev/bfs_search.sh's timings and bench rows (the single-source kernel's threshold)
 #   bc     (3)  tools/dev/bc_ent.sh's bench row: R-MAT 22, 64 sources, beside the CPU engine (target 20x)
 #   roads  (2)  issue 17's road rows: tools/dev/pending.sh roads
+#   block  (5)  bfs_push's one-block launch: tools/dev/bfs_block.sh (its tests, BFS with and without it,
+#               the bench's BFS target rows beside the native queue BFS)
 #   pr     (2)  PageRank's iteration on R-MAT 22 against one read of its indices, with the indices and
 #               weights streamed (__ldcs): tools/dev/pagerank.sh's timings on rmat22 and facebook (last
 #               stop, loads not streamed: 1.60 ms an iteration, read 0.30 ms)
@@ -34,10 +36,12 @@ for part in "$@"; do
         SKIP_TESTS=1 bash tools/dev/bc_ent.sh 2>&1 | tee "$OUT/bc.log" ;;
     roads)
         bash tools/dev/pending.sh roads 2>&1 | tee "$OUT/roads.log" ;;
+    block)
+        bash tools/dev/bfs_block.sh 2>&1 | tee "$OUT/block.log" ;;
     pr)
         SKIP_TESTS=1 GRAPHS="rmat22 facebook" bash tools/dev/pagerank.sh 2>&1 | tee "$OUT/pr.log" ;;
     *)
-        echo "unknown part $part (tests search bc roads pr)" ;;
+        echo "unknown part $part (tests search bc roads block pr)" ;;
     esac
 done
 echo "== done at $((SECONDS - T0)) s"

@@ -64,6 +64,8 @@ def _until_unchanged(E, fn, n, args):
 _ST_ENT, _ST_CNT, _ST_EDG, _ST_PCNT = 0, 3, 6, 0
 _ST_K, _ST_FOUND, _ST_SCANNED, _ST_FOUND_IN, _ST_STOP, _ST_BAR = 9, 10, 11, 12, 13, 14
 _STOPPED, _WIDER, _THINNER = 1, 2, 3          # why a bfs_push_grid launch returned
+_BLOCK, _THIN, _WIDE = 0, 1, 2                 # bfs_push's launch shapes, thinnest first
+_BFS_BLOCK = 1024                              # bfs_push_block's threads (its __launch_bounds__)
 
 
 def _bfs_vectors(step, q, parent, level):
@@ -142,6 +144,22 @@ def _bfs_queues(E, G, A, IT, chunk):
     return ws[1:]
 
 
+def _bfs_block(E, IT, VT):
+    """bfs_push_block<IT, VT>, the entries of its shared queue and its dynamic shared memory in bytes: two
+    queues of ``E.BFS_BLOCK_ENTRIES`` entries, or as many as fit the device's shared memory per block
+    (the kernel's own few words and 1 KiB spare)."""
+    fn = _kernel("bfs.cu", "bfs_push_block", IT, VT)
+    entry = 4 * IT.itemsize
+    scap = E.BFS_BLOCK_ENTRIES
+    if scap is None:
+        optin = int(cp.cuda.Device().attributes["MaxSharedMemoryPerBlockOptin"])
+        scap = (optin - 1024) // (2 * entry)
+    smem = 2 * int(scap) * entry
+    if fn.max_dynamic_shared_size_bytes < smem:
+        fn.max_dynamic_shared_size_bytes = smem
+    return fn, int(scap), smem
+
+
 @fuses
 def bfs_push(E, G, q, parent, level, k, max_edges):
     VT = _bfs_vectors("bfs_push", q, parent, level)
@@ -161,20 +179,32 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
         (E._blocks(n),), (256,), (ptr(q.pres), np.int64(n), indptr, qa, np.int64(chunk), st))
     indeg = E.degree(G, transpose=True).val if G.directed else None
     run = _kernel("bfs.cu", "bfs_push_grid", IT, VT)
-    thin = int(E.BFS_THIN_EDGES)
-    wide, bar = False, 0
+    tiny, thin = max(0, int(E.BFS_TINY_EDGES)), int(E.BFS_THIN_EDGES)
+    # three launch shapes, each returning where its band of frontier out-edges ends: one block
+    # (the tiniest levels: shared-memory queue, no grid barrier), a few blocks (thin levels: a
+    # cheaper barrier), every multiprocessor (one block each: all resident)
+    shape, bar, stalled, done = (_BLOCK if tiny and gs == 1 else _THIN), 0, False, 0
     while True:
-        # thin levels on a few blocks (a cheaper barrier), wide ones on every multiprocessor
-        # (one block each: all resident); each launch returns where its band ends
-        blocks = E._sms if wide else max(1, min(int(E.BFS_THIN_BLOCKS), E._sms))
-        lo, hi = (thin // 2, 2**62) if wide else (-1, thin)
-        run((blocks,), (512,),
-            (indptr, indices, ptr(indeg), qa, qb, np.int64(cap), st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k),
-             np.int64(lim), np.int64(lo), np.int64(hi), np.int32(wide), np.int32(gs), np.uint64(bar)))
+        if shape == _BLOCK:
+            fn, scap, smem = _bfs_block(E, IT, VT)
+            fn((1,), (_BFS_BLOCK,),
+               (indptr, indices, ptr(indeg), qa, qb, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k),
+                np.int64(lim), np.int64(tiny), np.int32(gs), np.int64(scap)), shared_mem=smem)
+        else:
+            wide = shape == _WIDE
+            blocks = E._sms if wide else max(1, min(int(E.BFS_THIN_BLOCKS), E._sms))
+            # (no way back to the block where it took no level: its queue did not hold the frontier)
+            lo, hi = (thin // 2, 2**62) if wide else (tiny // 2 if tiny and not stalled else -1, thin)
+            run((blocks,), (512,),
+                (indptr, indices, ptr(indeg), qa, qb, np.int64(cap), st, vis, ptr(pv), ptr(lv), ptr(levp),
+                 np.int64(k), np.int64(lim), np.int64(lo), np.int64(hi), np.int32(wide), np.int32(gs),
+                 np.uint64(bar)))
         s = cp.asnumpy(st)
         if s[_ST_STOP] == _STOPPED:
             break
-        wide, bar = s[_ST_STOP] == _WIDER, int(s[_ST_BAR])
+        stalled, done = shape == _BLOCK and s[_ST_K] == done, s[_ST_K]
+        shape = shape + 1 if s[_ST_STOP] == _WIDER else shape - 1
+        bar = int(s[_ST_BAR])
     P = int(s[_ST_K])
     if P == 0:      # no level: the frontier is empty or over the limit; nothing changed
         return q, k, int(s[_ST_CNT]), 0, 0, 0

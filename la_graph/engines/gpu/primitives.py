@@ -120,6 +120,14 @@ class GPUEngine(Engine):
     #: sooner), larger ones on every multiprocessor (from half of it back to the thin launch)
     BFS_THIN_BLOCKS = 16
     BFS_THIN_EDGES = 1 << 15
+    #: frontiers of at most BFS_TINY_EDGES out-edges run in one block of BFS_BLOCK threads, the
+    #: queue in its shared memory and __syncthreads for the barrier (gpu/bfs.cu bfs_push_block),
+    #: back to the thin launch above it, from half of it to the block; 0: never.  A search starts
+    #: there on graphs of at most 4 edges a vertex (one lane a queue entry: grids, road networks).
+    #: BFS_BLOCK_ENTRIES: the shared queue's entries (None: as many as the device's shared memory
+    #: per block holds, two queues)
+    BFS_TINY_EDGES = 1 << 13
+    BFS_BLOCK_ENTRIES = None
     #: delta-stepping (one persistent launch, gpu/sssp.cu sssp_nearfar) on graphs of average
     #: out-degree below 8 (grids, road networks), where the rounds' count, not their work,
     #: costs: with SSSP_SPARSE_TARGET 0, buckets of SSSP_SPARSE_WIDTH deltas after the first
