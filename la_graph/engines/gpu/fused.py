@@ -152,8 +152,7 @@ def _bfs_block(E, IT, VT):
     entry = 4 * IT.itemsize
     scap = E.BFS_BLOCK_ENTRIES
     if scap is None:
-        optin = int(cp.cuda.Device().attributes["MaxSharedMemoryPerBlockOptin"])
-        scap = (optin - 1024) // (2 * entry)
+        scap = (E._smem_optin - 1024) // (2 * entry)
     smem = 2 * int(scap) * entry
     if fn.max_dynamic_shared_size_bytes < smem:
         fn.max_dynamic_shared_size_bytes = smem

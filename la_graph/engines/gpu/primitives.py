@@ -189,9 +189,11 @@ class GPUEngine(Engine):
         self.dense_limit = int(dense_limit)
         dev = cp.cuda.Device()
         try:
-            self._sms = int(dev.attributes["MultiProcessorCount"])
+            attributes = dev.attributes
+            self._sms = int(attributes["MultiProcessorCount"])
+            self._smem_optin = int(attributes["MaxSharedMemoryPerBlockOptin"])
         except Exception:  # pragma: no cover - attribute names differ across CuPy versions
-            self._sms = 64
+            self._sms, self._smem_optin = 64, 48 * 1024
         self._max_blocks = self._sms * 32
 
     # ---------------------------------------------------------------- helpers
