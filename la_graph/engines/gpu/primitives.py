@@ -909,16 +909,17 @@ class GPUEngine(Engine):
         _check_op(op, SELECT_OPS, "select op")
         shape = self._shape(x)
         self._check_output_args(out, mask, accum, complement, shape, type(x))
+        structural_op = not op.startswith("value")
+        if structural_op and op in ("rowle", "rowgt") and thunk is None:
+            raise InvalidArgumentError(f"select op {op!r} needs a thunk (a row index)")
+        if structural_op and isinstance(x, GMat) and not x.dense and out is None and mask is None and accum is None:
+            return self._select_rows(x, op, 0 if thunk is None else int(thunk))     # before _flat: no keys made
         pos, val, pres = _flat(x)
-        if op.startswith("value"):
+        if not structural_op:
             if thunk is None:
                 raise InvalidArgumentError(f"select op {op!r} needs a thunk (the value to compare with)")
             keep = getattr(cp, _COMPARE[op[5:]])(val, cp.asarray(_scalar(thunk, x.dtype)))
         else:
-            if op in ("rowle", "rowgt") and thunk is None:
-                raise InvalidArgumentError(f"select op {op!r} needs a thunk (a row index)")
-            if isinstance(x, GMat) and not x.dense and out is None and mask is None and accum is None:
-                return self._select_rows(x, op, 0 if thunk is None else int(thunk))
             idx = pos if pos is not None else cp.arange(val.size, dtype=_I64)
             ncols = 1 if isinstance(x, GVec) else max(x.ncols, 1)
             rows = idx // ncols
