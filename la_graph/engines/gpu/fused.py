@@ -181,8 +181,11 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
     tiny, thin = max(0, int(E.BFS_TINY_EDGES)), int(E.BFS_THIN_EDGES)
     # three launch shapes, each returning where its band of frontier out-edges ends: one block
     # (the tiniest levels: shared-memory queue, no grid barrier), a few blocks (thin levels: a
-    # cheaper barrier), every multiprocessor (one block each: all resident)
-    shape, bar, stalled, done = (_BLOCK if tiny and gs == 1 else _THIN), 0, False, 0
+    # cheaper barrier), every multiprocessor (one block each: all resident).  A search starts in the block
+    # on graphs of one lane an entry (grids, road networks), else in the few blocks, whose first launch
+    # does not hand its first levels down to the block (a source's first levels widen fast there)
+    shape = _BLOCK if tiny and gs == 1 else _THIN
+    bar, stalled, done = 0, shape == _THIN, 0
     while True:
         if shape == _BLOCK:
             fn, scap, smem = _bfs_block(E, IT, VT)
@@ -192,7 +195,7 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
         else:
             wide = shape == _WIDE
             blocks = E._sms if wide else max(1, min(int(E.BFS_THIN_BLOCKS), E._sms))
-            # (no way back to the block where it took no level: its queue did not hold the frontier)
+            # (nor back to it where it took no level: its queue did not hold the frontier)
             lo, hi = (thin // 2, 2**62) if wide else (tiny // 2 if tiny and not stalled else -1, thin)
             run((blocks,), (512,),
                 (indptr, indices, ptr(indeg), qa, qb, np.int64(cap), st, vis, ptr(pv), ptr(lv), ptr(levp),
