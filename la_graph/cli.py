@@ -3,8 +3,9 @@
 ::
 
     la-graph info FILE [--format FMT] [--directed | --undirected]
-    la-graph run ALGO FILE [--engine cpu|gpu] [--source S | --sources S,S,...] [--method M] [--delta D]
-                           [--seed N] [--out FILE.json] [--json] [--check]
+    la-graph run ALGO FILE [--engine cpu|gpu|dask] [--source S | --sources S,S,...] [--method M] [--delta D]
+                           [--seed N] [--k K] [--alpha A] [--max-iter N] [--tol T] [--variant V]
+                           [--out FILE.json] [--json] [--check]
     la-graph run cc karate              # a bundled example graph by name
     la-graph bench [ALGO ...] [--graphs ...] [--engines cpu,gpu] [--peers ...] [--repeat N] [--out FILE.json]
     la-graph bench --report benchmarks/results/*.json
@@ -30,6 +31,7 @@ import la_graph as lg
 
 from . import data
 from .exceptions import FileFormatError, LaGraphError, NumberingWarning
+from .io import FORMATS
 
 #: ``la-graph run`` ALGO -> what it runs
 ALGORITHMS = {
@@ -47,21 +49,38 @@ ALGORITHMS = {
     "bc": "betweenness centrality (exact, or from --k sampled sources with --seed, or from --sources)",
     "cdlp": "communities by label propagation (LDBC Graphalytics CDLP, --max-iter rounds)",
     "kcore": "the core number of every vertex (k-core decomposition)",
+    "shortcut": "Fineman's shortcuts: edges added with the same reachability and fewer BFS levels (--seed; "
+                "levels from --source)",
 }
+
+_EXAMPLES = """examples:
+  la-graph info karate                          # a bundled graph by name
+  la-graph run cc karate --check                # connected components, verified
+  la-graph run bfs karate --source 0 --out r.json
+  la-graph run sssp roads.gr --sources 0,5 --method delta_stepping
+  la-graph run pagerank web.txt.gz --undirected --json
+  la-graph COMMAND --help                       # every option of a command"""
 
 
 def _parser():
-    p = argparse.ArgumentParser(prog="la-graph", description="Graph algorithms in the language of linear algebra.")
+    p = argparse.ArgumentParser(prog="la-graph", description="Graph algorithms in the language of linear algebra.",
+                                epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
 
     def graph_args(sp):
         sp.add_argument("file", help=f"graph file, or a bundled graph name ({', '.join(data.names())})")
-        sp.add_argument("--format", dest="fmt", default=None, help="file format (default: from the extension)")
+        sp.add_argument("--format", dest="fmt", default=None, choices=FORMATS, metavar="FMT",
+                        help=f"file format: {', '.join(FORMATS)} (default: from the extension, .gz aside)")
         d = sp.add_mutually_exclusive_group()
-        d.add_argument("--directed", dest="directed", action="store_true", default=None)
-        d.add_argument("--undirected", dest="directed", action="store_false")
-        sp.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars (shown on a terminal for reading, parsing and long runs "
-                        "once they take 2 s)")
+        d.add_argument("--directed", dest="directed", action="store_true", default=None,
+                       help="read every edge as one-way (default: the file's own word; edge lists, CSV "
+                            "and DIMACS are directed, METIS undirected, Matrix Market as its header says)")
+        d.add_argument("--undirected", dest="directed", action="store_false",
+                       help="read every edge as two-way (what algorithms for undirected graphs need: mis, "
+                            "msf; SNAP lists of undirected graphs)")
+        sp.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bars (shown on a terminal for reading, parsing and long runs once they "
+                             "take 2 s)")
         sp.add_argument("--base", type=int, choices=(0, 1), default=None,
                         help="how an edge list or CSV numbers its vertices (default: as written, with a note "
                              "when the file looks 1-based)")
@@ -80,21 +99,29 @@ def _parser():
     run.add_argument("--engine", choices=("cpu", "gpu", "dask"), default=None,
                      help="engine (default: LA_GRAPH_ENGINE or cpu); dask: the cluster at "
                           "$LA_GRAPH_DASK_SCHEDULER, else a LocalCluster on this machine")
-    run.add_argument("--source", type=int, default=None, help="source vertex of bfs / sssp (default 0)")
-    run.add_argument("--sources", type=_int_list, default=None,
-                     help="comma-separated source vertices (bfs, sssp, reachability; default for reachability: 0)")
-    run.add_argument("--method", default=None, help="sssp: auto, delta_stepping, bellman_ford; apsp: auto, "
-                     "floyd_warshall, sssp")
-    run.add_argument("--delta", type=float, default=None, help="sssp: the bucket width of delta-stepping")
-    run.add_argument("--seed", type=int, default=0,
-                     help="mis: the seed of the random priorities; bc: of the --k sampled sources (default 0)")
-    run.add_argument("--alpha", type=float, default=0.85, help="pagerank: the damping factor (default 0.85)")
-    run.add_argument("--max-iter", type=int, default=None,
+    run.add_argument("--source", type=int, default=None, metavar="S",
+                     help="source vertex of bfs, sssp, reachability; shortcut: the BFS whose levels are "
+                          "compared (default 0)")
+    run.add_argument("--sources", type=_int_list, default=None, metavar="S,S,...",
+                     help="comma-separated source vertices, searched together (bfs, sssp, reachability, bc)")
+    run.add_argument("--method", default=None, metavar="M",
+                     help="sssp: auto, delta_stepping, bellman_ford; apsp: auto, floyd_warshall, sssp "
+                          "(default auto)")
+    run.add_argument("--delta", type=float, default=None, metavar="D",
+                     help="sssp: the bucket width of delta-stepping (default: from the weights and degrees)")
+    run.add_argument("--seed", type=int, default=0, metavar="N",
+                     help="mis: the seed of the random priorities; bc: of the --k sampled sources; shortcut: "
+                          "of the pivots (default 0)")
+    run.add_argument("--alpha", type=float, default=0.85, metavar="A",
+                     help="pagerank: the damping factor (default 0.85)")
+    run.add_argument("--max-iter", type=int, default=None, metavar="N",
                      help="pagerank: most iterations (default 100); cdlp: rounds (default 10)")
-    run.add_argument("--tol", type=float, default=1e-6, help="pagerank: the tolerance (default 1e-6)")
-    run.add_argument("--variant", default="networkx", help="pagerank: networkx, gap or graphalytics")
+    run.add_argument("--tol", type=float, default=1e-6, metavar="T", help="pagerank: the tolerance (default 1e-6)")
+    run.add_argument("--variant", default="networkx", metavar="V",
+                     help="pagerank: networkx, gap or graphalytics (default networkx)")
     run.add_argument("--k", type=int, default=None, help="bc: sample this many sources (default: all, exact)")
-    run.add_argument("--out", type=Path, default=None, help="write the result and timings as JSON to this file")
+    run.add_argument("--out", type=Path, default=None, metavar="FILE.json",
+                     help="write the summary, timings and result arrays as JSON to this file")
     run.add_argument("--json", action="store_true", help="print the summary and timings as JSON")
     run.add_argument("--check", action="store_true", help="verify the result with la_graph.verify")
 
@@ -236,7 +263,10 @@ def _msf(args, G, engine):
 
 def _top(values):
     v = int(np.argmax(values)) if len(values) else None
-    return {"top_vertex": v, "top_value": float(f"{values[v]:.6g}") if v is not None else None}
+    if v is None:
+        return {"top_vertex": None, "top_value": None}
+    top = int(values[v]) if np.issubdtype(np.asarray(values).dtype, np.integer) else float(f"{values[v]:.6g}")
+    return {"top_vertex": v, "top_value": top}
 
 
 def _pagerank(args, G, engine):
@@ -286,9 +316,38 @@ def _kcore(args, G, engine):
     return summary, {"core": core}, lambda: lg.verify.check_core_number(G, core)
 
 
+def _shortcut(args, G, engine):
+    H = lg.shortcut(G, seed=args.seed, engine=engine)
+    s = 0 if args.source is None else args.source
+    before, after = lg.bfs(G, s, parent=False, engine=engine), lg.bfs(H, s, parent=False, engine=engine)
+    A, B = _pattern(G), _pattern(H)          # both directed: an undirected G counts each edge both ways
+    added = (B - B.multiply(A)).tocoo()      # the shortcuts: edges of H that G lacks
+    summary = {"seed": args.seed, "shortcuts": int(added.nnz), "source": s,
+               "levels_before": before.nlevels, "levels_after": after.nlevels}
+
+    def check():
+        missing = (A - A.multiply(B)).tocoo()
+        if missing.nnz:
+            raise lg.VerificationError(f"edge {missing.row[0]} -> {missing.col[0]} of the graph is missing "
+                                       "from the shortcut graph")
+        src = np.asarray(args.sources if args.sources is not None else [s])
+        lg.verify.check_reachability(G, src, lg.reachability(H, src, engine=engine))
+        if after.nlevels > before.nlevels:
+            raise lg.VerificationError(f"the BFS from {s} got deeper: {before.nlevels} -> {after.nlevels} levels")
+
+    return summary, {"u": added.row, "v": added.col}, check
+
+
+def _pattern(G):
+    """The stored entries of G as a scipy CSR matrix of ones (explicit zero weights included)."""
+    import scipy.sparse as sp
+
+    return sp.csr_matrix((np.ones(G.nnz), G.indices, G.indptr), shape=(G.n, G.n))
+
+
 _RUNNERS = {"bfs": _bfs, "cc": _cc, "scc": _scc, "sssp": _sssp, "apsp": _apsp, "reachability": _reachability,
             "mis": _mis, "msf": _msf, "pagerank": _pagerank, "triangles": _triangles, "lcc": _lcc, "bc": _bc,
-            "cdlp": _cdlp, "kcore": _kcore}
+            "cdlp": _cdlp, "kcore": _kcore, "shortcut": _shortcut}
 
 
 def _run(args, G):
@@ -310,8 +369,13 @@ def _run(args, G):
 
 def _cli_words(message):
     """An error message of the Python API in the command line's words (its option names)."""
-    return (message.replace("engine='cpu'", "--engine cpu").replace("engine='gpu'", "--engine gpu")
-            .replace("pass fmt= one of", "pass --format, one of"))
+    message = (message.replace("engine='cpu'", "--engine cpu").replace("engine='gpu'", "--engine gpu")
+               .replace("pass fmt= one of", "pass --format, one of")
+               .replace("use Graph.from_edges(..., directed=False) or G.to_undirected()",
+                        "pass --undirected to read every edge as two-way"))
+    message = re.sub(r"\b(raise )max_iter or tol\b", r"\1--max-iter or --tol", message)
+    return re.sub(r"^(variant|method|delta|max_iter|alpha|tol|k|seed) (must|is)\b",
+                  lambda m: f"--{m[1].replace('_', '-')} {m[2]}", message)
 
 
 def _check_out(path):

@@ -121,3 +121,50 @@ def test_options_of_the_graph_kernels(capsys):
     assert json.loads(capsys.readouterr().out)["summary"]["sources"] == 2
     assert main(["run", "cdlp", "karate", "--max-iter", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["rounds"] == 2
+
+
+def test_shortcut_command(capsys, tmp_path):
+    """``run shortcut``: how many shortcuts, the BFS levels before and after, the added edges in --out."""
+    out = tmp_path / "r.json"
+    assert main(["run", "shortcut", "karate", "--seed", "3", "--check", "--json", "--out", str(out)]) == 0
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    G = lg.Graph.from_file(lg.data.path("karate"))
+    H = lg.shortcut(G, seed=3)
+    assert summary == {"seed": 3, "shortcuts": H.nnz - G.nnz, "source": 0, "levels_before": lg.bfs(G, 0).nlevels,
+                       "levels_after": lg.bfs(H, 0).nlevels}
+    added = json.loads(out.read_text())["result"]
+    assert len(added["u"]) == H.nnz - G.nnz
+    A, B = G.to_scipy().toarray() != 0, H.to_scipy().toarray() != 0
+    assert B[added["u"], added["v"]].all() and not A[added["u"], added["v"]].any()
+
+
+def test_integer_results_print_as_integers(capsys):
+    assert main(["run", "triangles", "karate", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"] == {"triangles": 45, "top_vertex": 0, "top_value": 18}
+
+
+def test_api_words_become_option_names(capsys):
+    """Errors raised by the library name the command line's options, not the Python keywords."""
+    assert main(["run", "mis", "karate", "--directed"]) == 2
+    assert "pass --undirected" in capsys.readouterr().err
+    assert main(["run", "sssp", "karate", "--method", "foo"]) == 2
+    assert "--method must be one of" in capsys.readouterr().err
+    assert main(["run", "cdlp", "karate", "--max-iter", "0"]) == 2
+    assert "--max-iter must be at least 1" in capsys.readouterr().err
+    assert main(["run", "pagerank", "karate", "--max-iter", "2"]) == 2
+    assert "raise --max-iter or --tol" in capsys.readouterr().err
+
+
+def test_help_names_choices_and_defaults(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("file format: mtx, edgelist, csv, dimacs, metis", "read every edge as two-way",
+                  "networkx, gap or graphalytics (default networkx)", "(default auto)", "shortcut"):
+        assert words in text
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "la-graph run cc karate --check" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["info", "karate", "--format", "snap"])
+    assert "invalid choice: 'snap'" in capsys.readouterr().err
