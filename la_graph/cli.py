@@ -372,7 +372,10 @@ def _cli_words(message):
     message = (message.replace("engine='cpu'", "--engine cpu").replace("engine='gpu'", "--engine gpu")
                .replace("pass fmt= one of", "pass --format, one of")
                .replace("use Graph.from_edges(..., directed=False) or G.to_undirected()",
-                        "pass --undirected to read every edge as two-way"))
+                        "pass --undirected to read every edge as two-way")
+               .replace("stream the rows with apsp_blocks(G, block_rows)",
+                        "ask for some rows with 'la-graph run sssp --sources S,S,...', or stream them all "
+                        "from Python with la_graph.apsp_blocks"))
     message = re.sub(r"\b(raise )max_iter or tol\b", r"\1--max-iter or --tol", message)
     return re.sub(r"^(variant|method|delta|max_iter|alpha|tol|k|seed) (must|is)\b",
                   lambda m: f"--{m[1].replace('_', '-')} {m[2]}", message)

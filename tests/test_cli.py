@@ -153,6 +153,10 @@ def test_api_words_become_option_names(capsys):
     assert "--max-iter must be at least 1" in capsys.readouterr().err
     assert main(["run", "pagerank", "karate", "--max-iter", "2"]) == 2
     assert "raise --max-iter or --tol" in capsys.readouterr().err
+    from la_graph.cli import _cli_words      # apsp's advice when the n x n matrix does not fit
+
+    assert "'la-graph run sssp --sources S,S,...'" in _cli_words(
+        "the distance matrix needs 8 bytes; stream the rows with apsp_blocks(G, block_rows)")
 
 
 def test_help_names_choices_and_defaults(capsys):
