@@ -3,7 +3,7 @@
 ::
 
     la-graph info FILE [--format FMT] [--directed | --undirected]
-    la-graph run ALGO FILE [--engine cpu|gpu|dask] [--source S | --sources S,S,...] [--method M] [--delta D]
+    la-graph run ALGO FILE [--engine cpu|gpu|dask|reference] [--source S | --sources S,S,...] [--method M] [--delta D]
                            [--seed N] [--k K] [--alpha A] [--max-iter N] [--tol T] [--variant V]
                            [--out FILE.json] [--json] [--check]
     la-graph run cc karate              # a bundled example graph by name
@@ -96,9 +96,10 @@ def _parser():
                          epilog="algorithms: " + "; ".join(f"{k}: {v}" for k, v in ALGORITHMS.items()))
     run.add_argument("algo", choices=tuple(ALGORITHMS), metavar="ALGO", help=", ".join(ALGORITHMS))
     graph_args(run)
-    run.add_argument("--engine", choices=("cpu", "gpu", "dask"), default=None,
+    run.add_argument("--engine", choices=("cpu", "gpu", "dask", "reference"), default=None,
                      help="engine (default: LA_GRAPH_ENGINE or cpu); dask: the cluster at "
-                          "$LA_GRAPH_DASK_SCHEDULER, else a LocalCluster on this machine")
+                          "$LA_GRAPH_DASK_SCHEDULER, else a LocalCluster on this machine; reference: numpy "
+                          "primitives only, no fused step (the tests' oracle, slow by design)")
     run.add_argument("--source", type=int, default=None, metavar="S",
                      help="source vertex of bfs, sssp, reachability; shortcut: the BFS whose levels are "
                           "compared (default 0)")

@@ -172,3 +172,9 @@ def test_help_names_choices_and_defaults(capsys):
     with pytest.raises(SystemExit):
         main(["info", "karate", "--format", "snap"])
     assert "invalid choice: 'snap'" in capsys.readouterr().err
+
+
+def test_reference_engine(capsys):
+    assert main(["run", "sssp", "karate", "--engine", "reference", "--check", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["engine"] == "reference" and printed["summary"]["reached"] == 34
