@@ -100,10 +100,11 @@ def _parser():
                      help="engine (default: LA_GRAPH_ENGINE or cpu); dask: the cluster at "
                           "$LA_GRAPH_DASK_SCHEDULER, else a LocalCluster on this machine; reference: numpy "
                           "primitives only, no fused step (the tests' oracle, slow by design)")
-    run.add_argument("--source", type=int, default=None, metavar="S",
+    src = run.add_mutually_exclusive_group()
+    src.add_argument("--source", type=int, default=None, metavar="S",
                      help="source vertex of bfs, sssp, reachability; shortcut: the BFS whose levels are "
                           "compared (default 0)")
-    run.add_argument("--sources", type=_int_list, default=None, metavar="S,S,...",
+    src.add_argument("--sources", type=_int_list, default=None, metavar="S,S,...",
                      help="comma-separated source vertices, searched together (bfs, sssp, reachability, bc)")
     run.add_argument("--method", default=None, metavar="M",
                      help="sssp: auto, delta_stepping, bellman_ford; apsp: auto, floyd_warshall, sssp "

@@ -86,6 +86,9 @@ def test_sources_must_be_vertex_ids(capsys):
     with pytest.raises(SystemExit):
         main(["run", "bfs", "karate", "--sources", "0,x"])
     assert "comma-separated vertex ids" in capsys.readouterr().err
+    with pytest.raises(SystemExit):             # one or the other: --source was silently ignored
+        main(["run", "bfs", "karate", "--source", "5", "--sources", "0,33"])
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
