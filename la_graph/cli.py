@@ -383,6 +383,17 @@ def _cli_words(message):
                   lambda m: f"--{m[1].replace('_', '-')} {m[2]}", message)
 
 
+def _json_list(values):
+    """An array as (nested) JSON lists; inf (unreachable: sssp, apsp) as null, since JSON has no infinity
+    (Python's json writes ``Infinity``, which JSON.parse and other strict readers reject)."""
+    a = np.asarray(values)
+    if a.dtype.kind == "f" and not np.isfinite(a).all():
+        out = a.astype(object)
+        out[~np.isfinite(a)] = None
+        return out.tolist()
+    return a.tolist()
+
+
 def _check_out(path):
     """Fail before the work if ``--out`` cannot be written."""
     if path is None:
@@ -447,7 +458,7 @@ def main(argv=None):
     if args.out is not None:
         doc = {"algorithm": args.algo, "file": str(args.file), "engine": engine, "graph": _describe(G),
                "seconds": seconds, "summary": summary,
-               "result": {k: np.asarray(v).tolist() for k, v in result.items()}}   # lists only for the file
+               "result": {k: _json_list(v) for k, v in result.items()}}   # lists only for the file
         try:
             args.out.write_text(json.dumps(doc))
         except OSError as exc:

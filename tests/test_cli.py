@@ -181,3 +181,14 @@ def test_reference_engine(capsys):
     assert main(["run", "sssp", "karate", "--engine", "reference", "--check", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["engine"] == "reference" and printed["summary"]["reached"] == 34
+
+
+def test_out_is_strict_json(tmp_path, capsys):
+    """Unreachable distances are null in --out (JSON has no infinity), so strict readers can load the file."""
+    g = tmp_path / "g.txt"
+    g.write_text("0 1\n1 2\n3 0\n")
+    out = tmp_path / "r.json"
+    assert main(["run", "sssp", str(g), "--out", str(out)]) == 0
+    doc = json.loads(out.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in --out"))
+    assert doc["result"]["distance"] == [0.0, 1.0, 2.0, None]
+    assert doc["result"]["parent"] == [0, 0, 1, -1]
