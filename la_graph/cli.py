@@ -383,6 +383,14 @@ def _cli_words(message):
                   lambda m: f"--{m[1].replace('_', '-')} {m[2]}", message)
 
 
+def _brief(value, head=5):
+    """A summary value for the text line: a long list (one entry a source) shortened to its first entries
+    and its size; --json and --out keep it whole."""
+    if isinstance(value, list) and len(value) > 2 * head:
+        return f"[{', '.join(map(str, value[:head]))}, ... ({len(value)} in all)]"
+    return value
+
+
 def _json_list(values):
     """An array as (nested) JSON lists; inf (unreachable: sssp, apsp) as null, since JSON has no infinity
     (Python's json writes ``Infinity``, which JSON.parse and other strict readers reject)."""
@@ -450,7 +458,7 @@ def main(argv=None):
         print(json.dumps({"algorithm": args.algo, "file": str(args.file), "engine": engine, "graph": _describe(G),
                           "seconds": seconds, "summary": summary, "checked": bool(args.check)}))
     else:
-        parts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in summary.items())
+        parts = ", ".join(f"{k.replace('_', ' ')} {_brief(v)}" for k, v in summary.items())
         print(f"{args.algo} on {args.file} ({G.n} vertices, {G.nedges} edges, {engine} engine): {parts}")
         took = (f"{args.algo} {times['warm'] * 1e3:.2f} ms (first call {times['first'] * 1e3:.2f} ms, with start-up)"
                 if "warm" in times else f"{args.algo} {times['first'] * 1e3:.2f} ms (with start-up)")
