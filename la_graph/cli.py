@@ -142,6 +142,8 @@ def _load(args):
     if not Path(path).exists():
         raise FileNotFoundError(f"{args.file}: no such file, and no bundled graph of that name "
                                 f"(bundled: {', '.join(data.names())})")
+    if Path(path).is_dir():
+        raise IsADirectoryError(f"{args.file}: is a folder, not a graph file")
     t = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", NumberingWarning)

@@ -43,6 +43,8 @@ def test_errors_exit_2_with_message(capsys, tmp_path):
     assert "source 99 is out of range 0..33" in capsys.readouterr().err
     assert main(["info", str(tmp_path / "missing.mtx")]) == 2
     assert "missing.mtx" in capsys.readouterr().err
+    assert main(["info", str(tmp_path)]) == 2                 # said "unknown extension '(none)'"
+    assert "is a folder, not a graph file" in capsys.readouterr().err
     bad = tmp_path / "bad.txt"
     bad.write_text("0 1\n1 x\n")
     assert main(["info", str(bad)]) == 2
