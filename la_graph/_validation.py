@@ -87,8 +87,12 @@ def check_vertices(sources, n, *, what="sources"):
 
 
 def check_choice(value, choices, *, what):
-    """Return ``value`` if it is one of ``choices``."""
-    if value not in choices:
+    """Return ``value`` if it is one of ``choices`` (an unhashable value, a list say, is none of them)."""
+    try:
+        found = value in choices
+    except TypeError:   # `[1] in {"a"}`: unhashable
+        found = False
+    if not found:
         raise InvalidArgumentError(f"{what} must be one of {sorted(choices)}, got {value!r}")
     return value
 
@@ -111,6 +115,21 @@ def check_real(value, what, *, low=None, high=None, open_low=False):
     if high is not None and x > high:
         raise InvalidArgumentError(f"{what} must be <= {high}, got {value!r}")
     return x
+
+
+def check_bucket_width(delta, n, wmax):
+    """Return ``delta`` if delta-stepping's buckets of width ``delta`` can be numbered in float64.
+
+    A distance is at most ``(n - 1) * wmax``; its bucket number, distance / ``delta``, must
+    stay below 2**52, where consecutive numbers are still distinct floats (past it bucket
+    ``b`` and ``b + 1`` share their bounds and the search never leaves the bucket).
+    """
+    low = wmax * (max(n - 1, 1) / 2**52)
+    if delta < low:
+        raise InvalidArgumentError(
+            f"delta must be at least (n - 1) * the largest weight / 2**52 = {low:.3g} (smaller buckets cannot "
+            f"be numbered in float64), got {delta!r}")
+    return delta
 
 
 def check_count(value, what, *, low=1):

@@ -357,7 +357,8 @@ def main(argv=None):
         try:
             engine = get_engine(args.engine).name
         except LaGraphError as exc:
-            if args.engine is None and os.environ.get("LA_GRAPH_ENGINE"):   # the user did not type it here
+            if (args.engine is None and os.environ.get("LA_GRAPH_ENGINE")   # the user did not type it here
+                    and "LA_GRAPH_ENGINE" not in str(exc)):
                 raise type(exc)(f"LA_GRAPH_ENGINE={os.environ['LA_GRAPH_ENGINE']} asked for it: {exc}") from exc
             raise
         args.engine = engine

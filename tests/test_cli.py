@@ -103,6 +103,10 @@ def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
         assert main(["run", "cc", "karate"]) == 2
         err = capsys.readouterr().err
         assert "LA_GRAPH_ENGINE=gpu asked for it" in err and "--engine cpu" in err
+    monkeypatch.setenv("LA_GRAPH_ENGINE", "tpu")
+    assert main(["run", "cc", "karate"]) == 2
+    assert "the environment variable LA_GRAPH_ENGINE must be one of ['cpu', 'dask', 'gpu', 'reference'], " \
+           "got 'tpu'" in capsys.readouterr().err
 
 
 def test_options_of_the_graph_kernels(capsys):

@@ -182,3 +182,12 @@ def test_long_work_shows_progress_when_asked(monkeypatch, capsys, tmp_path):
     lg.apsp(G)
     lg.betweenness_centrality(G, k=20, seed=1)
     assert capsys.readouterr().err == ""                   # not asked: silent
+
+
+def test_engine_options_are_checked():
+    for name in ("cpu", "reference"):
+        with pytest.raises(lg.InvalidArgumentError, match=f"the {name} engine takes no options, got bogus=1"):
+            lg.set_engine(name, bogus=1)
+        with pytest.raises(lg.InvalidArgumentError, match=f"the {name} engine takes no options, got bogus=1"):
+            with lg.use_engine(name, bogus=1):
+                pass

@@ -133,6 +133,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=
     G = V.check_graph(G)
     normalized = V.check_flag(normalized, "normalized")
     endpoints = V.check_flag(endpoints, "endpoints")
+    progress = V.check_flag(progress, "progress")
     seed = None if seed is None else check_seed(seed)
     n = G.n
     if k is not None and sources is not None:
