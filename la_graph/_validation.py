@@ -252,13 +252,19 @@ def check_edge_arrays(u, v, w=None, n=None, *, xp=np):
 
 
 def _as_index_array(a, name, xp=np):
-    arr = xp.asarray(a)
+    try:
+        arr = xp.asarray(a)
+    except (ValueError, TypeError) as exc:                # ragged lists: [[0], [1, 2]]
+        raise InvalidGraphError(f"{name} must be a 1-D array of integer vertex ids, got {_show(a)}") from exc
     if arr.ndim != 1:
         arr = arr.reshape(-1) if arr.ndim == 0 else arr
         if arr.ndim != 1:
             raise InvalidGraphError(f"{name} must be 1-D, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":
         if arr.dtype.kind == "f" and bool(xp.all(xp.isfinite(arr) & (arr == xp.round(arr)))):
+            big = xp.abs(arr) >= 2.0**63                  # astype would wrap these to -2**63
+            if bool(big.any()):
+                raise InvalidGraphError(f"vertex id {float(arr[int(xp.argmax(big))])!r} does not fit in int64")
             return arr.astype(np.int64)
         if arr.dtype.kind == "b":
             raise InvalidGraphError(f"{name} must hold integer vertex ids, got booleans")
@@ -271,6 +277,52 @@ def _as_index_array(a, name, xp=np):
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) > INT64_MAX:
         raise InvalidGraphError(f"vertex id {int(arr.max())} does not fit in int64")
     return arr.astype(np.int64, copy=False)
+
+
+def _show(x, limit=60):
+    """``repr(x)``, cut to ``limit`` characters."""
+    r = repr(x)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+def check_path(path):
+    """Return ``path`` (bytes decoded) if it is a file name: a str or an os.PathLike."""
+    if isinstance(path, bytes):
+        return os.fsdecode(path)
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidArgumentError(f"path must be a file name (a str or os.PathLike), got {_show(path)}")
+    return path
+
+
+def check_networkx_graph(G, weight):
+    """Return ``G`` if it looks like a NetworkX graph and ``weight`` can name an edge attribute."""
+    if not all(hasattr(G, a) for a in ("nodes", "edges", "is_directed")):
+        raise InvalidGraphError(f"expected a NetworkX graph, got {type(G).__name__}")
+    if weight is not None:
+        try:
+            hash(weight)
+        except TypeError:
+            raise InvalidArgumentError(f"weight must be an edge attribute name or None, got {_show(weight)}") from None
+    return G
+
+
+def check_labels(nodes, n):
+    """Return ``nodes`` as a list of ``n`` distinct hashable labels, one per vertex."""
+    try:
+        labels = list(nodes)
+    except TypeError:
+        raise InvalidArgumentError(f"nodes must be a sequence of {n} labels, got {type(nodes).__name__}") from None
+    if len(labels) != n:
+        raise InvalidArgumentError(f"nodes must give {n} labels, got {len(labels)}")
+    seen = {}
+    for i, x in enumerate(labels):
+        try:
+            j = seen.setdefault(x, i)
+        except TypeError:
+            raise InvalidArgumentError(f"nodes must be hashable labels, got nodes[{i}] = {_show(x)}") from None
+        if j != i:
+            raise InvalidArgumentError(f"nodes must be distinct: nodes[{i}] = {_show(x)} repeats nodes[{j}]")
+    return labels
 
 
 def check_square_sparse(A):
