@@ -163,6 +163,7 @@ def sample_sources(n, k, seed=None):
     >>> sample_sources(10, 3, seed=1).tolist()
     [3, 4, 7]
     """
+    seed = None if seed is None else check_seed(seed)
     return np.sort(np.random.default_rng(seed).choice(n, k, replace=False)).astype(np.int64)
 
 
