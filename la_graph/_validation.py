@@ -132,6 +132,24 @@ def check_bucket_width(delta, n, wmax):
     return delta
 
 
+def check_out_weight_sums(G, what):
+    """Raise InvalidGraphError where a vertex's out-weights could sum past float64's largest value.
+
+    ``what`` (an algorithm dividing each edge's weight by its source's out-weight sum) would
+    read an infinite sum as "every out-edge weighs 0".  The test is the bound ``largest weight
+    * out-degree``, which needs only the weights' range and the degrees (a distributed graph has
+    both on the client).
+    """
+    wmax = G.weight_range().max
+    big = np.finfo(np.float64).max
+    if wmax * max(int(G.out_degree.max(initial=0)), 1) < big:
+        return
+    v = int(np.argmax(G.out_degree >= big / wmax))
+    raise InvalidGraphError(f"{what} divides each edge's weight by its source's out-weight sum, and vertex {v}'s "
+                            f"{int(G.out_degree[v])} out-edges with weights up to {wmax:.4g} may sum past "
+                            f"float64's largest value ({big:.4g}); rescale the weights")
+
+
 def check_count(value, what, *, low=1):
     """Return ``value`` as a Python int if it is an integer ``>= low`` (an iteration count)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
