@@ -188,6 +188,9 @@ def _int_list(text):
 
 def _one_source(args):
     """The single source (--source, default 0), or None when --sources gives several."""
+    if args.sources is not None and args.source is not None:
+        raise lg.InvalidArgumentError(f"give --source or --sources, not both (got --source {args.source} and "
+                                      f"--sources {','.join(map(str, args.sources))})")
     if args.sources is not None:
         return None
     return 0 if args.source is None else args.source
@@ -246,7 +249,8 @@ def _apsp(args, G, engine):
 
 
 def _reachability(args, G, engine):
-    src = np.asarray(args.sources if args.sources is not None else [_one_source(args)])
+    s = _one_source(args)
+    src = np.asarray(args.sources if s is None else [s])
     R = lg.reachability(G, src, engine=engine)
     summary = {"sources": src.tolist(), "reached": [int(x) for x in R.sum(axis=1)]}
     return summary, {"reach": R}, lambda: lg.verify.check_reachability(G, src, R)
@@ -447,7 +451,8 @@ def main(argv=None):
         try:
             engine = get_engine(args.engine).name
         except LaGraphError as exc:
-            if args.engine is None and os.environ.get("LA_GRAPH_ENGINE"):   # the user did not type it here
+            if (args.engine is None and os.environ.get("LA_GRAPH_ENGINE")   # the user did not type it here
+                    and "LA_GRAPH_ENGINE" not in str(exc)):
                 raise type(exc)(f"LA_GRAPH_ENGINE={os.environ['LA_GRAPH_ENGINE']} asked for it: {exc}") from exc
             raise
         args.engine = engine

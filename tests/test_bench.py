@@ -276,6 +276,11 @@ def test_cli_bench_errors(tmp_path, capsys):
     assert main(["bench", "cc", "--repeat", "0", "--no-progress"]) == 2
     assert main(["bench", "--report", str(tmp_path / "none.json")]) == 2
     assert "no such benchmark record" in capsys.readouterr().err
+    for name, data in (("empty.json", b""), ("binary.json", b"\xff\xfe\x00")):
+        (tmp_path / name).write_bytes(data)
+        assert main(["bench", "--report", str(tmp_path / name)]) == 2          # the file was not named
+        assert f"{tmp_path / name} is not a benchmark record of la-graph bench: not JSON text" in \
+            capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- the ECL suite (external peers)

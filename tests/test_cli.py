@@ -108,6 +108,17 @@ def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
         assert main(["run", "cc", "karate"]) == 2
         err = capsys.readouterr().err
         assert "LA_GRAPH_ENGINE=gpu asked for it" in err and "--engine cpu" in err
+    monkeypatch.setenv("LA_GRAPH_ENGINE", "tpu")
+    assert main(["run", "cc", "karate"]) == 2
+    assert "the environment variable LA_GRAPH_ENGINE must be one of ['cpu', 'dask', 'gpu', 'reference'], " \
+           "got 'tpu'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("algo", ["bfs", "sssp", "reachability"])
+def test_source_and_sources_are_not_both_given(capsys, algo):
+    """--source was dropped silently for --sources."""
+    assert main(["run", algo, "karate", "--source", "0", "--sources", "1,2"]) == 2
+    assert "give --source or --sources, not both (got --source 0 and --sources 1,2)" in capsys.readouterr().err
 
 
 def test_options_of_the_graph_kernels(capsys):
@@ -122,6 +133,8 @@ def test_options_of_the_graph_kernels(capsys):
     assert "--k (sampled sources) or --sources" in capsys.readouterr().err
     assert main(["run", "bc", "karate", "--k", "99"]) == 2
     assert "k must be at most n = 34" in capsys.readouterr().err
+    assert main(["run", "bc", "karate", "--k", "2", "--seed", "-1"]) == 2      # was numpy's traceback, status 1
+    assert "seed must be in 0..2**64-1, got -1" in capsys.readouterr().err
     assert main(["run", "bc", "karate", "--sources", "0,33", "--check", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["sources"] == 2
     assert main(["run", "cdlp", "karate", "--max-iter", "2", "--json"]) == 0
