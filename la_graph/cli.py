@@ -187,10 +187,7 @@ def _int_list(text):
 
 
 def _one_source(args):
-    """The single source (--source, default 0), or None when --sources gives several."""
-    if args.sources is not None and args.source is not None:
-        raise lg.InvalidArgumentError(f"give --source or --sources, not both (got --source {args.source} and "
-                                      f"--sources {','.join(map(str, args.sources))})")
+    """The single source (--source, default 0), or None when --sources gives several (argparse refuses both)."""
     if args.sources is not None:
         return None
     return 0 if args.source is None else args.source

@@ -114,13 +114,6 @@ def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
            "got 'tpu'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("algo", ["bfs", "sssp", "reachability"])
-def test_source_and_sources_are_not_both_given(capsys, algo):
-    """--source was dropped silently for --sources."""
-    assert main(["run", algo, "karate", "--source", "0", "--sources", "1,2"]) == 2
-    assert "give --source or --sources, not both (got --source 0 and --sources 1,2)" in capsys.readouterr().err
-
-
 def test_options_of_the_graph_kernels(capsys):
     """pagerank / bc / cdlp options reach the functions, and their errors name the option."""
     assert main(["run", "pagerank", "karate", "--variant", "graphalytics", "--max-iter", "5", "--check"]) == 0
