@@ -111,15 +111,15 @@ def _parser():
                           "(default auto)")
     run.add_argument("--delta", type=float, default=None, metavar="D",
                      help="sssp: the bucket width of delta-stepping (default: from the weights and degrees)")
-    run.add_argument("--seed", type=int, default=0, metavar="N",
+    run.add_argument("--seed", type=int, default=None, metavar="N",
                      help="mis: the seed of the random priorities; bc: of the --k sampled sources; shortcut: "
                           "of the pivots (default 0)")
-    run.add_argument("--alpha", type=float, default=0.85, metavar="A",
+    run.add_argument("--alpha", type=float, default=None, metavar="A",
                      help="pagerank: the damping factor (default 0.85)")
     run.add_argument("--max-iter", type=int, default=None, metavar="N",
                      help="pagerank: most iterations (default 100); cdlp: rounds (default 10)")
-    run.add_argument("--tol", type=float, default=1e-6, metavar="T", help="pagerank: the tolerance (default 1e-6)")
-    run.add_argument("--variant", default="networkx", metavar="V",
+    run.add_argument("--tol", type=float, default=None, metavar="T", help="pagerank: the tolerance (default 1e-6)")
+    run.add_argument("--variant", default=None, metavar="V",
                      help="pagerank: networkx, gap or graphalytics (default networkx)")
     run.add_argument("--k", type=int, default=None, help="bc: sample this many sources (default: all, exact)")
     run.add_argument("--out", type=Path, default=None, metavar="FILE.json",
@@ -350,6 +350,26 @@ def _pattern(G):
     return sp.csr_matrix((np.ones(G.nnz), G.indices, G.indptr), shape=(G.n, G.n))
 
 
+# run's options that only some algorithms read (the others refuse them), with the defaults of those set to a
+# value in the parser's help
+_OPTIONS = {"source": ("bfs", "sssp", "reachability", "shortcut"), "sources": ("bfs", "sssp", "reachability", "bc",
+            "shortcut"), "method": ("sssp", "apsp"), "delta": ("sssp",), "seed": ("mis", "bc", "shortcut"),
+            "alpha": ("pagerank",), "max_iter": ("pagerank", "cdlp"), "tol": ("pagerank",),
+            "variant": ("pagerank",), "k": ("bc",)}
+_DEFAULTS = {"seed": 0, "alpha": 0.85, "tol": 1e-6, "variant": "networkx"}
+
+
+def _check_options(args):
+    """Refuse an option that ALGO does not read (it was ignored silently); then fill in the defaults."""
+    for name, algos in _OPTIONS.items():
+        if getattr(args, name) is not None and args.algo not in algos:
+            raise lg.InvalidArgumentError(
+                f"--{name.replace('_', '-')} is not an option of {args.algo} (only of {', '.join(algos)})")
+    for name, value in _DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+
+
 _RUNNERS = {"bfs": _bfs, "cc": _cc, "scc": _scc, "sssp": _sssp, "apsp": _apsp, "reachability": _reachability,
             "mis": _mis, "msf": _msf, "pagerank": _pagerank, "triangles": _triangles, "lcc": _lcc, "bc": _bc,
             "cdlp": _cdlp, "kcore": _kcore, "shortcut": _shortcut}
@@ -431,6 +451,7 @@ def main(argv=None):
             return 2
     try:
         if args.command == "run":
+            _check_options(args)
             _check_out(args.out)
         G, t_load = _load(args)
         if args.command == "info":

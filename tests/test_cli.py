@@ -25,7 +25,7 @@ def test_info_json(capsys, tmp_path):
 @pytest.mark.parametrize("algo", ["cc", "bfs"])
 def test_run_writes_checked_json(capsys, tmp_path, algo):
     out = tmp_path / "r.json"
-    assert main(["run", algo, "karate", "--check", "--out", str(out), "--source", "5"]) == 0
+    assert main(["run", algo, "karate", "--check", "--out", str(out), *(["--source", "5"] if algo == "bfs" else [])]) == 0
     text = capsys.readouterr().out
     assert "checked: correct" in text and "cpu engine" in text
     doc = json.loads(out.read_text())
@@ -112,6 +112,19 @@ def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
     assert main(["run", "cc", "karate"]) == 2
     assert "the environment variable LA_GRAPH_ENGINE must be one of ['cpu', 'dask', 'gpu', 'reference'], " \
            "got 'tpu'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["cc", "--source", "5"], "--source is not an option of cc (only of bfs, sssp, reachability, shortcut)"),
+    (["pagerank", "--seed", "3"], "--seed is not an option of pagerank (only of mis, bc, shortcut)"),
+    (["bfs", "--alpha", "0.5"], "--alpha is not an option of bfs (only of pagerank)"),
+    (["mis", "--max-iter", "3"], "--max-iter is not an option of mis (only of pagerank, cdlp)"),
+    (["apsp", "--delta", "2"], "--delta is not an option of apsp (only of sssp)"),
+])
+def test_options_an_algorithm_does_not_read_are_refused(capsys, argv, said):
+    """They were ignored silently (a user's --source 5 for cc, --seed for pagerank)."""
+    assert main(["run", argv[0], "karate", *argv[1:]]) == 2
+    assert said in capsys.readouterr().err
 
 
 def test_options_of_the_graph_kernels(capsys):
