@@ -35,10 +35,15 @@ def check_graph(G, *, undirected=False, weighted=None, name="G"):
     if _Graph is None:   # imported once (la_graph.graph imports this module); an import per call costs ~1 us
         from .graph import Graph as _Graph
     if not isinstance(G, _Graph):
+        kind = type(G)
+        where = kind.__module__.split(".")[0]
+        how = {"networkx": "Graph.from_networkx(G) converts it (or call NetworkX's own function with "
+                           "backend='la_graph')",
+               "scipy": "Graph.from_scipy(A) converts a sparse adjacency matrix"}.get(
+            where, "build one with Graph.from_edges, Graph.from_scipy, Graph.from_networkx or Graph.from_file")
         raise InvalidGraphError(
-            f"{name} must be a la_graph.Graph, got {type(G).__name__}; "
-            "build one with Graph.from_edges, Graph.from_scipy or Graph.from_file"
-        )
+            f"{name} must be a la_graph.Graph, got {where + '.' if where in ('networkx', 'scipy') else ''}"
+            f"{kind.__name__}; {how}")
     if undirected and G.directed:
         raise InvalidGraphError(
             "this algorithm needs an undirected graph, got a directed one; "

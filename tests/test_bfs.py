@@ -179,8 +179,10 @@ def test_bad_arguments():
         lg.bfs(G, 0, level="no")
     with pytest.raises(lg.InvalidArgumentError, match="parent must be True or False, got None"):
         lg.bfs(G, 0, parent=None)
-    with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
+    with pytest.raises(lg.InvalidGraphError, match=r"got scipy.csr_\w+; Graph.from_scipy\(A\) converts"):
         lg.bfs(G.to_scipy(), 0)
+    with pytest.raises(lg.InvalidGraphError, match=r"got networkx.Graph; Graph.from_networkx\(G\) converts it"):
+        lg.bfs(G.to_networkx(), 0)
     with pytest.raises(lg.InvalidArgumentError, match="engine must be one of"):
         lg.bfs(G, 0, engine="tpu")
 
