@@ -296,6 +296,7 @@ def delaunay(n, *, weights=None, seed=None):
     (1000, True)
     """
     n = _count_arg(n, "n")
+    _check_fits(3 * n, f"delaunay({n})", extra=64 * n)     # about 3n edges; scipy's triangulation, ~64 bytes a point
     weights = _weight_spec(weights)
     rng = _rng(seed)
     if n < 3:
@@ -342,6 +343,7 @@ def grid_2d(rows, cols, *, diagonal=False, periodic=False, weights=None, seed=No
     cols = _count_arg(cols, "cols")
     diagonal = check_flag(diagonal, "diagonal")
     n = _count_arg(rows * cols, "rows * cols")
+    _check_fits((4 if diagonal else 2) * n, f"grid_2d({rows}, {cols})", extra=48 * n)   # the coordinate arrays
     if isinstance(periodic, (tuple, list)):
         if len(periodic) != 2:
             raise InvalidArgumentError(f"periodic must be a bool or a (rows, cols) pair of bools, got {periodic!r}")
@@ -404,6 +406,7 @@ def circulant(n, offsets, *, weights=None, seed=None):
     bad = [k for k in offs if k % n == 0]
     if bad:
         raise InvalidArgumentError(f"offsets must not be multiples of n = {n} (they make self-loops), got {bad[0]}")
+    _check_fits(n * len(offs), f"circulant({n}, {len(offs)} offsets)")
     weights = _weight_spec(weights)
     rng = _rng(seed)
     u = np.tile(np.arange(n, dtype=np.int64), len(offs))

@@ -403,6 +403,9 @@ def test_bad_arguments(call, match):
     (lambda: erdos_renyi(10**6, 0.5), r"erdos_renyi\(1000000, 0.5\) \(249,999,750,000 edges expected\) needs"),
     (lambda: uniform(10, 10**13), r"uniform\(10, 10000000000000\) \(10,000,000,000,000 edges\) needs"),
     (lambda: rmat(31, 10**6), r"rmat\(31, 1000000\) \(2,147,483,648,000,000 edges\) needs"),
+    (lambda: grid_2d(50000, 50000), r"grid_2d\(50000, 50000\) \(5,000,000,000 edges\) needs"),
+    (lambda: delaunay(10**9), r"delaunay\(1000000000\) \(3,000,000,000 edges\) needs"),
+    (lambda: circulant(10**9, list(range(1, 50))), r"circulant\(1000000000, 49 offsets\) \(49,000,000,000 edges\)"),
 ])
 def test_graphs_too_large_for_memory_are_refused_first(call, match):
     """Each was numpy's MemoryError from deep inside (an n x n mask, or the edge arrays)."""
