@@ -35,10 +35,15 @@ def check_graph(G, *, undirected=False, weighted=None, name="G"):
     if _Graph is None:   # imported once (la_graph.graph imports this module); an import per call costs ~1 us
         from .graph import Graph as _Graph
     if not isinstance(G, _Graph):
+        kind = type(G)
+        where = kind.__module__.split(".")[0]
+        how = {"networkx": "Graph.from_networkx(G) converts it (or call NetworkX's own function with "
+                           "backend='la_graph')",
+               "scipy": "Graph.from_scipy(A) converts a sparse adjacency matrix"}.get(
+            where, "build one with Graph.from_edges, Graph.from_scipy, Graph.from_networkx or Graph.from_file")
         raise InvalidGraphError(
-            f"{name} must be a la_graph.Graph, got {type(G).__name__}; "
-            "build one with Graph.from_edges, Graph.from_scipy or Graph.from_file"
-        )
+            f"{name} must be a la_graph.Graph, got {where + '.' if where in ('networkx', 'scipy') else ''}"
+            f"{kind.__name__}; {how}")
     if undirected and G.directed:
         raise InvalidGraphError(
             "this algorithm needs an undirected graph, got a directed one; "
@@ -87,8 +92,12 @@ def check_vertices(sources, n, *, what="sources"):
 
 
 def check_choice(value, choices, *, what):
-    """Return ``value`` if it is one of ``choices``."""
-    if value not in choices:
+    """Return ``value`` if it is one of ``choices`` (an unhashable value, a list say, is none of them)."""
+    try:
+        found = value in choices
+    except TypeError:   # `[1] in {"a"}`: unhashable
+        found = False
+    if not found:
         raise InvalidArgumentError(f"{what} must be one of {sorted(choices)}, got {value!r}")
     return value
 
@@ -111,6 +120,39 @@ def check_real(value, what, *, low=None, high=None, open_low=False):
     if high is not None and x > high:
         raise InvalidArgumentError(f"{what} must be <= {high}, got {value!r}")
     return x
+
+
+def check_bucket_width(delta, n, wmax):
+    """Return ``delta`` if delta-stepping's buckets of width ``delta`` can be numbered in float64.
+
+    A distance is at most ``(n - 1) * wmax``; its bucket number, distance / ``delta``, must
+    stay below 2**52, where consecutive numbers are still distinct floats (past it bucket
+    ``b`` and ``b + 1`` share their bounds and the search never leaves the bucket).
+    """
+    low = wmax * (max(n - 1, 1) / 2**52)
+    if delta < low:
+        raise InvalidArgumentError(
+            f"delta must be at least (n - 1) * the largest weight / 2**52 = {low:.3g} (smaller buckets cannot "
+            f"be numbered in float64), got {delta!r}")
+    return delta
+
+
+def check_out_weight_sums(G, what):
+    """Raise InvalidGraphError where a vertex's out-weights could sum past float64's largest value.
+
+    ``what`` (an algorithm dividing each edge's weight by its source's out-weight sum) would
+    read an infinite sum as "every out-edge weighs 0".  The test is the bound ``largest weight
+    * out-degree``, which needs only the weights' range and the degrees (a distributed graph has
+    both on the client).
+    """
+    wmax = G.weight_range().max
+    big = np.finfo(np.float64).max
+    if wmax * max(int(G.out_degree.max(initial=0)), 1) < big:
+        return
+    v = int(np.argmax(G.out_degree >= big / wmax))
+    raise InvalidGraphError(f"{what} divides each edge's weight by its source's out-weight sum, and vertex {v}'s "
+                            f"{int(G.out_degree[v])} out-edges with weights up to {wmax:.4g} may sum past "
+                            f"float64's largest value ({big:.4g}); rescale the weights")
 
 
 def check_count(value, what, *, low=1):
@@ -233,13 +275,19 @@ def check_edge_arrays(u, v, w=None, n=None, *, xp=np):
 
 
 def _as_index_array(a, name, xp=np):
-    arr = xp.asarray(a)
+    try:
+        arr = xp.asarray(a)
+    except (ValueError, TypeError) as exc:                # ragged lists: [[0], [1, 2]]
+        raise InvalidGraphError(f"{name} must be a 1-D array of integer vertex ids, got {_show(a)}") from exc
     if arr.ndim != 1:
         arr = arr.reshape(-1) if arr.ndim == 0 else arr
         if arr.ndim != 1:
             raise InvalidGraphError(f"{name} must be 1-D, got shape {arr.shape}")
     if arr.size and arr.dtype.kind not in "iu":
         if arr.dtype.kind == "f" and bool(xp.all(xp.isfinite(arr) & (arr == xp.round(arr)))):
+            big = xp.abs(arr) >= 2.0**63                  # astype would wrap these to -2**63
+            if bool(big.any()):
+                raise InvalidGraphError(f"vertex id {float(arr[int(xp.argmax(big))])!r} does not fit in int64")
             return arr.astype(np.int64)
         if arr.dtype.kind == "b":
             raise InvalidGraphError(f"{name} must hold integer vertex ids, got booleans")
@@ -252,6 +300,52 @@ def _as_index_array(a, name, xp=np):
     if arr.dtype.kind == "u" and arr.size and int(arr.max()) > INT64_MAX:
         raise InvalidGraphError(f"vertex id {int(arr.max())} does not fit in int64")
     return arr.astype(np.int64, copy=False)
+
+
+def _show(x, limit=60):
+    """``repr(x)``, cut to ``limit`` characters."""
+    r = repr(x)
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+def check_path(path):
+    """Return ``path`` (bytes decoded) if it is a file name: a str or an os.PathLike."""
+    if isinstance(path, bytes):
+        return os.fsdecode(path)
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidArgumentError(f"path must be a file name (a str or os.PathLike), got {_show(path)}")
+    return path
+
+
+def check_networkx_graph(G, weight):
+    """Return ``G`` if it looks like a NetworkX graph and ``weight`` can name an edge attribute."""
+    if not all(hasattr(G, a) for a in ("nodes", "edges", "is_directed")):
+        raise InvalidGraphError(f"expected a NetworkX graph, got {type(G).__name__}")
+    if weight is not None:
+        try:
+            hash(weight)
+        except TypeError:
+            raise InvalidArgumentError(f"weight must be an edge attribute name or None, got {_show(weight)}") from None
+    return G
+
+
+def check_labels(nodes, n):
+    """Return ``nodes`` as a list of ``n`` distinct hashable labels, one per vertex."""
+    try:
+        labels = list(nodes)
+    except TypeError:
+        raise InvalidArgumentError(f"nodes must be a sequence of {n} labels, got {type(nodes).__name__}") from None
+    if len(labels) != n:
+        raise InvalidArgumentError(f"nodes must give {n} labels, got {len(labels)}")
+    seen = {}
+    for i, x in enumerate(labels):
+        try:
+            j = seen.setdefault(x, i)
+        except TypeError:
+            raise InvalidArgumentError(f"nodes must be hashable labels, got nodes[{i}] = {_show(x)}") from None
+        if j != i:
+            raise InvalidArgumentError(f"nodes must be distinct: nodes[{i}] = {_show(x)} repeats nodes[{j}]")
+    return labels
 
 
 def check_square_sparse(A):

@@ -3,8 +3,9 @@
 ::
 
     la-graph info FILE [--format FMT] [--directed | --undirected]
-    la-graph run ALGO FILE [--engine cpu|gpu] [--source S | --sources S,S,...] [--method M] [--delta D]
-                           [--seed N] [--out FILE.json] [--json] [--check]
+    la-graph run ALGO FILE [--engine cpu|gpu|dask|reference] [--source S | --sources S,S,...]
+                           [--method M] [--delta D] [--seed N] [--k K] [--alpha A] [--max-iter N] [--tol T]
+                           [--variant V] [--out FILE.json] [--json] [--check]
     la-graph run cc karate              # a bundled example graph by name
     la-graph bench [ALGO ...] [--graphs ...] [--engines cpu,gpu] [--peers ...] [--repeat N] [--out FILE.json]
     la-graph bench --report benchmarks/results/*.json
@@ -30,6 +31,7 @@ import la_graph as lg
 
 from . import data
 from .exceptions import FileFormatError, LaGraphError, NumberingWarning
+from .io import FORMATS
 
 #: ``la-graph run`` ALGO -> what it runs
 ALGORITHMS = {
@@ -47,21 +49,38 @@ ALGORITHMS = {
     "bc": "betweenness centrality (exact, or from --k sampled sources with --seed, or from --sources)",
     "cdlp": "communities by label propagation (LDBC Graphalytics CDLP, --max-iter rounds)",
     "kcore": "the core number of every vertex (k-core decomposition)",
+    "shortcut": "Fineman's shortcuts: edges added with the same reachability and fewer BFS levels (--seed; "
+                "levels from --source)",
 }
+
+_EXAMPLES = """examples:
+  la-graph info karate                          # a bundled graph by name
+  la-graph run cc karate --check                # connected components, verified
+  la-graph run bfs karate --source 0 --out r.json
+  la-graph run sssp roads.gr --sources 0,5 --method delta_stepping
+  la-graph run pagerank web.txt.gz --undirected --json
+  la-graph COMMAND --help                       # every option of a command"""
 
 
 def _parser():
-    p = argparse.ArgumentParser(prog="la-graph", description="Graph algorithms in the language of linear algebra.")
+    p = argparse.ArgumentParser(prog="la-graph", description="Graph algorithms in the language of linear algebra.",
+                                epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
 
     def graph_args(sp):
         sp.add_argument("file", help=f"graph file, or a bundled graph name ({', '.join(data.names())})")
-        sp.add_argument("--format", dest="fmt", default=None, help="file format (default: from the extension)")
+        sp.add_argument("--format", dest="fmt", default=None, choices=FORMATS, metavar="FMT",
+                        help=f"file format: {', '.join(FORMATS)} (default: from the extension, .gz aside)")
         d = sp.add_mutually_exclusive_group()
-        d.add_argument("--directed", dest="directed", action="store_true", default=None)
-        d.add_argument("--undirected", dest="directed", action="store_false")
-        sp.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bars (shown on a terminal for reading, parsing and long runs "
-                        "once they take 2 s)")
+        d.add_argument("--directed", dest="directed", action="store_true", default=None,
+                       help="read every edge as one-way (default: the file's own word; edge lists, CSV "
+                            "and DIMACS are directed, METIS undirected, Matrix Market as its header says)")
+        d.add_argument("--undirected", dest="directed", action="store_false",
+                       help="read every edge as two-way (what algorithms for undirected graphs need: mis, "
+                            "msf; SNAP lists of undirected graphs)")
+        sp.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bars (shown on a terminal for reading, parsing and long runs once they "
+                             "take 2 s)")
         sp.add_argument("--base", type=int, choices=(0, 1), default=None,
                         help="how an edge list or CSV numbers its vertices (default: as written, with a note "
                              "when the file looks 1-based)")
@@ -77,24 +96,34 @@ def _parser():
                          epilog="algorithms: " + "; ".join(f"{k}: {v}" for k, v in ALGORITHMS.items()))
     run.add_argument("algo", choices=tuple(ALGORITHMS), metavar="ALGO", help=", ".join(ALGORITHMS))
     graph_args(run)
-    run.add_argument("--engine", choices=("cpu", "gpu", "dask"), default=None,
+    run.add_argument("--engine", choices=("cpu", "gpu", "dask", "reference"), default=None,
                      help="engine (default: LA_GRAPH_ENGINE or cpu); dask: the cluster at "
-                          "$LA_GRAPH_DASK_SCHEDULER, else a LocalCluster on this machine")
-    run.add_argument("--source", type=int, default=None, help="source vertex of bfs / sssp (default 0)")
-    run.add_argument("--sources", type=_int_list, default=None,
-                     help="comma-separated source vertices (bfs, sssp, reachability; default for reachability: 0)")
-    run.add_argument("--method", default=None, help="sssp: auto, delta_stepping, bellman_ford; apsp: auto, "
-                     "floyd_warshall, sssp")
-    run.add_argument("--delta", type=float, default=None, help="sssp: the bucket width of delta-stepping")
-    run.add_argument("--seed", type=int, default=0,
-                     help="mis: the seed of the random priorities; bc: of the --k sampled sources (default 0)")
-    run.add_argument("--alpha", type=float, default=0.85, help="pagerank: the damping factor (default 0.85)")
-    run.add_argument("--max-iter", type=int, default=None,
+                          "$LA_GRAPH_DASK_SCHEDULER, else a LocalCluster on this machine; reference: numpy "
+                          "primitives only, no fused step (the tests' oracle, slow by design)")
+    src = run.add_mutually_exclusive_group()
+    src.add_argument("--source", type=int, default=None, metavar="S",
+                     help="source vertex of bfs, sssp, reachability; shortcut: the BFS whose levels are "
+                          "compared (default 0)")
+    src.add_argument("--sources", type=_int_list, default=None, metavar="S,S,...",
+                     help="comma-separated source vertices, searched together (bfs, sssp, reachability, bc)")
+    run.add_argument("--method", default=None, metavar="M",
+                     help="sssp: auto, delta_stepping, bellman_ford; apsp: auto, floyd_warshall, sssp "
+                          "(default auto)")
+    run.add_argument("--delta", type=float, default=None, metavar="D",
+                     help="sssp: the bucket width of delta-stepping (default: from the weights and degrees)")
+    run.add_argument("--seed", type=int, default=None, metavar="N",
+                     help="mis: the seed of the random priorities; bc: of the --k sampled sources; shortcut: "
+                          "of the pivots (default 0)")
+    run.add_argument("--alpha", type=float, default=None, metavar="A",
+                     help="pagerank: the damping factor (default 0.85)")
+    run.add_argument("--max-iter", type=int, default=None, metavar="N",
                      help="pagerank: most iterations (default 100); cdlp: rounds (default 10)")
-    run.add_argument("--tol", type=float, default=1e-6, help="pagerank: the tolerance (default 1e-6)")
-    run.add_argument("--variant", default="networkx", help="pagerank: networkx, gap or graphalytics")
+    run.add_argument("--tol", type=float, default=None, metavar="T", help="pagerank: the tolerance (default 1e-6)")
+    run.add_argument("--variant", default=None, metavar="V",
+                     help="pagerank: networkx, gap or graphalytics (default networkx)")
     run.add_argument("--k", type=int, default=None, help="bc: sample this many sources (default: all, exact)")
-    run.add_argument("--out", type=Path, default=None, help="write the result and timings as JSON to this file")
+    run.add_argument("--out", type=Path, default=None, metavar="FILE.json",
+                     help="write the summary, timings and result arrays as JSON to this file")
     run.add_argument("--json", action="store_true", help="print the summary and timings as JSON")
     run.add_argument("--check", action="store_true", help="verify the result with la_graph.verify")
 
@@ -113,6 +142,8 @@ def _load(args):
     if not Path(path).exists():
         raise FileNotFoundError(f"{args.file}: no such file, and no bundled graph of that name "
                                 f"(bundled: {', '.join(data.names())})")
+    if Path(path).is_dir():
+        raise IsADirectoryError(f"{args.file}: is a folder, not a graph file")
     t = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", NumberingWarning)
@@ -156,7 +187,7 @@ def _int_list(text):
 
 
 def _one_source(args):
-    """The single source (--source, default 0), or None when --sources gives several."""
+    """The single source (--source, default 0), or None when --sources gives several (argparse refuses both)."""
     if args.sources is not None:
         return None
     return 0 if args.source is None else args.source
@@ -215,7 +246,8 @@ def _apsp(args, G, engine):
 
 
 def _reachability(args, G, engine):
-    src = np.asarray(args.sources if args.sources is not None else [_one_source(args)])
+    s = _one_source(args)
+    src = np.asarray(args.sources if s is None else [s])
     R = lg.reachability(G, src, engine=engine)
     summary = {"sources": src.tolist(), "reached": [int(x) for x in R.sum(axis=1)]}
     return summary, {"reach": R}, lambda: lg.verify.check_reachability(G, src, R)
@@ -236,7 +268,10 @@ def _msf(args, G, engine):
 
 def _top(values):
     v = int(np.argmax(values)) if len(values) else None
-    return {"top_vertex": v, "top_value": float(f"{values[v]:.6g}") if v is not None else None}
+    if v is None:
+        return {"top_vertex": None, "top_value": None}
+    top = int(values[v]) if np.issubdtype(np.asarray(values).dtype, np.integer) else float(f"{values[v]:.6g}")
+    return {"top_vertex": v, "top_value": top}
 
 
 def _pagerank(args, G, engine):
@@ -286,9 +321,58 @@ def _kcore(args, G, engine):
     return summary, {"core": core}, lambda: lg.verify.check_core_number(G, core)
 
 
+def _shortcut(args, G, engine):
+    H = lg.shortcut(G, seed=args.seed, engine=engine)
+    s = 0 if args.source is None else args.source
+    before, after = lg.bfs(G, s, parent=False, engine=engine), lg.bfs(H, s, parent=False, engine=engine)
+    A, B = _pattern(G), _pattern(H)          # both directed: an undirected G counts each edge both ways
+    added = (B - B.multiply(A)).tocoo()      # the shortcuts: edges of H that G lacks
+    summary = {"seed": args.seed, "shortcuts": int(added.nnz), "source": s,
+               "levels_before": before.nlevels, "levels_after": after.nlevels}
+
+    def check():
+        missing = (A - A.multiply(B)).tocoo()
+        if missing.nnz:
+            raise lg.VerificationError(f"edge {missing.row[0]} -> {missing.col[0]} of the graph is missing "
+                                       "from the shortcut graph")
+        src = np.asarray(args.sources if args.sources is not None else [s])
+        lg.verify.check_reachability(G, src, lg.reachability(H, src, engine=engine))
+        if after.nlevels > before.nlevels:
+            raise lg.VerificationError(f"the BFS from {s} got deeper: {before.nlevels} -> {after.nlevels} levels")
+
+    return summary, {"u": added.row, "v": added.col}, check
+
+
+def _pattern(G):
+    """The stored entries of G as a scipy CSR matrix of ones (explicit zero weights included)."""
+    import scipy.sparse as sp
+
+    return sp.csr_matrix((np.ones(G.nnz), G.indices, G.indptr), shape=(G.n, G.n))
+
+
+# run's options that only some algorithms read (the others refuse them), with the defaults of those set to a
+# value in the parser's help
+_OPTIONS = {"source": ("bfs", "sssp", "reachability", "shortcut"), "sources": ("bfs", "sssp", "reachability", "bc",
+            "shortcut"), "method": ("sssp", "apsp"), "delta": ("sssp",), "seed": ("mis", "bc", "shortcut"),
+            "alpha": ("pagerank",), "max_iter": ("pagerank", "cdlp"), "tol": ("pagerank",),
+            "variant": ("pagerank",), "k": ("bc",)}
+_DEFAULTS = {"seed": 0, "alpha": 0.85, "tol": 1e-6, "variant": "networkx"}
+
+
+def _check_options(args):
+    """Refuse an option that ALGO does not read (it was ignored silently); then fill in the defaults."""
+    for name, algos in _OPTIONS.items():
+        if getattr(args, name) is not None and args.algo not in algos:
+            raise lg.InvalidArgumentError(
+                f"--{name.replace('_', '-')} is not an option of {args.algo} (only of {', '.join(algos)})")
+    for name, value in _DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+
+
 _RUNNERS = {"bfs": _bfs, "cc": _cc, "scc": _scc, "sssp": _sssp, "apsp": _apsp, "reachability": _reachability,
             "mis": _mis, "msf": _msf, "pagerank": _pagerank, "triangles": _triangles, "lcc": _lcc, "bc": _bc,
-            "cdlp": _cdlp, "kcore": _kcore}
+            "cdlp": _cdlp, "kcore": _kcore, "shortcut": _shortcut}
 
 
 def _run(args, G):
@@ -310,8 +394,35 @@ def _run(args, G):
 
 def _cli_words(message):
     """An error message of the Python API in the command line's words (its option names)."""
-    return (message.replace("engine='cpu'", "--engine cpu").replace("engine='gpu'", "--engine gpu")
-            .replace("pass fmt= one of", "pass --format, one of"))
+    message = (message.replace("engine='cpu'", "--engine cpu").replace("engine='gpu'", "--engine gpu")
+               .replace("pass fmt= one of", "pass --format, one of")
+               .replace("use Graph.from_edges(..., directed=False) or G.to_undirected()",
+                        "pass --undirected to read every edge as two-way")
+               .replace("stream the rows with apsp_blocks(G, block_rows)",
+                        "ask for some rows with 'la-graph run sssp --sources S,S,...', or stream them all "
+                        "from Python with la_graph.apsp_blocks"))
+    message = re.sub(r"\b(raise )max_iter or tol\b", r"\1--max-iter or --tol", message)
+    return re.sub(r"^(variant|method|delta|max_iter|alpha|tol|k|seed) (must|is)\b",
+                  lambda m: f"--{m[1].replace('_', '-')} {m[2]}", message)
+
+
+def _brief(value, head=5):
+    """A summary value for the text line: a long list (one entry a source) shortened to its first entries
+    and its size; --json and --out keep it whole."""
+    if isinstance(value, list) and len(value) > 2 * head:
+        return f"[{', '.join(map(str, value[:head]))}, ... ({len(value)} in all)]"
+    return value
+
+
+def _json_list(values):
+    """An array as (nested) JSON lists; inf (unreachable: sssp, apsp) as null, since JSON has no infinity
+    (Python's json writes ``Infinity``, which JSON.parse and other strict readers reject)."""
+    a = np.asarray(values)
+    if a.dtype.kind == "f" and not np.isfinite(a).all():
+        out = a.astype(object)
+        out[~np.isfinite(a)] = None
+        return out.tolist()
+    return a.tolist()
 
 
 def _check_out(path):
@@ -340,6 +451,7 @@ def main(argv=None):
             return 2
     try:
         if args.command == "run":
+            _check_options(args)
             _check_out(args.out)
         G, t_load = _load(args)
         if args.command == "info":
@@ -357,7 +469,8 @@ def main(argv=None):
         try:
             engine = get_engine(args.engine).name
         except LaGraphError as exc:
-            if args.engine is None and os.environ.get("LA_GRAPH_ENGINE"):   # the user did not type it here
+            if (args.engine is None and os.environ.get("LA_GRAPH_ENGINE")   # the user did not type it here
+                    and "LA_GRAPH_ENGINE" not in str(exc)):
                 raise type(exc)(f"LA_GRAPH_ENGINE={os.environ['LA_GRAPH_ENGINE']} asked for it: {exc}") from exc
             raise
         args.engine = engine
@@ -370,7 +483,7 @@ def main(argv=None):
         print(json.dumps({"algorithm": args.algo, "file": str(args.file), "engine": engine, "graph": _describe(G),
                           "seconds": seconds, "summary": summary, "checked": bool(args.check)}))
     else:
-        parts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in summary.items())
+        parts = ", ".join(f"{k.replace('_', ' ')} {_brief(v)}" for k, v in summary.items())
         print(f"{args.algo} on {args.file} ({G.n} vertices, {G.nedges} edges, {engine} engine): {parts}")
         took = (f"{args.algo} {times['warm'] * 1e3:.2f} ms (first call {times['first'] * 1e3:.2f} ms, with start-up)"
                 if "warm" in times else f"{args.algo} {times['first'] * 1e3:.2f} ms (with start-up)")
@@ -378,7 +491,7 @@ def main(argv=None):
     if args.out is not None:
         doc = {"algorithm": args.algo, "file": str(args.file), "engine": engine, "graph": _describe(G),
                "seconds": seconds, "summary": summary,
-               "result": {k: np.asarray(v).tolist() for k, v in result.items()}}   # lists only for the file
+               "result": {k: _json_list(v) for k, v in result.items()}}   # lists only for the file
         try:
             args.out.write_text(json.dumps(doc))
         except OSError as exc:

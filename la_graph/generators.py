@@ -42,7 +42,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ._validation import INT64_MAX
+from ._validation import INT64_MAX, check_flag, check_host_memory
 from .exceptions import InvalidArgumentError
 from .graph import Graph
 
@@ -160,6 +160,7 @@ def rmat(
     weights = _weight_spec(weights)
     rng = _rng(seed)
     n = 1 << scale
+    _check_fits(edge_factor * n, f"rmat({scale}, {edge_factor})")
     u, v = _rmat_edges(scale, edge_factor * n, (a, a + b, a + b + c), rng)
     if not self_loops:
         keep = u != v
@@ -207,9 +208,11 @@ def uniform(n, m, *, seed=None, directed=False, weights=None, self_loops=False):
     """
     n = _count_arg(n, "n")
     m = _int_arg(m, "m", 0)
+    self_loops = check_flag(self_loops, "self_loops")
     if n == 0 and m > 0:
         raise InvalidArgumentError(f"uniform needs n >= 1 to draw m = {m} edges, got n = 0")
     weights = _weight_spec(weights)
+    _check_fits(m, f"uniform({n}, {m})")
     rng = _rng(seed)
     u = rng.integers(0, max(n, 1), size=m, dtype=np.int64)
     v = rng.integers(0, max(n, 1), size=m, dtype=np.int64)
@@ -259,6 +262,7 @@ def erdos_renyi(n, p, *, seed=None, directed=False, weights=None):
     weights = _weight_spec(weights)
     rng = _rng(seed)
     npairs = n * (n - 1) if directed else n * (n - 1) // 2
+    _check_fits(int(npairs * p), f"erdos_renyi({n}, {p})", "edges expected")
     k = _bernoulli_indices(npairs, p, rng)
     if directed:
         u, r = np.divmod(k, n - 1)
@@ -292,6 +296,7 @@ def delaunay(n, *, weights=None, seed=None):
     (1000, True)
     """
     n = _count_arg(n, "n")
+    _check_fits(3 * n, f"delaunay({n})", extra=64 * n)     # about 3n edges; scipy's triangulation, ~64 bytes a point
     weights = _weight_spec(weights)
     rng = _rng(seed)
     if n < 3:
@@ -336,7 +341,9 @@ def grid_2d(rows, cols, *, diagonal=False, periodic=False, weights=None, seed=No
     """
     rows = _count_arg(rows, "rows")
     cols = _count_arg(cols, "cols")
+    diagonal = check_flag(diagonal, "diagonal")
     n = _count_arg(rows * cols, "rows * cols")
+    _check_fits((4 if diagonal else 2) * n, f"grid_2d({rows}, {cols})", extra=48 * n)   # the coordinate arrays
     if isinstance(periodic, (tuple, list)):
         if len(periodic) != 2:
             raise InvalidArgumentError(f"periodic must be a bool or a (rows, cols) pair of bools, got {periodic!r}")
@@ -399,6 +406,7 @@ def circulant(n, offsets, *, weights=None, seed=None):
     bad = [k for k in offs if k % n == 0]
     if bad:
         raise InvalidArgumentError(f"offsets must not be multiples of n = {n} (they make self-loops), got {bad[0]}")
+    _check_fits(n * len(offs), f"circulant({n}, {len(offs)} offsets)")
     weights = _weight_spec(weights)
     rng = _rng(seed)
     u = np.tile(np.arange(n, dtype=np.int64), len(offs))
@@ -565,6 +573,7 @@ def complete(n, *, weights=None, seed=None):
     """
     n = _count_arg(n, "n")
     weights = _weight_spec(weights)
+    _check_fits(n * (n - 1) // 2, f"complete({n})", extra=n * n)      # triu_indices makes an n x n mask
     u, v = np.triu_indices(n, 1)
     return _graph(u, v, n, weights, _rng(seed))
 
@@ -665,12 +674,24 @@ def _caves(n_caves, cave_size, min_size):
     n_caves = _count_arg(n_caves, "n_caves")
     cave_size = _int_arg(cave_size, "cave_size", min_size)
     n = _count_arg(n_caves * cave_size, "n_caves * cave_size")
+    _check_fits(n_caves * (cave_size * (cave_size - 1) // 2), f"{n_caves} caves of {cave_size} vertices",
+                extra=cave_size * cave_size)
     iu, ju = np.triu_indices(cave_size, 1)
     first = np.arange(0, n, cave_size, dtype=np.int64)[:, None]
     return (first + iu).ravel(), (first + ju).ravel(), n
 
 
 # ---------------------------------------------------------------------------- argument checks
+#: bytes of memory an edge takes while a generator builds its graph (both directions' endpoints, the CSR)
+EDGE_BYTES = 64
+
+
+def _check_fits(edges, what, kind="edges", extra=0):
+    """OutOfMemory, naming the bytes, unless ``edges`` edges (and ``extra`` bytes) fit in memory."""
+    check_host_memory(EDGE_BYTES * edges + extra, f"{what} ({edges:,} {kind})",
+                      "generate a smaller graph")
+
+
 def _int_arg(value, name, lo=None, hi=None):
     """``value`` as a Python int if it is an integer (not a bool) in ``lo .. hi``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):

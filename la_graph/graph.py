@@ -105,6 +105,7 @@ class Graph:
             from .engines import get_engine
 
             return get_engine("gpu").graph_from_device(u, v, w, n, directed)
+        directed = V.check_flag(directed, "directed")
         u, v, w, n = V.check_edge_arrays(u, v, w, n)
         if not directed:
             off = u != v
@@ -136,6 +137,8 @@ class Graph:
         >>> G.directed, G.weighted
         (False, False)
         """
+        directed = None if directed is None else V.check_flag(directed, "directed")
+        weighted = None if weighted is None else V.check_flag(weighted, "weighted")
         A = V.check_square_sparse(A)
         data = A.data
         if weighted is None:
@@ -189,6 +192,7 @@ class Graph:
         >>> lg.Graph.from_networkx(nx.path_graph(4))
         Graph(n=4, edges=3, undirected)
         """
+        V.check_networkx_graph(G, weight)
         index = {node: i for i, node in enumerate(G.nodes)}
         edges = list(G.edges(data=True))
         u = np.fromiter((index[a] for a, _, _ in edges), np.int64, len(edges))
@@ -200,6 +204,10 @@ class Graph:
                 if not isinstance(x, (numbers.Real, np.number)) or isinstance(x, np.complexfloating):
                     raise InvalidGraphError(f"edge weights must be real numbers: edge ({a!r}, {b!r}) has "
                                             f"{weight}={x!r}")
+                if isinstance(x, (numbers.Integral, np.integer)) and abs(int(x)) > 2**53:
+                    raise InvalidGraphError(f"integer weights must be at most 2**53 in magnitude (weights are "
+                                            f"float64, which rounds larger ones): edge ({a!r}, {b!r}) has "
+                                            f"{weight}={int(x)}")
             w = np.array(raw, dtype=np.float64)
         return cls.from_edges(u, v, w, n=len(index), directed=G.is_directed())
 
@@ -234,6 +242,8 @@ class Graph:
         """
         from .io import read_edges
 
+        directed = None if directed is None else V.check_flag(directed, "directed")
+        progress = V.check_flag(progress, "progress")
         e = read_edges(path, fmt=fmt, progress=progress, base=base, usecols=usecols)
         # a file that stores one triangle of an undirected graph is symmetrized in any case
         with _progress.step(progress, f"building the graph of {e.u.size:,} edges"):
@@ -282,9 +292,7 @@ class Graph:
         """
         import networkx as nx
 
-        labels = list(range(self._n)) if nodes is None else list(nodes)
-        if len(labels) != self._n:
-            raise InvalidArgumentError(f"nodes must give {self._n} labels, got {len(labels)}")
+        labels = list(range(self._n)) if nodes is None else V.check_labels(nodes, self._n)
         H = nx.DiGraph() if self._directed else nx.Graph()
         H.add_nodes_from(labels)
         rows, cols = self.edges()

@@ -38,7 +38,7 @@ Rules
   are the edge's: ``usecols=(0, 1, 2)`` (source, target, weight; two columns
   for an unweighted graph); without it the file is refused rather than read
   as ``(u, v, w)`` from whatever its first three columns hold.  A first line
-  all of whose tokens are not numbers is a header and is skipped.
+  of two tokens or more, none of them a number, is a header and is skipped.
 * **Matrix Market.**  ``pattern`` files are unweighted, ``real`` and
   ``integer`` ones weighted; ``complex`` and ``skew-symmetric`` files are
   rejected (a graph has one real weight per edge, and skew-symmetric weights
@@ -183,7 +183,7 @@ def read_edges(path, fmt=None, progress=False, *, base=None, usecols=None):
     >>> e.u.tolist(), e.v.tolist(), e.w.tolist(), e.n, e.directed
     ([0, 1], [1, 3], [2.5, 0.5], 4, True)
     """
-    path = Path(path)
+    path = Path(V.check_path(path))
     fmt = _format_of(path, fmt)
     if base not in (None, 0, 1) or isinstance(base, bool):
         raise InvalidArgumentError(f"base must be None, 0 or 1, got {base!r}")
@@ -260,7 +260,7 @@ def write_edges(G, path, fmt=None):
     True
     """
     V.check_graph(G)
-    path = Path(path)
+    path = Path(V.check_path(path))
     fmt = _format_of(path, fmt)
     if fmt == "metis":
         _check_metis(G)
@@ -674,7 +674,11 @@ def _check_declared(buf, declared, found, line_of_extra, what, header_line):
 
 
 def _is_header(buf, tab):
-    """Whether the first data line is a header: none of its tokens starts like a number."""
+    """Whether the first data line is a header: two tokens or more (a source and a target column's
+    names), none of which starts like a number.  One token is no header: a file of one word is not an
+    empty edge list."""
+    if tab.count[0] < 2:
+        return False
     lead = buf.a[tab.start[: tab.count[0]]]
     return not np.isin(lead, np.frombuffer(b"0123456789+-.", np.uint8)).any()
 

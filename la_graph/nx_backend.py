@@ -608,6 +608,8 @@ def minimum_spanning_edges(G, algorithm="kruskal", weight="weight", keys=True, d
 
     Computed when called (so that a decline reaches NetworkX's dispatcher), yielded lazily.
     """
+    if G.is_directed():              # NetworkX's @not_implemented_for("directed"), which its
+        raise nx.NetworkXNotImplemented("not implemented for directed type")   # minimum_spanning_tree meets here
     if algorithm not in ("kruskal", "prim", "boruvka"):
         raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
     if algorithm != "kruskal":
@@ -696,7 +698,17 @@ def _some_nodes(G, nodes, values, single):
         return single(values[G.index[nodes]])
     if nodes is None:
         return {v: single(x) for v, x in zip(G.nodes, values.tolist())}
-    wanted = [v for v in nodes if v in G.index]
+    try:                             # NetworkX's G.nbunch_iter(nodes): its errors, non-nodes of a container skipped
+        it = iter(nodes)
+    except TypeError:
+        raise nx.NetworkXError(f"Node {nodes} is not in the graph.") from None
+    wanted = []
+    for v in it:
+        try:
+            if v in G.index:
+                wanted.append(v)
+        except TypeError:
+            raise nx.NetworkXError(f"Node {v} in sequence nbunch is not a valid node.") from None
     return {v: single(values[G.index[v]]) for v in dict.fromkeys(wanted)}
 
 

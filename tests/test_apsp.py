@@ -342,6 +342,10 @@ def test_errors():
         lg.apsp(np.eye(3))
     with pytest.raises(lg.InvalidArgumentError, match="method must be one of"):
         lg.apsp(G, "dijkstra")
+    with pytest.raises(lg.InvalidArgumentError, match=r"method must be one of .*, got \['auto'\]"):
+        lg.apsp(G, ["auto"])
+    with pytest.raises(lg.InvalidArgumentError, match="progress must be True or False, got 'x'"):
+        lg.apsp(G, progress="x")
     for bad in (0, -5, 1.5, True, "10"):
         with pytest.raises(lg.InvalidArgumentError, match="max_bytes must be a positive integer"):
             lg.apsp(G, max_bytes=bad)

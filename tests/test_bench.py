@@ -264,11 +264,17 @@ def test_cli_bench_and_report(tmp_path, capsys):
     assert "## test: `run.json`" in page.read_text()
     assert main(["bench", "--list"]) == 0
     assert "reachability" in capsys.readouterr().out
+    tri = tmp_path / "tri.json"                      # run's name for triangle counting is the bench's tc
+    assert main(["bench", "triangles", "--graphs", "grid5", "--repeat", "1", "--peers", "none", "--out", str(tri),
+                 "--no-progress"]) == 0
+    assert {r["algorithm"] for r in json.loads(tri.read_text())["results"]} == {"tc"}
 
 
 def test_cli_bench_errors(tmp_path, capsys):
     assert main(["bench", "nosuch", "--no-progress"]) == 2
     assert "unknown algorithm 'nosuch'" in capsys.readouterr().err
+    assert main(["bench", "shortcut", "--no-progress"]) == 2
+    assert "unknown algorithm 'shortcut' (la-graph run's shortcut has no bench case)" in capsys.readouterr().err
     assert main(["bench", "cc", "--engines", "tpu", "--no-progress"]) == 2
     assert "--engines takes cpu and/or gpu" in capsys.readouterr().err
     assert main(["bench", "cc", "--peers", "matlab", "--no-progress"]) == 2
@@ -276,6 +282,11 @@ def test_cli_bench_errors(tmp_path, capsys):
     assert main(["bench", "cc", "--repeat", "0", "--no-progress"]) == 2
     assert main(["bench", "--report", str(tmp_path / "none.json")]) == 2
     assert "no such benchmark record" in capsys.readouterr().err
+    for name, data in (("empty.json", b""), ("binary.json", b"\xff\xfe\x00")):
+        (tmp_path / name).write_bytes(data)
+        assert main(["bench", "--report", str(tmp_path / name)]) == 2          # the file was not named
+        assert f"{tmp_path / name} is not a benchmark record of la-graph bench: not JSON text" in \
+            capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- the ECL suite (external peers)

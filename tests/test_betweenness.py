@@ -224,6 +224,7 @@ def test_checker_finds_wrong_values():
     (dict(normalized=1), lg.InvalidArgumentError, "normalized must be True or False, got 1"),
     (dict(endpoints="yes"), lg.InvalidArgumentError, "endpoints must be True or False, got 'yes'"),
     (dict(engine="nope"), lg.InvalidArgumentError, "nope"),
+    (dict(progress="x"), lg.InvalidArgumentError, "progress must be True or False, got 'x'"),
 ])
 def test_rejects_bad_arguments(kwargs, error, match):
     G = lg.generators.path(10)

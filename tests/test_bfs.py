@@ -171,8 +171,18 @@ def test_bad_arguments():
         lg.bfs(G, 0, direction="sideways")
     with pytest.raises(lg.InvalidArgumentError, match="level=True or parent=True"):
         lg.bfs(G, 0, level=False, parent=False)
-    with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
+    with pytest.raises(lg.InvalidArgumentError, match=r"direction must be one of .*, got \['push'\]"):
+        lg.bfs(G, 0, direction=["push"])               # unhashable: not a TypeError from the set lookup
+    with pytest.raises(lg.InvalidArgumentError, match=r"output must be one of .*, got \['numpy'\]"):
+        lg.bfs(G, 0, output=["numpy"])
+    with pytest.raises(lg.InvalidArgumentError, match="level must be True or False, got 'no'"):
+        lg.bfs(G, 0, level="no")
+    with pytest.raises(lg.InvalidArgumentError, match="parent must be True or False, got None"):
+        lg.bfs(G, 0, parent=None)
+    with pytest.raises(lg.InvalidGraphError, match=r"got scipy.csr_\w+; Graph.from_scipy\(A\) converts"):
         lg.bfs(G.to_scipy(), 0)
+    with pytest.raises(lg.InvalidGraphError, match=r"got networkx.Graph; Graph.from_networkx\(G\) converts it"):
+        lg.bfs(G.to_networkx(), 0)
     with pytest.raises(lg.InvalidArgumentError, match="engine must be one of"):
         lg.bfs(G, 0, engine="tpu")
 

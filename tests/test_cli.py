@@ -25,7 +25,7 @@ def test_info_json(capsys, tmp_path):
 @pytest.mark.parametrize("algo", ["cc", "bfs"])
 def test_run_writes_checked_json(capsys, tmp_path, algo):
     out = tmp_path / "r.json"
-    assert main(["run", algo, "karate", "--check", "--out", str(out), "--source", "5"]) == 0
+    assert main(["run", algo, "karate", "--check", "--out", str(out), *(["--source", "5"] if algo == "bfs" else [])]) == 0
     text = capsys.readouterr().out
     assert "checked: correct" in text and "cpu engine" in text
     doc = json.loads(out.read_text())
@@ -43,6 +43,8 @@ def test_errors_exit_2_with_message(capsys, tmp_path):
     assert "source 99 is out of range 0..33" in capsys.readouterr().err
     assert main(["info", str(tmp_path / "missing.mtx")]) == 2
     assert "missing.mtx" in capsys.readouterr().err
+    assert main(["info", str(tmp_path)]) == 2                 # said "unknown extension '(none)'"
+    assert "is a folder, not a graph file" in capsys.readouterr().err
     bad = tmp_path / "bad.txt"
     bad.write_text("0 1\n1 x\n")
     assert main(["info", str(bad)]) == 2
@@ -86,6 +88,9 @@ def test_sources_must_be_vertex_ids(capsys):
     with pytest.raises(SystemExit):
         main(["run", "bfs", "karate", "--sources", "0,x"])
     assert "comma-separated vertex ids" in capsys.readouterr().err
+    with pytest.raises(SystemExit):             # one or the other: --source was silently ignored
+        main(["run", "bfs", "karate", "--source", "5", "--sources", "0,33"])
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
@@ -103,6 +108,23 @@ def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
         assert main(["run", "cc", "karate"]) == 2
         err = capsys.readouterr().err
         assert "LA_GRAPH_ENGINE=gpu asked for it" in err and "--engine cpu" in err
+    monkeypatch.setenv("LA_GRAPH_ENGINE", "tpu")
+    assert main(["run", "cc", "karate"]) == 2
+    assert "the environment variable LA_GRAPH_ENGINE must be one of ['cpu', 'dask', 'gpu', 'reference'], " \
+           "got 'tpu'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["cc", "--source", "5"], "--source is not an option of cc (only of bfs, sssp, reachability, shortcut)"),
+    (["pagerank", "--seed", "3"], "--seed is not an option of pagerank (only of mis, bc, shortcut)"),
+    (["bfs", "--alpha", "0.5"], "--alpha is not an option of bfs (only of pagerank)"),
+    (["mis", "--max-iter", "3"], "--max-iter is not an option of mis (only of pagerank, cdlp)"),
+    (["apsp", "--delta", "2"], "--delta is not an option of apsp (only of sssp)"),
+])
+def test_options_an_algorithm_does_not_read_are_refused(capsys, argv, said):
+    """They were ignored silently (a user's --source 5 for cc, --seed for pagerank)."""
+    assert main(["run", argv[0], "karate", *argv[1:]]) == 2
+    assert said in capsys.readouterr().err
 
 
 def test_options_of_the_graph_kernels(capsys):
@@ -117,7 +139,87 @@ def test_options_of_the_graph_kernels(capsys):
     assert "--k (sampled sources) or --sources" in capsys.readouterr().err
     assert main(["run", "bc", "karate", "--k", "99"]) == 2
     assert "k must be at most n = 34" in capsys.readouterr().err
+    assert main(["run", "bc", "karate", "--k", "2", "--seed", "-1"]) == 2      # was numpy's traceback, status 1
+    assert "seed must be in 0..2**64-1, got -1" in capsys.readouterr().err
     assert main(["run", "bc", "karate", "--sources", "0,33", "--check", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["sources"] == 2
     assert main(["run", "cdlp", "karate", "--max-iter", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["rounds"] == 2
+
+
+def test_shortcut_command(capsys, tmp_path):
+    """``run shortcut``: how many shortcuts, the BFS levels before and after, the added edges in --out."""
+    out = tmp_path / "r.json"
+    assert main(["run", "shortcut", "karate", "--seed", "3", "--check", "--json", "--out", str(out)]) == 0
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    G = lg.Graph.from_file(lg.data.path("karate"))
+    H = lg.shortcut(G, seed=3)
+    assert summary == {"seed": 3, "shortcuts": H.nnz - G.nnz, "source": 0, "levels_before": lg.bfs(G, 0).nlevels,
+                       "levels_after": lg.bfs(H, 0).nlevels}
+    added = json.loads(out.read_text())["result"]
+    assert len(added["u"]) == H.nnz - G.nnz
+    A, B = G.to_scipy().toarray() != 0, H.to_scipy().toarray() != 0
+    assert B[added["u"], added["v"]].all() and not A[added["u"], added["v"]].any()
+
+
+def test_integer_results_print_as_integers(capsys):
+    assert main(["run", "triangles", "karate", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"] == {"triangles": 45, "top_vertex": 0, "top_value": 18}
+
+
+def test_api_words_become_option_names(capsys):
+    """Errors raised by the library name the command line's options, not the Python keywords."""
+    assert main(["run", "mis", "karate", "--directed"]) == 2
+    assert "pass --undirected" in capsys.readouterr().err
+    assert main(["run", "sssp", "karate", "--method", "foo"]) == 2
+    assert "--method must be one of" in capsys.readouterr().err
+    assert main(["run", "cdlp", "karate", "--max-iter", "0"]) == 2
+    assert "--max-iter must be at least 1" in capsys.readouterr().err
+    assert main(["run", "pagerank", "karate", "--max-iter", "2"]) == 2
+    assert "raise --max-iter or --tol" in capsys.readouterr().err
+    from la_graph.cli import _cli_words      # apsp's advice when the n x n matrix does not fit
+
+    assert "'la-graph run sssp --sources S,S,...'" in _cli_words(
+        "the distance matrix needs 8 bytes; stream the rows with apsp_blocks(G, block_rows)")
+
+
+def test_help_names_choices_and_defaults(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("file format: mtx, edgelist, csv, dimacs, metis", "read every edge as two-way",
+                  "networkx, gap or graphalytics (default networkx)", "(default auto)", "shortcut"):
+        assert words in text
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "la-graph run cc karate --check" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["info", "karate", "--format", "snap"])
+    assert "invalid choice: 'snap'" in capsys.readouterr().err
+
+
+def test_reference_engine(capsys):
+    assert main(["run", "sssp", "karate", "--engine", "reference", "--check", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["engine"] == "reference" and printed["summary"]["reached"] == 34
+
+
+def test_out_is_strict_json(tmp_path, capsys):
+    """Unreachable distances are null in --out (JSON has no infinity), so strict readers can load the file."""
+    g = tmp_path / "g.txt"
+    g.write_text("0 1\n1 2\n3 0\n")
+    out = tmp_path / "r.json"
+    assert main(["run", "sssp", str(g), "--out", str(out)]) == 0
+    doc = json.loads(out.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in --out"))
+    assert doc["result"]["distance"] == [0.0, 1.0, 2.0, None]
+    assert doc["result"]["parent"] == [0, 0, 1, -1]
+
+
+def test_many_sources_are_shortened_on_the_text_line(capsys):
+    many = ",".join(map(str, range(34)))
+    assert main(["run", "sssp", "karate", "--sources", many]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "sources [0, 1, 2, 3, 4, ... (34 in all)]" in line
+    assert "reached [34, 34, 34, 34, 34, ... (34 in all)]" in line
+    assert main(["run", "sssp", "karate", "--sources", many, "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["summary"]["reached"]) == 34      # whole in --json

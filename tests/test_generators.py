@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+import la_graph as lg
 from la_graph.exceptions import InvalidArgumentError
 from la_graph.generators import (
     UNIFORM_WEIGHT_RANGE,
@@ -386,10 +387,29 @@ def test_returns_graph():
         (lambda: uniform(10, 10, seed=1.5), "seed must be"),
         (lambda: uniform(10, 10, seed=True), "seed must be"),
         (lambda: grid_2d(2, 2, seed="abc"), "seed must be"),
+        (lambda: uniform(5, 2, self_loops="x"), "self_loops must be True or False, got 'x'"),
+        (lambda: grid_2d(2, 2, diagonal="x"), "diagonal must be True or False, got 'x'"),
+        (lambda: rmat(3, directed="no"), "directed must be True or False, got 'no'"),
     ],
 )
 def test_bad_arguments(call, match):
     with pytest.raises(InvalidArgumentError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: complete(10**6), r"complete\(1000000\) \(499,999,500,000 edges\) needs [\d,]+ bytes of memory"),
+    (lambda: caveman(1, 10**6), r"1 caves of 1000000 vertices \(499,999,500,000 edges\) needs"),
+    (lambda: erdos_renyi(10**6, 0.5), r"erdos_renyi\(1000000, 0.5\) \(249,999,750,000 edges expected\) needs"),
+    (lambda: uniform(10, 10**13), r"uniform\(10, 10000000000000\) \(10,000,000,000,000 edges\) needs"),
+    (lambda: rmat(31, 10**6), r"rmat\(31, 1000000\) \(2,147,483,648,000,000 edges\) needs"),
+    (lambda: grid_2d(50000, 50000), r"grid_2d\(50000, 50000\) \(5,000,000,000 edges\) needs"),
+    (lambda: delaunay(10**9), r"delaunay\(1000000000\) \(3,000,000,000 edges\) needs"),
+    (lambda: circulant(10**9, list(range(1, 50))), r"circulant\(1000000000, 49 offsets\) \(49,000,000,000 edges\)"),
+])
+def test_graphs_too_large_for_memory_are_refused_first(call, match):
+    """Each was numpy's MemoryError from deep inside (an n x n mask, or the edge arrays)."""
+    with pytest.raises(lg.OutOfMemory, match=match + ".*generate a smaller graph"):
         call()
 
 

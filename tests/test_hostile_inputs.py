@@ -21,6 +21,23 @@ def test_vertex_ids_that_are_not_integers(u, v, shown):
     assert isinstance(err.value, ValueError)           # the matching built-in too, as README says
 
 
+def test_vertex_ids_that_are_not_one_array():
+    with pytest.raises(lg.InvalidGraphError, match=r"u must be a 1-D array of integer vertex ids, got \[\[0\], \[1, 2\]\]"):
+        lg.Graph.from_edges([[0], [1, 2]], [1, 2])   # ragged: was numpy's ValueError
+    with pytest.raises(lg.InvalidGraphError, match=r"vertex id 1e\+20 does not fit in int64"):
+        lg.Graph.from_edges([1e20], [0])              # was "ids must be >= 0, got u[0] = -9223372036854775808"
+
+
+@pytest.mark.parametrize("directed", ["no", None, 1, np.array([True, False])])
+def test_directed_must_be_a_bool(directed, tmp_path):
+    with pytest.raises(lg.InvalidArgumentError, match="directed must be True or False"):
+        lg.Graph.from_edges([0], [1], directed=directed)     # "no" and 1 were directed, None undirected
+    if directed is not None:
+        with pytest.raises(lg.InvalidArgumentError, match="directed must be True or False"):
+            lg.Graph.from_file(lg.data.path("karate"), directed=directed)
+    assert lg.Graph.from_edges([0], [1], directed=np.bool_(True)).directed
+
+
 @pytest.mark.parametrize("bad", [None, "heavy", 1 + 1j])
 def test_networkx_weights_that_are_not_real_numbers(bad):
     nx = pytest.importorskip("networkx")
@@ -182,3 +199,12 @@ def test_long_work_shows_progress_when_asked(monkeypatch, capsys, tmp_path):
     lg.apsp(G)
     lg.betweenness_centrality(G, k=20, seed=1)
     assert capsys.readouterr().err == ""                   # not asked: silent
+
+
+def test_engine_options_are_checked():
+    for name in ("cpu", "reference"):
+        with pytest.raises(lg.InvalidArgumentError, match=f"the {name} engine takes no options, got bogus=1"):
+            lg.set_engine(name, bogus=1)
+        with pytest.raises(lg.InvalidArgumentError, match=f"the {name} engine takes no options, got bogus=1"):
+            with lg.use_engine(name, bogus=1):
+                pass

@@ -70,6 +70,13 @@ def test_scipy_errors(bad, match):
         Graph.from_scipy(bad)
 
 
+@pytest.mark.parametrize("kw", [dict(directed="no"), dict(directed=1), dict(weighted="yes")])
+def test_scipy_flags_must_be_bools(kw):
+    (key, value), = kw.items()
+    with pytest.raises(lg.InvalidArgumentError, match=f"{key} must be True or False, got {value!r}"):
+        Graph.from_scipy(np.eye(2), **kw)
+
+
 # ---------------------------------------------------------------- python-graphblas
 def test_graphblas_round_trip():
     gb = pytest.importorskip("graphblas")
@@ -119,6 +126,25 @@ def test_networkx_labels_round_trip():
     assert list(back) == list(H) and nx.utils.edges_equal(back.edges(data=True), H.edges(data=True))
     with pytest.raises(lg.InvalidArgumentError, match="4 labels"):
         G.to_networkx(nodes=[1, 2])
+    with pytest.raises(lg.InvalidArgumentError, match="nodes must be a sequence of 4 labels, got int"):
+        G.to_networkx(nodes=4)
+    with pytest.raises(lg.InvalidArgumentError, match=r"nodes must be distinct: nodes\[2\] = 'a' repeats nodes\[0\]"):
+        G.to_networkx(nodes=["a", "b", "a", "c"])     # was a graph of 3 nodes, vertices 0 and 2 merged
+    with pytest.raises(lg.InvalidArgumentError, match=r"nodes must be hashable labels, got nodes\[1\] = \[2\]"):
+        G.to_networkx(nodes=[1, [2], 3, 4])
+
+
+def test_from_networkx_errors():
+    nx = pytest.importorskip("networkx")
+    for bad in ([(0, 1)], None):
+        with pytest.raises(lg.InvalidGraphError, match=f"expected a NetworkX graph, got {type(bad).__name__}"):
+            Graph.from_networkx(bad)
+    H = nx.path_graph(3)
+    with pytest.raises(lg.InvalidArgumentError, match=r"weight must be an edge attribute name or None, got \['w'\]"):
+        Graph.from_networkx(H, weight=["w"])
+    H.add_edge(0, 1, weight=2**60)                 # rounded silently before, as from_edges refuses
+    with pytest.raises(lg.InvalidGraphError, match=r"at most 2\*\*53 .*edge \(0, 1\) has weight=1152921504606846976"):
+        Graph.from_networkx(H)
 
 
 # ---------------------------------------------------------------- CuPy (GPU engine; skips without a device)

@@ -80,6 +80,19 @@ def test_missing_file(tmp_path):
         read_edges(tmp_path / "nope.txt")
 
 
+@pytest.mark.parametrize("path", [None, 3, ["g.txt"]])
+def test_path_that_is_not_a_file_name(path):
+    with pytest.raises(InvalidArgumentError, match=r"path must be a file name \(a str or os.PathLike\), got "):
+        read_edges(path)                              # was pathlib's TypeError
+    with pytest.raises(InvalidArgumentError, match="path must be a file name"):
+        write_edges(Graph.from_edges([0], [1]), path)
+
+
+def test_bytes_path(tmp_path):
+    p = put(tmp_path, "g.txt", "0 1\n")
+    assert edges(read_edges(str(p).encode())) == [(0, 1, None)]
+
+
 def test_gzip_recognised_without_gz_extension(tmp_path):
     p = put(tmp_path, "g.txt", "0 1\n", gz=True)
     assert edges(read_edges(p)) == [(0, 1, None)]
@@ -132,9 +145,15 @@ def test_edgelist_extra_columns_and_header(tmp_path):
 
 
 def test_edgelist_empty(tmp_path):
-    for text in ("", "# nothing\n\n"):
+    for text in ("", "# nothing\n\n", "source target\n"):
         e = read_edges(put(tmp_path, "g.txt", text))
         assert e.n == 0 and e.u.size == 0 and e.v.size == 0 and e.w is None
+
+
+@pytest.mark.parametrize("name, text", [("g.txt", "notgzip"), ("g.txt", "garbage\n"), ("g.csv", "x\n")])
+def test_one_word_is_no_header(tmp_path, name, text):
+    """A line of one word names no source and target columns: was skipped as a header, leaving an empty graph."""
+    fails(put(tmp_path, name, text), "line 1: expected 2 columns 'u v' or 3 'u v w', got 1")
 
 
 def test_edgelist_large_ids(tmp_path):

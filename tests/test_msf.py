@@ -151,6 +151,15 @@ def test_huge_integer_weights(engine):
     check(G, lg.minimum_spanning_forest(G, engine=engine))
 
 
+def test_a_total_weight_past_float64_checks(engine):
+    """The total 2e308 is inf in float64; the checker compared inf - inf (nan) with its tolerance and failed."""
+    G = lg.Graph.from_edges([0, 1, 2], [1, 2, 3], w=[1e308, 1e308, 1.0])
+    with np.errstate(over="ignore"):
+        r = lg.minimum_spanning_forest(G, engine=engine)
+        check_msf(G, r)
+    assert r.total_weight == np.inf
+
+
 def test_equal_weights_on_a_larger_graph_terminates(engine):
     G = generators.rmat(13, 16, seed=9, weights=(1, 1))
     check(G, lg.minimum_spanning_forest(G, engine=engine), reference=False)

@@ -360,6 +360,26 @@ def test_minimum_spanning_nan_and_declines():
         list(nx_backend.minimum_spanning_edges(convert_from_nx(G), algorithm="nope"))
 
 
+@needs("minimum_spanning_forest")
+def test_minimum_spanning_tree_of_a_directed_graph_is_refused():
+    """NetworkX refuses it; the backend returned a tree of the directed graph."""
+    with pytest.raises(nx.NetworkXNotImplemented, match="not implemented for directed type"):
+        nx.minimum_spanning_tree(nx.DiGraph([(0, 1), (1, 2)]), backend=B)
+
+
+@needs("triangles")
+@needs("local_clustering_coefficient")
+@pytest.mark.parametrize("name", ["triangles", "clustering"])
+def test_nodes_that_are_not_in_the_graph(name):
+    """NetworkX's nbunch rules: a single non-node is an error (was a TypeError), a container's are skipped."""
+    f, G = getattr(nx, name), nx.path_graph(4)
+    with pytest.raises(nx.NetworkXError, match="Node 99 is not in the graph"):
+        f(G, 99, backend=B)
+    with pytest.raises(nx.NetworkXError, match=r"Node \[1\] in sequence nbunch is not a valid node"):
+        f(G, [0, [1]], backend=B)
+    assert f(G, [1, 99], backend=B) == f(G, [1, 99])
+
+
 # ---------------------------------------------------------------- independent sets
 def is_mis(G, S):
     S = set(S)

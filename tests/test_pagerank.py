@@ -327,6 +327,18 @@ def test_rejects_bad_graphs_and_keys():
         lg.pagerank(N)
     lg.pagerank(N, weight=False)                                 # ignored weights may be anything
     lg.pagerank(N, variant="gap")
+
+
+@pytest.mark.parametrize("engine", ["cpu", "reference"])
+def test_out_weights_that_may_overflow_are_refused(engine):
+    """Vertex 1's out-weights summed to inf: its edges then carried no rank, which was lost (ranks summed to 0.27)."""
+    G = Graph.from_edges([0, 1, 2], [1, 2, 3], w=[1e308, 1e308, 1.0])
+    with pytest.raises(lg.InvalidGraphError, match=r"vertex 1's 2 out-edges with weights up to 1e\+308 may sum past "
+                                                   r"float64's largest value"):
+        lg.pagerank(G, engine=engine)
+    check_pagerank(G, lg.pagerank(G, weight=False, engine=engine), weight=False)
+    one = Graph.from_edges([0, 1], [1, 2], w=[1e308, 1.0], directed=True)     # one edge each: no sum overflows
+    check_pagerank(one, lg.pagerank(one, engine=engine))
     with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
         lg.pagerank(nx.path_graph(3))
 

@@ -293,6 +293,16 @@ def test_bad_delta(delta):
         lg.sssp(G, 0, delta=delta)
 
 
+@pytest.mark.parametrize("engine", ["cpu", "reference"])
+@pytest.mark.parametrize("kw", [dict(source=0), dict(sources=[0, 1])])
+def test_a_delta_too_small_to_number_its_buckets(engine, kw):
+    """Past 2**52 buckets, bucket b and b + 1 share their bounds: the reference engine's search hung there."""
+    G = lg.Graph.from_edges([0, 1, 2], [1, 2, 3], w=[1.0, 2.0, 3.0])
+    with pytest.raises(lg.InvalidArgumentError, match=r"delta must be at least .* = 2e-15 .*got 1e-300"):
+        lg.sssp(G, delta=1e-300, engine=engine, **kw)
+    assert lg.sssp(G, delta=1e-12, engine=engine, **kw).distance.reshape(-1, 4)[0].tolist() == [0, 1, 3, 6]
+
+
 def test_bad_arguments():
     G = weighted(SMALL["path"](), 1, 5)
     with pytest.raises(lg.InvalidSourceError, match="source -1 is out of range 0..9"):
@@ -311,6 +321,10 @@ def test_bad_arguments():
         lg.sssp(G, sources=[])
     with pytest.raises(lg.InvalidArgumentError, match="method must be one of"):
         lg.sssp(G, 0, method="dijkstra")
+    with pytest.raises(lg.InvalidArgumentError, match=r"method must be one of .*, got \['auto'\]"):
+        lg.sssp(G, 0, method=["auto"])
+    with pytest.raises(lg.InvalidArgumentError, match="parent must be True or False, got 'no'"):
+        lg.sssp(G, 0, parent="no")
     with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
         lg.sssp(G.to_scipy(), 0)
     with pytest.raises(lg.InvalidArgumentError, match="engine must be one of"):

@@ -119,6 +119,7 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, outpu
     G = V.check_graph(G)
     V.check_choice(method, set(METHODS), what="method")
     V.check_choice(output, {"numpy", "device"}, what="output")
+    progress = V.check_flag(progress, "progress")
     max_bytes = _check_max_bytes(max_bytes)
     E = get_engine(engine)
     n = G.n

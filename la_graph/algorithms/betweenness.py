@@ -133,6 +133,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=
     G = V.check_graph(G)
     normalized = V.check_flag(normalized, "normalized")
     endpoints = V.check_flag(endpoints, "endpoints")
+    progress = V.check_flag(progress, "progress")
     seed = None if seed is None else check_seed(seed)
     n = G.n
     if k is not None and sources is not None:
@@ -162,6 +163,7 @@ def sample_sources(n, k, seed=None):
     >>> sample_sources(10, 3, seed=1).tolist()
     [3, 4, 7]
     """
+    seed = None if seed is None else check_seed(seed)
     return np.sort(np.random.default_rng(seed).choice(n, k, replace=False)).astype(np.int64)
 
 

@@ -168,6 +168,7 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
     """
     G = V.check_graph(G)
     V.check_choice(direction, {"auto", "push", "pull"}, what="direction")
+    level, parent = V.check_flag(level, "level"), V.check_flag(parent, "parent")
     if not (level or parent):
         raise V.InvalidArgumentError("bfs needs level=True or parent=True")
     V.check_choice(output, {"numpy", "device"}, what="output")

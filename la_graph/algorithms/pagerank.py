@@ -172,6 +172,8 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
         u, v, w = G.negative_weight_edge()
         raise InvalidGraphError(f"pagerank needs non-negative edge weights, got {w!r} on edge "
                                 f"{u} -> {v}; pass weight=False to ignore the weights")
+    if weighted and G.nnz:
+        V.check_out_weight_sums(G, "pagerank")
     p = None if personalization is None else V.check_vertex_values(personalization, n, what="personalization")
     d = None if dangling is None else V.check_vertex_values(dangling, n, what="dangling")
     if n == 0:

@@ -141,6 +141,7 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
     """
     G = V.check_graph(G)
     V.check_choice(method, set(METHODS), what="method")
+    parent = V.check_flag(parent, "parent")
     if delta is not None:
         if (isinstance(delta, (bool, np.bool_)) or not isinstance(delta, (numbers.Real, np.floating, np.integer))
                 or not math.isfinite(delta) or delta <= 0):
@@ -164,8 +165,8 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
             f"delta_stepping needs non-negative weights, got a weight of {wmin}; use method='bellman_ford'")
     if method == "auto":
         method = "bellman_ford" if wmin < 0 else "delta_stepping"
-    if method == "delta_stepping" and delta is None:
-        delta = _default_delta(G, wmax, wpos)
+    if method == "delta_stepping":
+        delta = _default_delta(G, wmax, wpos) if delta is None else V.check_bucket_width(delta, G.n, wmax)
     if method == "bellman_ford":
         delta = None
 

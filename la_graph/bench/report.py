@@ -17,6 +17,7 @@ import os
 import re
 from pathlib import Path
 
+from ..exceptions import FileFormatError
 from .cases import ALGORITHMS
 from .graphs import family
 from .targets import TARGETS
@@ -76,14 +77,17 @@ def load(paths, skip_others=False, scaling=None):
     """
     docs = []
     for p in paths:
-        doc = json.loads(Path(p).read_text())
+        try:
+            doc = json.loads(Path(p).read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:     # ValueErrors that did not name the file
+            raise FileFormatError(f"{p} is not a benchmark record of la-graph bench: not JSON text ({exc})") from None
         if scaling is not None and isinstance(doc, dict) and doc.get("kind") == SCALING_KIND:
             scaling.append((Path(p), doc))
             continue
         if not is_record(doc):
             if skip_others:
                 continue
-            raise ValueError(f"{p} is not a benchmark record of la-graph bench")
+            raise FileFormatError(f"{p} is not a benchmark record of la-graph bench")
         docs.append((Path(p), doc if doc.get("schema") == 2 else _upgrade(doc)))
     return sorted(docs, key=lambda pd: pd[1]["date"])
 

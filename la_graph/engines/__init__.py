@@ -75,9 +75,27 @@ def _create(name, options=None):
             f"the {name} engine needs {pkg}, which failed to import ({exc}); "
             f"install it with: pip install 'la_graph{extra}'"
         ) from exc
-    engine = getattr(mod, cls)(**(options or {}))
+    factory = getattr(mod, cls)
+    if options:
+        _check_options(name, factory, options)
+    engine = factory(**options) if options else factory()
     profile.track(engine, INTERFACE)
     return engine
+
+
+def _check_options(name, factory, options):
+    """Raise InvalidArgumentError naming an option the engine ``name`` does not take."""
+    import inspect
+
+    params = inspect.signature(factory).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return
+    takes = sorted(k for k, p in params.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
+    bad = sorted(set(options) - set(takes))
+    if bad:
+        raise InvalidArgumentError(f"the {name} engine takes the options {takes}, got {bad[0]}={options[bad[0]]!r}"
+                                   if takes else f"the {name} engine takes no options, got {bad[0]}="
+                                                 f"{options[bad[0]]!r}")
 
 
 def get_engine(engine=None):
@@ -97,6 +115,9 @@ def get_engine(engine=None):
             engine = _default
         else:
             engine = os.environ.get("LA_GRAPH_ENGINE") or "cpu"
+            if engine.lower() not in ENGINES:
+                raise InvalidArgumentError(f"the environment variable LA_GRAPH_ENGINE must be one of "
+                                           f"{sorted(ENGINES)}, got {engine!r}")
     name = _check_name(engine)
     inst = _instances.get(name)
     if inst is None:
