@@ -38,7 +38,6 @@ the host.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 import scipy.sparse as sp
@@ -122,10 +121,8 @@ def shortcut(G, *, seed=0, eps=1.0, layers=2, distance=1, depth=None, rounds=1, 
     True
     """
     G = V.check_graph(G)
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (numbers.Integral, np.integer)) or seed < 0:
-        raise V.InvalidArgumentError(f"seed must be a non-negative integer, got {seed!r}")
-    if isinstance(eps, (bool, np.bool_)) or not isinstance(eps, numbers.Real) or not 0 < eps <= 1:
-        raise V.InvalidArgumentError(f"eps must be a real number in (0, 1], got {eps!r}")
+    seed = V.check_int(seed, "seed", 0)
+    eps = V.check_real(eps, "eps", low=0, high=1, open_low=True)
     layers = V.check_int(layers, "layers", 2)
     distance = V.check_int(distance, "distance", 1)
     depth = _default_depth(G.n) if depth is None else V.check_int(depth, "depth", 1)
