@@ -155,13 +155,23 @@ def check_out_weight_sums(G, what):
                             f"float64's largest value ({big:.4g}); rescale the weights")
 
 
-def check_count(value, what, *, low=1):
-    """Return ``value`` as a Python int if it is an integer ``>= low`` (an iteration count)."""
+def check_int(value, what, low=None, high=None):
+    """Return ``value`` as a Python int if it is an integer (not a bool) in ``low .. high`` (None: no bound)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
         raise InvalidArgumentError(f"{what} must be an integer, got {value!r}")
-    if int(value) < low:
-        raise InvalidArgumentError(f"{what} must be at least {low}, got {int(value)}")
-    return int(value)
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        allowed = f">= {low}" if high is None else f"<= {high}" if low is None else f"in {low}..{high}"
+        raise InvalidArgumentError(f"{what} must be an integer {allowed}, got {value}")
+    return value
+
+
+def check_count(value, what, *, low=1):
+    """Return ``value`` as a Python int if it is an integer ``>= low`` (an iteration count)."""
+    value = check_int(value, what)
+    if value < low:
+        raise InvalidArgumentError(f"{what} must be at least {low}, got {value}")
+    return value
 
 
 def check_flag(value, what):

@@ -42,7 +42,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ._validation import INT64_MAX, check_flag, check_host_memory
+from ._validation import INT64_MAX, check_flag, check_host_memory, check_int, check_real
 from .exceptions import InvalidArgumentError
 from .graph import Graph
 
@@ -150,9 +150,9 @@ def rmat(
     >>> G == rmat(10, seed=42)
     True
     """
-    scale = _int_arg(scale, "scale", 0, MAX_SCALE)
-    edge_factor = _int_arg(edge_factor, "edge_factor", 0)
-    a, b, c = (_real_arg(x, name, 0.0, 1.0) for x, name in ((a, "a"), (b, "b"), (c, "c")))
+    scale = check_int(scale, "scale", 0, MAX_SCALE)
+    edge_factor = check_int(edge_factor, "edge_factor", 0)
+    a, b, c = (check_real(x, name, low=0.0, high=1.0) for x, name in ((a, "a"), (b, "b"), (c, "c")))
     if a + b + c >= 1.0 - 1e-12:  # tolerance: 0.6 + 0.3 + 0.1 rounds below 1
         raise InvalidArgumentError(
             f"R-MAT probabilities need a + b + c < 1 (d = 1 - a - b - c > 0), got a + b + c = {a + b + c!r}"
@@ -207,7 +207,7 @@ def uniform(n, m, *, seed=None, directed=False, weights=None, self_loops=False):
     (1000, True)
     """
     n = _count_arg(n, "n")
-    m = _int_arg(m, "m", 0)
+    m = check_int(m, "m", 0)
     self_loops = check_flag(self_loops, "self_loops")
     if n == 0 and m > 0:
         raise InvalidArgumentError(f"uniform needs n >= 1 to draw m = {m} edges, got n = 0")
@@ -258,7 +258,7 @@ def erdos_renyi(n, p, *, seed=None, directed=False, weights=None):
     10
     """
     n = _count_arg(n, "n")
-    p = _real_arg(p, "p", 0.0, 1.0)
+    p = check_real(p, "p", low=0.0, high=1.0)
     weights = _weight_spec(weights)
     rng = _rng(seed)
     npairs = n * (n - 1) if directed else n * (n - 1) // 2
@@ -402,7 +402,7 @@ def circulant(n, offsets, *, weights=None, seed=None):
         offsets = [offsets]
     if not isinstance(offsets, Iterable) or isinstance(offsets, (str, bytes)):
         raise InvalidArgumentError(f"offsets must be an int or a sequence of ints, got {offsets!r}")
-    offs = [_int_arg(k, "each offset") for k in offsets]
+    offs = [check_int(k, "each offset") for k in offsets]
     bad = [k for k in offs if k % n == 0]
     if bad:
         raise InvalidArgumentError(f"offsets must not be multiples of n = {n} (they make self-loops), got {bad[0]}")
@@ -432,7 +432,7 @@ def hypercube(dim, *, weights=None, seed=None):
     >>> hypercube(4)
     Graph(n=16, edges=32, undirected)
     """
-    dim = _int_arg(dim, "dim", 0, MAX_SCALE)
+    dim = check_int(dim, "dim", 0, MAX_SCALE)
     weights = _weight_spec(weights)
     rng = _rng(seed)
     n = 1 << dim
@@ -672,7 +672,7 @@ def _unrank_pairs(k):
 def _caves(n_caves, cave_size, min_size):
     """Edges ``u < v`` of ``n_caves`` disjoint cliques of ``cave_size``, and ``n``."""
     n_caves = _count_arg(n_caves, "n_caves")
-    cave_size = _int_arg(cave_size, "cave_size", min_size)
+    cave_size = check_int(cave_size, "cave_size", min_size)
     n = _count_arg(n_caves * cave_size, "n_caves * cave_size")
     _check_fits(n_caves * (cave_size * (cave_size - 1) // 2), f"{n_caves} caves of {cave_size} vertices",
                 extra=cave_size * cave_size)
@@ -692,29 +692,9 @@ def _check_fits(edges, what, kind="edges", extra=0):
                       "generate a smaller graph")
 
 
-def _int_arg(value, name, lo=None, hi=None):
-    """``value`` as a Python int if it is an integer (not a bool) in ``lo .. hi``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise InvalidArgumentError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        allowed = f">= {lo}" if hi is None else f"in {lo}..{hi}"
-        raise InvalidArgumentError(f"{name} must be an integer {allowed}, got {value}")
-    return value
-
-
 def _count_arg(value, name, lo=0):
     """A vertex count: an integer in ``lo .. MAX_VERTICES``."""
-    return _int_arg(value, name, lo, MAX_VERTICES)
-
-
-def _real_arg(value, name, lo, hi):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise InvalidArgumentError(f"{name} must be a real number in [{lo}, {hi}], got {value!r}")
-    value = float(value)
-    if not lo <= value <= hi:  # also rejects NaN
-        raise InvalidArgumentError(f"{name} must be in [{lo}, {hi}], got {value!r}")
-    return value
+    return check_int(value, name, lo, MAX_VERTICES)
 
 
 def _weight_spec(weights):

@@ -31,16 +31,21 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse import csgraph
 
 from . import _validation as V
 from .exceptions import InvalidSourceError, VerificationError
 
 __all__ = ["check_bfs", "check_sssp", "check_apsp", "check_cc", "check_scc", "check_mis", "check_msf",
            "check_reachability"]
-__all__ += ["check_reachability"]
 __all__ += ["check_pagerank", "check_triangles", "check_lcc"]
 __all__ += ["check_betweenness", "check_cdlp", "check_core_number"]
+
+
+def _csgraph():
+    """scipy.sparse.csgraph, imported on a checker's first call (it pulls in scipy.linalg: a tenth of a
+    second of every ``import la_graph`` otherwise)."""
+    from scipy.sparse import csgraph
+    return csgraph
 
 
 # ---------------------------------------------------------------------- helpers
@@ -267,7 +272,7 @@ def check_bfs(G, source, result):
         _fail("result has neither level nor parent")
     sources, (level, parent), at = _rows(G, source, (level, parent), ("level", "parent"), "i")
 
-    d = csgraph.shortest_path(_structure(G), directed=True, unweighted=True, indices=sources)
+    d = _csgraph().shortest_path(_structure(G), directed=True, unweighted=True, indices=sources)
     d = np.atleast_2d(d)
     ref = np.where(np.isinf(d), -1, d).astype(np.int64)
 
@@ -361,10 +366,10 @@ def check_sssp(G, source, dist, parent=None, *, rtol=1e-9, atol=None):
     A = sp.csr_array((w.copy(), G.indices, G.indptr), shape=(n, n))
     try:
         if w.size and w.min() < 0:
-            ref = csgraph.bellman_ford(A, directed=True, indices=sources)
+            ref = _csgraph().bellman_ford(A, directed=True, indices=sources)
         else:
-            ref = csgraph.dijkstra(A, directed=True, indices=sources)
-    except csgraph.NegativeCycleError:
+            ref = _csgraph().dijkstra(A, directed=True, indices=sources)
+    except _csgraph().NegativeCycleError:
         _fail("the graph has a negative cycle reachable from the source: no distances are correct")
     ref = np.atleast_2d(ref)
     hit = _first(~close(dist, ref))
@@ -433,7 +438,7 @@ def check_cc(G, labels):
     la_graph.exceptions.VerificationError: labels[2] = 3, expected 2 (the smallest vertex id of its component)
     """
     V.check_graph(G)
-    _, comp = csgraph.connected_components(_structure(G), directed=True, connection="weak")
+    _, comp = _csgraph().connected_components(_structure(G), directed=True, connection="weak")
     _check_labels(labels, _canonical(comp), "component")
 
 
@@ -467,7 +472,7 @@ def check_scc(G, labels):
     la_graph.exceptions.VerificationError: labels[2] = 0 but vertex 2 is not in the strong component of 0
     """
     V.check_graph(G)
-    _, comp = csgraph.connected_components(_structure(G), directed=True, connection="strong")
+    _, comp = _csgraph().connected_components(_structure(G), directed=True, connection="strong")
     _check_labels(labels, _canonical(comp), "strong component")
 
 
@@ -653,7 +658,7 @@ def check_msf(G, edges_or_mask, weight=None, *, rtol=1e-9):
 
     # acyclic: each forest component with c vertices has exactly c - 1 edges
     F = sp.csr_array((np.ones(m), (u, v)), shape=(n, n))
-    _, fcomp = csgraph.connected_components(F, directed=False)
+    _, fcomp = _csgraph().connected_components(F, directed=False)
     fcan = _canonical(fcomp)
     edges_per = np.bincount(fcan[u], minlength=n)
     verts_per = np.bincount(fcan, minlength=n)
@@ -664,7 +669,7 @@ def check_msf(G, edges_or_mask, weight=None, *, rtol=1e-9):
               f"on {verts_per[r]} vertices")
 
     # spanning: the forest's components are G's components
-    _, gcomp = csgraph.connected_components(_structure(G), directed=False)
+    _, gcomp = _csgraph().connected_components(_structure(G), directed=False)
     gcan = _canonical(gcomp)
     bad = np.flatnonzero(fcan != gcan)
     if bad.size:
@@ -679,7 +684,7 @@ def check_msf(G, edges_or_mask, weight=None, *, rtol=1e-9):
     total = float(w[pos].sum())
     tiny = np.nextafter(0.0, 1.0)
     W = sp.csr_array((np.where(w == 0, tiny, w), G.indices, G.indptr), shape=(n, n))
-    ref_edges = csgraph.minimum_spanning_tree(W).data
+    ref_edges = _csgraph().minimum_spanning_tree(W).data
     ref_edges[ref_edges == tiny] = 0.0
     ref = float(ref_edges.sum())
     tol = rtol * max(float(np.abs(w[pos]).sum()), float(np.abs(ref_edges).sum()))
@@ -789,7 +794,7 @@ def check_reachability(G, sources, R, *, sample=None, seed=0):
     for i in rows:
         s = int(sources[i])
         ref = np.zeros(n, dtype=bool)
-        ref[csgraph.breadth_first_order(S, s, directed=True, return_predecessors=False)] = True
+        ref[_csgraph().breadth_first_order(S, s, directed=True, return_predecessors=False)] = True
         bad = np.flatnonzero(R[i] != ref)
         if bad.size:
             v = int(bad[0])
@@ -1206,7 +1211,7 @@ def _bc_reference(G, sources, endpoints):
     batch = max(1, (1 << 22) // max(n, 1))
     for lo in range(0, sources.size, batch):
         part = sources[lo:lo + batch]
-        D = np.atleast_2d(csgraph.shortest_path(S, directed=True, unweighted=True, indices=part))
+        D = np.atleast_2d(_csgraph().shortest_path(S, directed=True, unweighted=True, indices=part))
         for s, d in zip(part.tolist(), D):
             du = d[u]
             dag = np.isfinite(du) & (d[v] == du + 1)             # edges on shortest paths from s

@@ -112,3 +112,13 @@ def test_mkdocs_nav_names_existing_pages():
     missing = [p for p in listed if not (DOCS / p).is_file()]
     assert not missing, f"mkdocs.yml names pages that do not exist: {missing}"
     assert len(listed) == len(set(listed))
+
+
+def test_readme_python_example_runs():
+    """README's first example runs as it is written (it read a placeholder file once)."""
+    text = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
+

@@ -108,7 +108,7 @@ def test_groups_follow_fineman():
 @pytest.mark.parametrize(
     "kw, match",
     [
-        (dict(eps=0), r"eps must be a real number in \(0, 1\], got 0"),
+        (dict(eps=0), "eps must be > 0, got 0"),
         (dict(eps=1.5), "eps must be"),
         (dict(eps="x"), "eps must be"),
         (dict(layers=1), "layers must be an integer >= 2, got 1"),
@@ -117,7 +117,7 @@ def test_groups_follow_fineman():
         (dict(depth=0), "depth must be an integer >= 1"),
         (dict(rounds=0), "rounds must be"),
         (dict(runs=True), "runs must be"),
-        (dict(seed=-1), "seed must be a non-negative integer"),
+        (dict(seed=-1), "seed must be an integer >= 0, got -1"),
         (dict(seed=1.5), "seed must be"),
     ],
 )

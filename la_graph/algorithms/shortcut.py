@@ -38,7 +38,6 @@ the host.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 import scipy.sparse as sp
@@ -122,15 +121,13 @@ def shortcut(G, *, seed=0, eps=1.0, layers=2, distance=1, depth=None, rounds=1, 
     True
     """
     G = V.check_graph(G)
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (numbers.Integral, np.integer)) or seed < 0:
-        raise V.InvalidArgumentError(f"seed must be a non-negative integer, got {seed!r}")
-    if isinstance(eps, (bool, np.bool_)) or not isinstance(eps, numbers.Real) or not 0 < eps <= 1:
-        raise V.InvalidArgumentError(f"eps must be a real number in (0, 1], got {eps!r}")
-    layers = _int_arg(layers, "layers", 2)
-    distance = _int_arg(distance, "distance", 1)
-    depth = _default_depth(G.n) if depth is None else _int_arg(depth, "depth", 1)
-    rounds = _int_arg(rounds, "rounds", 1)
-    runs = _int_arg(runs, "runs", 1)
+    seed = V.check_int(seed, "seed", 0)
+    eps = V.check_real(eps, "eps", low=0, high=1, open_low=True)
+    layers = V.check_int(layers, "layers", 2)
+    distance = V.check_int(distance, "distance", 1)
+    depth = _default_depth(G.n) if depth is None else V.check_int(depth, "depth", 1)
+    rounds = V.check_int(rounds, "rounds", 1)
+    runs = V.check_int(runs, "runs", 1)
     E = get_engine(engine)
     rng = np.random.default_rng(seed)
     n = G.n
@@ -303,11 +300,3 @@ def _group_of(rank, size, prefix):
 
 def _default_depth(n):
     return max(1, math.ceil(math.log2(max(n, 2))))
-
-
-def _int_arg(value, name, lo):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise V.InvalidArgumentError(f"{name} must be an integer >= {lo}, got {value!r}")
-    if value < lo:
-        raise V.InvalidArgumentError(f"{name} must be an integer >= {lo}, got {value}")
-    return int(value)

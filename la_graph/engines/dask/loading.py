@@ -68,6 +68,7 @@ import time
 import numpy as np
 
 from ... import _random
+from ... import _validation as V
 from ... import generators as _gen
 from ... import io as _io
 from ...exceptions import FileFormatError, InvalidArgumentError, OutOfDeviceMemory
@@ -177,8 +178,8 @@ def read_edges(engine, path, *, directed=False, weighted=None, n=None, base=0, c
     if base not in (0, 1) or isinstance(base, bool):
         raise InvalidArgumentError(f"base must be 0 or 1, got {base!r}")
     if n is not None:
-        n = _gen._int_arg(n, "n", 0, _gen.MAX_VERTICES)
-    chunk_bytes = _gen._int_arg(chunk_bytes, "chunk_bytes", 1)
+        n = V.check_int(n, "n", 0, _gen.MAX_VERTICES)
+    chunk_bytes = V.check_int(chunk_bytes, "chunk_bytes", 1)
     if path.lower().endswith(".gz"):
         raise InvalidArgumentError(_gzip_message(path))
     p = E.placement
@@ -296,9 +297,9 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
     >>> client.close(); cluster.close()
     """
     E = _engine(engine)
-    scale = _gen._int_arg(scale, "scale", 0, _gen.MAX_SCALE)
-    edge_factor = _gen._int_arg(edge_factor, "edge_factor", 0)
-    a, b, c = (_gen._real_arg(x, name, 0.0, 1.0) for x, name in ((a, "a"), (b, "b"), (c, "c")))
+    scale = V.check_int(scale, "scale", 0, _gen.MAX_SCALE)
+    edge_factor = V.check_int(edge_factor, "edge_factor", 0)
+    a, b, c = (V.check_real(x, name, low=0.0, high=1.0) for x, name in ((a, "a"), (b, "b"), (c, "c")))
     if a + b + c >= 1.0 - 1e-12:
         raise InvalidArgumentError(
             f"R-MAT probabilities need a + b + c < 1 (d = 1 - a - b - c > 0), got a + b + c = {a + b + c!r}")
@@ -309,7 +310,7 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
                                    "distinct edges, which the workers do not have; use 'uniform' or a "
                                    "(low, high) range")
     weights = _gen._weight_spec(weights)
-    chunk_edges = _gen._int_arg(chunk_edges, "chunk_edges", 1)
+    chunk_edges = V.check_int(chunk_edges, "chunk_edges", 1)
     if method not in ("auto", "chunks", "replicated"):
         raise InvalidArgumentError(f"method must be 'auto', 'chunks' or 'replicated', got {method!r}")
     if method == "auto":
