@@ -213,8 +213,8 @@ BFS_MODES = {"thin": (0, 1 << 40, 16, None), "one thin block": (0, 1 << 40, 1, N
              "block of 8 entries": (1 << 40, 1 << 41, 16, 8), "three shapes": (16, 64, 3, 6)}
 
 
-def _engine_in(mode):
-    eng = gpu_mod.GPUEngine()
+def _engine_in(mode, index_dtype=None):
+    eng = gpu_mod.GPUEngine(index_dtype=index_dtype)
     eng.BFS_TINY_EDGES, eng.BFS_THIN_EDGES, eng.BFS_THIN_BLOCKS, eng.BFS_BLOCK_ENTRIES = BFS_MODES[mode]
     return eng
 
@@ -231,6 +231,18 @@ def test_bfs_push_kernels(E, name, mode):
             np.testing.assert_array_equal(r.level, cpu.level)
         if parent:
             check_bfs(G, 0, r)
+
+
+@pytest.mark.parametrize("mode", ["block", "block of 8 entries", "three shapes"])
+@pytest.mark.parametrize("name", ["grid", "rmat", "star"])
+def test_bfs_push_block_in_int64_indices(name, mode):
+    """The one-block kernel's int64 instantiation (32-byte entries in its shared queue)."""
+    G = FAMILIES[name]()
+    eng = _engine_in(mode, "int64")
+    assert eng.matrix(G).indices.dtype == np.int64
+    r = lg.bfs(G, 0, engine=eng, direction="push")
+    np.testing.assert_array_equal(r.level, lg.bfs(G, 0, engine="cpu").level)
+    check_bfs(G, 0, r)
 
 
 @pytest.mark.parametrize("mode", list(BFS_MODES))

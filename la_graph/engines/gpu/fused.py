@@ -66,6 +66,7 @@ _ST_K, _ST_FOUND, _ST_SCANNED, _ST_FOUND_IN, _ST_STOP, _ST_BAR = 9, 10, 11, 12, 
 _STOPPED, _WIDER, _THINNER = 1, 2, 3          # why a bfs_push_grid launch returned
 _BLOCK, _THIN, _WIDE = 0, 1, 2                 # bfs_push's launch shapes, thinnest first
 _BFS_BLOCK = 1024                              # bfs_push_block's threads (its __launch_bounds__)
+_BFS_BLOCK_ENTRIES = 4096                      # its shared queue's entries by default (two: 128 KiB of int32 entries)
 
 
 def _bfs_vectors(step, q, parent, level):
@@ -146,17 +147,17 @@ def _bfs_queues(E, G, A, IT, chunk):
 
 def _bfs_block(E, IT, VT):
     """bfs_push_block<IT, VT>, the entries of its shared queue and its dynamic shared memory in bytes: two
-    queues of ``E.BFS_BLOCK_ENTRIES`` entries, or as many as fit the device's shared memory per block
-    (the kernel's own few words and 1 KiB spare)."""
+    queues of ``E.BFS_BLOCK_ENTRIES`` entries (None: 4096), at most as many as fit the device's shared
+    memory per block (the kernel's own few words and 1 KiB spare)."""
     fn = _kernel("bfs.cu", "bfs_push_block", IT, VT)
     entry = 4 * IT.itemsize
-    scap = E.BFS_BLOCK_ENTRIES
-    if scap is None:
-        scap = (E._smem_optin - 1024) // (2 * entry)
-    smem = 2 * int(scap) * entry
+    fit = (E._smem_optin - 1024) // (2 * entry)
+    want = _BFS_BLOCK_ENTRIES if E.BFS_BLOCK_ENTRIES is None else int(E.BFS_BLOCK_ENTRIES)
+    scap = max(1, min(want, fit))
+    smem = 2 * scap * entry
     if fn.max_dynamic_shared_size_bytes < smem:
         fn.max_dynamic_shared_size_bytes = smem
-    return fn, int(scap), smem
+    return fn, scap, smem
 
 
 @fuses
@@ -186,17 +187,18 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
     # does not hand its first levels down to the block (a source's first levels widen fast there)
     shape = _BLOCK if tiny and gs == 1 else _THIN
     bar, stalled, done = 0, shape == _THIN, 0
+    if tiny:
+        block, scap, smem = _bfs_block(E, IT, VT)
+        down = min(tiny, scap) // 2            # handed down below: an undirected graph's entries <= its edges
     while True:
         if shape == _BLOCK:
-            fn, scap, smem = _bfs_block(E, IT, VT)
-            fn((1,), (_BFS_BLOCK,),
+            block((1,), (_BFS_BLOCK,),
                (indptr, indices, ptr(indeg), qa, qb, st, vis, ptr(pv), ptr(lv), ptr(levp), np.int64(k),
                 np.int64(lim), np.int64(tiny), np.int32(gs), np.int64(scap)), shared_mem=smem)
         else:
             wide = shape == _WIDE
             blocks = E._sms if wide else max(1, min(int(E.BFS_THIN_BLOCKS), E._sms))
-            # (nor back to it where it took no level: its queue did not hold the frontier)
-            lo, hi = (thin // 2, 2**62) if wide else (tiny // 2 if tiny and not stalled else -1, thin)
+            lo, hi = (thin // 2, 2**62) if wide else (down if tiny and not stalled else -1, thin)
             run((blocks,), (512,),
                 (indptr, indices, ptr(indeg), qa, qb, np.int64(cap), st, vis, ptr(pv), ptr(lv), ptr(levp),
                  np.int64(k), np.int64(lim), np.int64(lo), np.int64(hi), np.int32(wide), np.int32(gs),
@@ -204,7 +206,9 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
         s = cp.asnumpy(st)
         if s[_ST_STOP] == _STOPPED:
             break
-        stalled, done = shape == _BLOCK and s[_ST_K] == done, s[_ST_K]
+        # the block stopped at a frontier its queue cannot hold (or took no level): the thin launch keeps it
+        stalled = shape == _BLOCK and (s[_ST_K] == done or s[_ST_ENT + s[_ST_K] % 3] > scap)
+        done = s[_ST_K]
         shape = shape + 1 if s[_ST_STOP] == _WIDER else shape - 1
         bar = int(s[_ST_BAR])
     P = int(s[_ST_K])

@@ -120,12 +120,12 @@ class GPUEngine(Engine):
     #: sooner), larger ones on every multiprocessor (from half of it back to the thin launch)
     BFS_THIN_BLOCKS = 16
     BFS_THIN_EDGES = 1 << 15
-    #: frontiers of at most BFS_TINY_EDGES out-edges run in one block of BFS_BLOCK threads, the
-    #: queue in its shared memory and __syncthreads for the barrier (gpu/bfs.cu bfs_push_block),
-    #: back to the thin launch above it, from half of it to the block; 0: never.  A search starts
-    #: there on graphs of at most 4 edges a vertex (one lane a queue entry: grids, road networks).
-    #: BFS_BLOCK_ENTRIES: the shared queue's entries (None: as many as the device's shared memory
-    #: per block holds, two queues)
+    #: frontiers of at most BFS_TINY_EDGES out-edges run in one block of 1024 threads, the queue
+    #: in its shared memory and __syncthreads for the barrier (gpu/bfs.cu bfs_push_block), back
+    #: to the thin launch above it, from half of it (or of the queue's entries) to the block; 0:
+    #: never.  A search starts there on graphs of at most 4 edges a vertex (one lane a queue entry:
+    #: grids, road networks).  BFS_BLOCK_ENTRIES: the shared queue's entries (None: 4096, or fewer
+    #: where two queues do not fit the device's shared memory per block; the rest of it is L1)
     BFS_TINY_EDGES = 1 << 13
     BFS_BLOCK_ENTRIES = None
     #: delta-stepping (one persistent launch, gpu/sssp.cu sssp_nearfar) on graphs of average
@@ -190,10 +190,10 @@ class GPUEngine(Engine):
         dev = cp.cuda.Device()
         try:
             attributes = dev.attributes
-            self._sms = int(attributes["MultiProcessorCount"])
-            self._smem_optin = int(attributes["MaxSharedMemoryPerBlockOptin"])
         except Exception:  # pragma: no cover - attribute names differ across CuPy versions
-            self._sms, self._smem_optin = 64, 48 * 1024
+            attributes = {}
+        self._sms = int(attributes.get("MultiProcessorCount", 64))
+        self._smem_optin = int(attributes.get("MaxSharedMemoryPerBlockOptin", 48 * 1024))
         self._max_blocks = self._sms * 32
 
     # ---------------------------------------------------------------- helpers
