@@ -12,6 +12,7 @@ matrix in CSR with int64 indices (the paths small dense matrices never take).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 
 import numpy as np
@@ -136,8 +137,10 @@ def test_int32_and_int64_index_paths(E, E64):
     assert E.matrix(G) is A32 and E64.matrix(G) is A64          # cached per index width
     cpu = lg.bfs(G, 1, engine="cpu")
     for eng in (E, E64):
-        for direction in ("auto", "push", "pull"):
-            r = lg.bfs(G, 1, engine=eng, direction=direction)
+        for direction, stretches in (("auto", False), ("auto", True), ("push", True), ("pull", True)):
+            # stretches: bfs_push / bfs_pull, not the one-launch search
+            with steps.algebraic("bfs_search") if stretches else contextlib.nullcontext():
+                r = lg.bfs(G, 1, engine=eng, direction=direction)
             np.testing.assert_array_equal(r.level, cpu.level)
             check_bfs(G, 1, r)
         np.testing.assert_array_equal(lg.connected_components(G, engine=eng), lg.connected_components(G, engine="cpu"))
@@ -226,7 +229,8 @@ def test_bfs_push_kernels(E, name, mode):
     eng = _engine_in(mode)
     cpu = lg.bfs(G, 0, engine="cpu")
     for level, parent in ((True, True), (True, False), (False, True)):
-        r = lg.bfs(G, 0, engine=eng, direction="push", level=level, parent=parent)
+        with steps.algebraic("bfs_search"):                 # the push stretches, not the one-launch search
+            r = lg.bfs(G, 0, engine=eng, direction="push", level=level, parent=parent)
         if level:
             np.testing.assert_array_equal(r.level, cpu.level)
         if parent:
@@ -240,7 +244,8 @@ def test_bfs_push_block_in_int64_indices(name, mode):
     G = FAMILIES[name]()
     eng = _engine_in(mode, "int64")
     assert eng.matrix(G).indices.dtype == np.int64
-    r = lg.bfs(G, 0, engine=eng, direction="push")
+    with steps.algebraic("bfs_search"):
+        r = lg.bfs(G, 0, engine=eng, direction="push")
     np.testing.assert_array_equal(r.level, lg.bfs(G, 0, engine="cpu").level)
     check_bfs(G, 0, r)
 
@@ -256,7 +261,8 @@ def test_bfs_push_splits_long_rows(mode):
     for G in (hub, dense):
         for s in (0, 1, G.n - 1):
             cpu = lg.bfs(G, s, engine="cpu")
-            r = lg.bfs(G, s, engine=eng, direction="push")
+            with steps.algebraic("bfs_search"):
+                r = lg.bfs(G, s, engine=eng, direction="push")
             np.testing.assert_array_equal(r.level, cpu.level)
             check_bfs(G, s, r)
 
@@ -390,6 +396,19 @@ def test_fused_steps_decline_before_changing_anything(E):
         with pytest.raises(Declined):
             E.fused_steps[name](E, *args)
         assert [(x.val, x.pres) for x in args if isinstance(x, gpu_mod.GVec)] == held, name
+
+
+def test_bfs_search_declines_graphs_over_its_edge_limit(E, monkeypatch, caplog):
+    """Over BFS_SEARCH_MS_EDGES the one-launch search declines (logged) and the push / pull stretches run."""
+    from la_graph.engines.gpu import fused
+    G = generators.grid_2d(20, 20)
+    monkeypatch.setattr(fused, "BFS_SEARCH_MS_EDGES", G.nnz - 1)
+    with pytest.raises(Declined, match="BFS_SEARCH_MS_EDGES"):
+        E.fused_steps["bfs_search"](E, G, 0, True, True, "push", "numpy", BFS_RULE)
+    with caplog.at_level("DEBUG", logger="la_graph"):
+        r = lg.bfs(G, 0, engine=E)
+    assert "bfs_search kernel declined" in caplog.text
+    np.testing.assert_array_equal(r.level, lg.bfs(G, 0, engine="cpu").level)
 
 
 def test_a_declined_step_runs_its_algebra(E, caplog):
