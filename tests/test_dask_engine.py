@@ -240,6 +240,20 @@ def test_collective_products_agree(threaded, grid):
     assert sum(v["bytes_sent"] for v in stats.values()) > 0
 
 
+def test_a_grid_larger_than_the_vertices(threaded):
+    """A grid of more blocks per side than the graph has vertices leaves segments empty (0 x k blocks): their
+    products add nothing.  SuiteSparse made a full block of zeros of a product over an empty inner dimension,
+    and triangles, reachability and label propagation were silently wrong."""
+    from la_graph.engines.dask import DaskEngine
+    E = DaskEngine(threaded, grid=5)
+    G = lg.Graph.from_edges([0], [1], n=3)
+    assert lg.triangle_count(G, engine=E) == 0
+    assert np.array_equal(lg.reachability(G, [0, 2], engine=E), lg.reachability(G, [0, 2], engine="cpu"))
+    assert lg.label_propagation(G, engine=E).tolist() == [0, 1, 2]
+    A = E.matrix(G)
+    assert E.to_coo(E.mxm(A, A, "plus_times"))[0].tolist() == [0, 1]
+
+
 def test_a_failing_share_of_a_collective_raises_its_own_error(threaded, monkeypatch):
     """One worker's failure reaches the client as that error; its peers are told and do not wait."""
     from la_graph.engines.dask import DaskEngine
