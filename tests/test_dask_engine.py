@@ -333,6 +333,62 @@ def test_exchange_is_checked():
         DaskEngine(exchange="nccl")
 
 
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(client="tcp://127.0.0.1:8786"), r"client must be a distributed.Client, got str; a scheduler address "
+                                          r"goes as address='tcp://127.0.0.1:8786'"),
+    (dict(client=42), "client must be a distributed.Client, got int"),
+    (dict(address=8786), "address must be a scheduler address"),
+    (dict(grid=True), "grid must be an integer, got True"),
+    (dict(grid=0), "grid must be an integer >= 1, got 0"),
+    (dict(grid=2.0), "grid must be an integer, got 2.0"),
+    (dict(seed="a"), "seed must be an integer, got 'a'"),
+    (dict(threads=0), "threads must be an integer >= 1, got 0"),
+    (dict(threads="x"), "threads must be an integer, got 'x'"),
+    (dict(workers=0), "workers must be an integer >= 1, got 0"),
+    (dict(low_latency="no"), "low_latency must be True or False, got 'no'"),
+])
+def test_options_are_checked(kwargs, match):
+    """Bad options are refused when the engine is made, naming the option (they were a ValueError from int(),
+    an AttributeError deep in the first call, or taken silently)."""
+    from la_graph.engines.dask import DaskEngine
+    with pytest.raises(lg.InvalidArgumentError, match=match):
+        DaskEngine(**kwargs)
+    with pytest.raises(lg.InvalidArgumentError, match=match):
+        with lg.use_engine("dask", **kwargs):
+            pass
+
+
+def test_a_closed_client_is_named():
+    """Calls on an engine whose Client was closed raise EngineUnavailable saying so (they raised a KeyError, an
+    AttributeError on None or distributed's ClosedClientError, depending on what the call did first)."""
+    from la_graph.engines.dask import DaskEngine
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=50)
+    client = distributed.Client(cluster)
+    try:
+        E = DaskEngine(client)
+        G = gen.path(5)
+        assert lg.bfs(G, 0, engine=E).level.tolist() == list(range(5))
+        client.close()
+        for call in (lambda: lg.bfs(G, 0, engine=E), lambda: lg.bfs(gen.path(4), 0, engine=E),
+                     lambda: lg.bfs(G, 0, engine=DaskEngine(client))):
+            with pytest.raises(lg.EngineUnavailable, match="Client is closed"):
+                call()
+    finally:
+        client.close()
+        cluster.close()
+
+
+def test_objects_of_another_engine_are_named(threaded):
+    from la_graph.engines.dask import DaskEngine
+    E, F = DaskEngine(threaded), DaskEngine(threaded)
+    v = E.vector_from_numpy(np.arange(4.0))
+    with pytest.raises(lg.InvalidArgumentError, match="made by another dask engine"):
+        F.apply(v, "abs")
+    with pytest.raises(lg.InvalidArgumentError, match="of the dask engine, got Vector"):
+        E.apply(lg.get_engine("cpu").vector_from_numpy(np.arange(4.0)), "abs")
+
+
 def test_a_lost_worker_ends_the_computation_naming_it():
     from la_graph.engines.dask import DaskEngine
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",

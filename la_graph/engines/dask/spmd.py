@@ -316,8 +316,9 @@ class _Describer:
 
     def _obj(self, x):
         if x.placement is not self.p:
-            raise InvalidArgumentError("an object of the dask engine was made on another set of workers (the "
-                                       "cluster changed since); make it again")
+            raise InvalidArgumentError("an object of the dask engine was made by another dask engine, or on "
+                                       "another set of workers (the cluster changed since); make it again with "
+                                       "this engine")
 
         def make():
             pids = []
