@@ -358,6 +358,17 @@ def test_options_are_checked(kwargs, match):
             pass
 
 
+def test_a_scheduler_address_that_does_not_answer_is_named(monkeypatch):
+    """A bad address (given, or from $LA_GRAPH_DASK_SCHEDULER) raises EngineUnavailable naming it and where it
+    came from (a bare ValueError or OSError from distributed before)."""
+    from la_graph.engines.dask import SCHEDULER_ENV, DaskEngine
+    with pytest.raises(lg.EngineUnavailable, match=r"scheduler at 'nonsense' \(from address=\): missing port"):
+        lg.bfs(gen.path(3), 0, engine=DaskEngine(address="nonsense"))
+    monkeypatch.setenv(SCHEDULER_ENV, "nonsense")
+    with pytest.raises(lg.EngineUnavailable, match=r"scheduler at 'nonsense' \(from \$LA_GRAPH_DASK_SCHEDULER\)"):
+        lg.bfs(gen.path(3), 0, engine=DaskEngine())
+
+
 def test_a_closed_client_is_named():
     """Calls on an engine whose Client was closed raise EngineUnavailable saying so (they raised a KeyError, an
     AttributeError on None or distributed's ClosedClientError, depending on what the call did first)."""

@@ -223,7 +223,12 @@ class DaskEngine(Engine):
         if self._client is None:
             address = self._address or os.environ.get(SCHEDULER_ENV)
             if address:
-                self._client = distributed.Client(address)
+                where = "address=" if self._address else f"${SCHEDULER_ENV}"
+                try:
+                    self._client = distributed.Client(address)
+                except (OSError, ValueError) as exc:       # no scheduler there (a timeout), or a malformed address
+                    raise EngineUnavailable(f"the dask engine could not connect to the Dask scheduler at "
+                                            f"{address!r} (from {where}): {exc}") from exc
             else:
                 n = self._nworkers or max(1, min(4, os.cpu_count() or 1))
                 self._client, self._cluster = local_cluster(n, self.local)
