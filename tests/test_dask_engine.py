@@ -390,6 +390,27 @@ def test_a_closed_client_is_named():
         cluster.close()
 
 
+def test_a_scheduler_gone_during_a_computation_is_named():
+    """The scheduler stops while the engine waits: EngineUnavailable saying the connection was lost (distributed's
+    FuturesCancelledError or CommClosedError before), once the Client gives up reconnecting (2 s here)."""
+    import dask
+
+    from la_graph.engines.dask import DaskEngine
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=50)
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        client = distributed.Client(cluster.scheduler_address, timeout="2s")   # not the cluster's own Client
+    try:
+        E = DaskEngine(client)
+        assert lg.bfs(gen.path(5), 0, engine=E).level.tolist() == list(range(5))
+        cluster.close()
+        with pytest.raises(lg.EngineUnavailable, match="lost its connection to the Dask scheduler"):
+            lg.bfs(gen.path(5), 0, engine=E)
+    finally:
+        client.close()
+        cluster.close()
+
+
 def test_objects_of_another_engine_are_named(threaded):
     from la_graph.engines.dask import DaskEngine
     E, F = DaskEngine(threaded), DaskEngine(threaded)

@@ -353,6 +353,23 @@ class DaskEngine(Engine):
         return f
 
     def _wait(self, futures):
+        """Wait until ``futures`` are done (:meth:`_wait_for`); the connection to the scheduler lost meanwhile
+        raises EngineUnavailable saying so (distributed's CommClosedError or a cancellation before)."""
+        try:
+            self._wait_for(futures)
+        except (CancelledError, OSError) as exc:
+            self._check_connection(exc)
+            raise
+
+    def _check_connection(self, exc):
+        client = self._client
+        if client is not None and client.status != "running":
+            raise EngineUnavailable(f"the dask engine lost its connection to the Dask scheduler during the "
+                                    f"computation (the Client is {client.status}; {type(exc).__name__}: {exc}): "
+                                    f"the blocks and segments on the workers are lost; make a new engine on a "
+                                    f"running cluster") from exc
+
+    def _wait_for(self, futures):
         """Wait until ``futures`` are done, the results staying where they are; a worker lost meanwhile
         raises WorkerLost naming it, and a task's error is raised here.
 
@@ -406,7 +423,10 @@ class DaskEngine(Engine):
         self._wait(futures)
         try:
             return self.client.gather(futures)
-        except CancelledError as exc:
+        except (CancelledError, OSError) as exc:
+            self._check_connection(exc)
+            if not isinstance(exc, CancelledError):
+                raise
             self._check_workers()
             raise WorkerLost(f"a result the computation needs was lost ({exc})") from exc
 
