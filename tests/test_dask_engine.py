@@ -240,6 +240,20 @@ def test_collective_products_agree(threaded, grid):
     assert sum(v["bytes_sent"] for v in stats.values()) > 0
 
 
+def test_a_grid_larger_than_the_vertices(threaded):
+    """A grid of more blocks per side than the graph has vertices leaves segments empty (0 x k blocks): their
+    products add nothing.  SuiteSparse made a full block of zeros of a product over an empty inner dimension,
+    and triangles, reachability and label propagation were silently wrong."""
+    from la_graph.engines.dask import DaskEngine
+    E = DaskEngine(threaded, grid=5)
+    G = lg.Graph.from_edges([0], [1], n=3)
+    assert lg.triangle_count(G, engine=E) == 0
+    assert np.array_equal(lg.reachability(G, [0, 2], engine=E), lg.reachability(G, [0, 2], engine="cpu"))
+    assert lg.label_propagation(G, engine=E).tolist() == [0, 1, 2]
+    A = E.matrix(G)
+    assert E.to_coo(E.mxm(A, A, "plus_times"))[0].tolist() == [0, 1]
+
+
 def test_a_failing_share_of_a_collective_raises_its_own_error(threaded, monkeypatch):
     """One worker's failure reaches the client as that error; its peers are told and do not wait."""
     from la_graph.engines.dask import DaskEngine
@@ -317,6 +331,94 @@ def test_exchange_is_checked():
         DaskEngine(exchange="mpi")
     with pytest.raises(lg.InvalidArgumentError, match="needs local='gpu'"):
         DaskEngine(exchange="nccl")
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(client="tcp://127.0.0.1:8786"), r"client must be a distributed.Client, got str; a scheduler address "
+                                          r"goes as address='tcp://127.0.0.1:8786'"),
+    (dict(client=42), "client must be a distributed.Client, got int"),
+    (dict(address=8786), "address must be a scheduler address"),
+    (dict(grid=True), "grid must be an integer, got True"),
+    (dict(grid=0), "grid must be an integer >= 1, got 0"),
+    (dict(grid=2.0), "grid must be an integer, got 2.0"),
+    (dict(seed="a"), "seed must be an integer, got 'a'"),
+    (dict(threads=0), "threads must be an integer >= 1, got 0"),
+    (dict(threads="x"), "threads must be an integer, got 'x'"),
+    (dict(workers=0), "workers must be an integer >= 1, got 0"),
+    (dict(low_latency="no"), "low_latency must be True or False, got 'no'"),
+])
+def test_options_are_checked(kwargs, match):
+    """Bad options are refused when the engine is made, naming the option (they were a ValueError from int(),
+    an AttributeError deep in the first call, or taken silently)."""
+    from la_graph.engines.dask import DaskEngine
+    with pytest.raises(lg.InvalidArgumentError, match=match):
+        DaskEngine(**kwargs)
+    with pytest.raises(lg.InvalidArgumentError, match=match):
+        with lg.use_engine("dask", **kwargs):
+            pass
+
+
+def test_a_scheduler_address_that_does_not_answer_is_named(monkeypatch):
+    """A bad address (given, or from $LA_GRAPH_DASK_SCHEDULER) raises EngineUnavailable naming it and where it
+    came from (a bare ValueError or OSError from distributed before)."""
+    from la_graph.engines.dask import SCHEDULER_ENV, DaskEngine
+    with pytest.raises(lg.EngineUnavailable, match=r"scheduler at 'nonsense' \(from address=\): missing port"):
+        lg.bfs(gen.path(3), 0, engine=DaskEngine(address="nonsense"))
+    monkeypatch.setenv(SCHEDULER_ENV, "nonsense")
+    with pytest.raises(lg.EngineUnavailable, match=r"scheduler at 'nonsense' \(from \$LA_GRAPH_DASK_SCHEDULER\)"):
+        lg.bfs(gen.path(3), 0, engine=DaskEngine())
+
+
+def test_a_closed_client_is_named():
+    """Calls on an engine whose Client was closed raise EngineUnavailable saying so (they raised a KeyError, an
+    AttributeError on None or distributed's ClosedClientError, depending on what the call did first)."""
+    from la_graph.engines.dask import DaskEngine
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=50)
+    client = distributed.Client(cluster)
+    try:
+        E = DaskEngine(client)
+        G = gen.path(5)
+        assert lg.bfs(G, 0, engine=E).level.tolist() == list(range(5))
+        client.close()
+        for call in (lambda: lg.bfs(G, 0, engine=E), lambda: lg.bfs(gen.path(4), 0, engine=E),
+                     lambda: lg.bfs(G, 0, engine=DaskEngine(client))):
+            with pytest.raises(lg.EngineUnavailable, match="Client is closed"):
+                call()
+    finally:
+        client.close()
+        cluster.close()
+
+
+def test_a_scheduler_gone_during_a_computation_is_named():
+    """The scheduler stops while the engine waits: EngineUnavailable saying the connection was lost (distributed's
+    FuturesCancelledError or CommClosedError before), once the Client gives up reconnecting (2 s here)."""
+    import dask
+
+    from la_graph.engines.dask import DaskEngine
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=50)
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        client = distributed.Client(cluster.scheduler_address, timeout="2s")   # not the cluster's own Client
+    try:
+        E = DaskEngine(client)
+        assert lg.bfs(gen.path(5), 0, engine=E).level.tolist() == list(range(5))
+        cluster.close()
+        with pytest.raises(lg.EngineUnavailable, match="lost its connection to the Dask scheduler"):
+            lg.bfs(gen.path(5), 0, engine=E)
+    finally:
+        client.close()
+        cluster.close()
+
+
+def test_objects_of_another_engine_are_named(threaded):
+    from la_graph.engines.dask import DaskEngine
+    E, F = DaskEngine(threaded), DaskEngine(threaded)
+    v = E.vector_from_numpy(np.arange(4.0))
+    with pytest.raises(lg.InvalidArgumentError, match="made by another dask engine"):
+        F.apply(v, "abs")
+    with pytest.raises(lg.InvalidArgumentError, match="of the dask engine, got Vector"):
+        E.apply(lg.get_engine("cpu").vector_from_numpy(np.arange(4.0)), "abs")
 
 
 def test_a_lost_worker_ends_the_computation_naming_it():

@@ -99,6 +99,20 @@ def test_arguments_are_checked(E):
         E.run(lg.bfs, gen.path(3), 0, engine="cpu")
     with pytest.raises(lg.InvalidSourceError):          # raised alike on every worker
         E.run(lg.bfs, gen.path(3), 7)
+    with pytest.raises(lg.InvalidArgumentError, match="needs a function to run on every worker, got int"):
+        E.run(42, gen.path(3))
+
+
+def _ones(G, engine):
+    return [engine.full(G.n, 1.0)]
+
+
+def test_a_run_returning_an_object_of_its_engine_is_refused(E):
+    """An engine object a run returns has placeholders of the run's engine as parts: refused, saying what to return
+    (the client got a DVector that every later use refused as made by another engine)."""
+    with pytest.raises(lg.InvalidArgumentError, match="_ones returned a DVector of the run's engine"):
+        E.run(_ones, gen.path(5))
+    assert E.run(lg.bfs, gen.path(5), 0).level.tolist() == list(range(5))
 
 
 def test_runs_need_an_exchange_between_workers(client):

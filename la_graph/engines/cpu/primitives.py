@@ -313,6 +313,13 @@ class CPUEngine(Engine):
             # value mask) or hangs (a value-masked vxm on R-MAT 12) on value masks of products; the
             # mask's true entries, taken as a structural mask, allow the same places
             mask, structural = mask.select("!=", 0).new(), True
+        if (left.size if isinstance(left, Vector) else left.ncols) == 0:
+            # an empty inner dimension: the product has no entries.  SuiteSparse 9.4.5 takes a matrix or
+            # vector with a zero dimension as full (0 == 0 entries) and returns a full product of zeros
+            # (the distributed engine's empty segments, on a grid larger than the vertices, met it)
+            T = self._out(None, sr.return_type, self.size(w), None)
+            return self.assign(w, T, mask=mask, accum=accum, structural=structural, complement=complement,
+                               replace=replace)
         if accum is not None and self._accum_via_assign(sr, left, right):
             T = self._out(None, sr.return_type, self.size(w), None)
             _ok(fn(T._carg, _carg(mask), _NULL, sr.gb_obj, left._carg, right._carg,

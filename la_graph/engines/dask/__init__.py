@@ -72,6 +72,7 @@ from concurrent.futures import CancelledError
 
 import numpy as np
 
+from ..._validation import check_flag, check_int
 from ...exceptions import (EngineUnavailable, InvalidArgumentError, LaGraphError, OutOfDeviceMemory, OutOfMemory,
                            WorkerLost)
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, SEMIRINGS, UNARY_OPS, Engine, monoid_type
@@ -192,9 +193,17 @@ class DaskEngine(Engine):
             raise InvalidArgumentError(f"exchange must be 'auto', 'dask', 'nccl' or 'local', got {exchange!r}")
         if exchange == "nccl" and local != "gpu":
             raise InvalidArgumentError("exchange='nccl' moves GPU-engine vectors: it needs local='gpu'")
-        if grid is not None and (not isinstance(grid, (int, np.integer)) or grid < 1):
-            raise InvalidArgumentError(f"grid must be a positive int, got {grid!r}")
-        self.local, self._grid, self._seed, self.low_latency = local, grid, int(seed), bool(low_latency)
+        if client is not None and not isinstance(client, distributed.Client):
+            hint = f"; a scheduler address goes as address={client!r}" if isinstance(client, str) else ""
+            raise InvalidArgumentError(f"client must be a distributed.Client, got {type(client).__name__}{hint}")
+        if address is not None and not isinstance(address, str):
+            raise InvalidArgumentError(f"address must be a scheduler address such as 'tcp://host:8786', "
+                                       f"got {address!r}")
+        grid = None if grid is None else check_int(grid, "grid", low=1)
+        workers = None if workers is None else check_int(workers, "workers", low=1)
+        threads = None if threads is None else check_int(threads, "threads", low=1)
+        seed, low_latency = check_int(seed, "seed"), check_flag(low_latency, "low_latency")
+        self.local, self._grid, self._seed, self.low_latency = local, grid, seed, low_latency
         self._client, self._address, self._nworkers = client, address, workers
         self._cluster = None
         self._threads = threads
@@ -208,10 +217,18 @@ class DaskEngine(Engine):
     @property
     def client(self):
         """The :class:`distributed.Client` (a LocalCluster is started on first use when none was given)."""
+        if self._client is not None and self._client.status in ("closing", "closed"):
+            raise EngineUnavailable("this dask engine's Client is closed: make a new engine on an open one "
+                                    "(lg.use_engine('dask', client=Client(...)))")
         if self._client is None:
             address = self._address or os.environ.get(SCHEDULER_ENV)
             if address:
-                self._client = distributed.Client(address)
+                where = "address=" if self._address else f"${SCHEDULER_ENV}"
+                try:
+                    self._client = distributed.Client(address)
+                except (OSError, ValueError) as exc:       # no scheduler there (a timeout), or a malformed address
+                    raise EngineUnavailable(f"the dask engine could not connect to the Dask scheduler at "
+                                            f"{address!r} (from {where}): {exc}") from exc
             else:
                 n = self._nworkers or max(1, min(4, os.cpu_count() or 1))
                 self._client, self._cluster = local_cluster(n, self.local)
@@ -336,6 +353,23 @@ class DaskEngine(Engine):
         return f
 
     def _wait(self, futures):
+        """Wait until ``futures`` are done (:meth:`_wait_for`); the connection to the scheduler lost meanwhile
+        raises EngineUnavailable saying so (distributed's CommClosedError or a cancellation before)."""
+        try:
+            self._wait_for(futures)
+        except (CancelledError, OSError) as exc:
+            self._check_connection(exc)
+            raise
+
+    def _check_connection(self, exc):
+        client = self._client
+        if client is not None and client.status != "running":
+            raise EngineUnavailable(f"the dask engine lost its connection to the Dask scheduler during the "
+                                    f"computation (the Client is {client.status}; {type(exc).__name__}: {exc}): "
+                                    f"the blocks and segments on the workers are lost; make a new engine on a "
+                                    f"running cluster") from exc
+
+    def _wait_for(self, futures):
         """Wait until ``futures`` are done, the results staying where they are; a worker lost meanwhile
         raises WorkerLost naming it, and a task's error is raised here.
 
@@ -389,7 +423,10 @@ class DaskEngine(Engine):
         self._wait(futures)
         try:
             return self.client.gather(futures)
-        except CancelledError as exc:
+        except (CancelledError, OSError) as exc:
+            self._check_connection(exc)
+            if not isinstance(exc, CancelledError):
+                raise
             self._check_workers()
             raise WorkerLost(f"a result the computation needs was lost ({exc})") from exc
 
@@ -412,8 +449,9 @@ class DaskEngine(Engine):
         p = self.placement
         for x in objs:
             if isinstance(x, _DObject) and x.placement is not p:
-                raise InvalidArgumentError("an object of the dask engine was made on another set of workers "
-                                           "(the cluster changed since); make it again")
+                raise InvalidArgumentError("an object of the dask engine was made by another dask engine, or "
+                                           "on another set of workers (the cluster changed since); make it "
+                                           "again with this engine")
         return p
 
     def _check(self, x, ndim, what, shape=None):

@@ -316,8 +316,9 @@ class _Describer:
 
     def _obj(self, x):
         if x.placement is not self.p:
-            raise InvalidArgumentError("an object of the dask engine was made on another set of workers (the "
-                                       "cluster changed since); make it again")
+            raise InvalidArgumentError("an object of the dask engine was made by another dask engine, or on "
+                                       "another set of workers (the cluster changed since); make it again with "
+                                       "this engine")
 
         def make():
             pids = []
@@ -359,6 +360,8 @@ class _Describer:
 def run(E, fn, args, kwargs, collective=True):
     """``fn(*args, engine=<each worker's SpmdEngine>, **kwargs)`` on every worker of dask engine ``E``;
     rank 0's result (see :meth:`DaskEngine.run <la_graph.engines.dask.DaskEngine.run>`)."""
+    if not callable(fn):
+        raise InvalidArgumentError(f"E.run needs a function to run on every worker, got {type(fn).__name__}")
     if "engine" in kwargs:
         raise InvalidArgumentError("E.run passes engine= to fn itself (each worker's SPMD engine)")
     p = E.placement
@@ -385,4 +388,12 @@ def run_rank(local, rank, workers, s, token, seed, exchange, collective, fn, spe
     E = SpmdEngine(local, rank, workers, s, token, seed, channel, exchange, collective)
     args, kwargs = E._rebuild(spec, parts, hosts)
     result = fn(*args, engine=E, **kwargs)
-    return result if rank == 0 else None
+    if rank != 0:
+        return None
+    held = []
+    _walk(result, lambda x: held.append(x) if isinstance(x, _DObject) else x)
+    if held:        # its parts are this run's placeholders: nothing the client engine can use
+        raise InvalidArgumentError(f"{getattr(fn, '__name__', 'fn')} returned a {type(held[0]).__name__} of the "
+                                   f"run's engine, which ends with the run: return host values from E.run (e.g. "
+                                   f"engine.to_numpy(x))")
+    return result
