@@ -21,6 +21,12 @@ INT64_MAX = np.iinfo(np.int64).max
 _Graph = None
 
 
+#: the package of an object passed for a Graph -> how to make one of it
+_CONVERTERS = {"networkx": "Graph.from_networkx(G) converts it (or call NetworkX's own function with "
+                           "backend='la_graph')",
+               "scipy": "Graph.from_scipy(A) converts a sparse adjacency matrix"}
+
+
 def check_graph(G, *, undirected=False, weighted=None, name="G"):
     """Return ``G`` if it is a :class:`~la_graph.Graph` meeting the rules asked for.
 
@@ -35,15 +41,11 @@ def check_graph(G, *, undirected=False, weighted=None, name="G"):
     if _Graph is None:   # imported once (la_graph.graph imports this module); an import per call costs ~1 us
         from .graph import Graph as _Graph
     if not isinstance(G, _Graph):
-        kind = type(G)
-        where = kind.__module__.split(".")[0]
-        how = {"networkx": "Graph.from_networkx(G) converts it (or call NetworkX's own function with "
-                           "backend='la_graph')",
-               "scipy": "Graph.from_scipy(A) converts a sparse adjacency matrix"}.get(
-            where, "build one with Graph.from_edges, Graph.from_scipy, Graph.from_networkx or Graph.from_file")
-        raise InvalidGraphError(
-            f"{name} must be a la_graph.Graph, got {where + '.' if where in ('networkx', 'scipy') else ''}"
-            f"{kind.__name__}; {how}")
+        where = type(G).__module__.split(".")[0]
+        how = _CONVERTERS.get(where)
+        got = type(G).__name__ if how is None else f"{where}.{type(G).__name__}"
+        raise InvalidGraphError(f"{name} must be a la_graph.Graph, got {got}; " + (how or (
+            "build one with Graph.from_edges, Graph.from_scipy, Graph.from_networkx or Graph.from_file")))
     if undirected and G.directed:
         raise InvalidGraphError(
             "this algorithm needs an undirected graph, got a directed one; "

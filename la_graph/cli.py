@@ -245,9 +245,13 @@ def _apsp(args, G, engine):
     return summary, {"distance": D}, lambda: lg.verify.check_apsp(G, D)
 
 
+def _source_list(args):
+    """--sources, or [--source] (default 0), as an array."""
+    return np.asarray(args.sources if args.sources is not None else [0 if args.source is None else args.source])
+
+
 def _reachability(args, G, engine):
-    s = _one_source(args)
-    src = np.asarray(args.sources if s is None else [s])
+    src = _source_list(args)
     R = lg.reachability(G, src, engine=engine)
     summary = {"sources": src.tolist(), "reached": [int(x) for x in R.sum(axis=1)]}
     return summary, {"reach": R}, lambda: lg.verify.check_reachability(G, src, R)
@@ -335,7 +339,7 @@ def _shortcut(args, G, engine):
         if missing.nnz:
             raise lg.VerificationError(f"edge {missing.row[0]} -> {missing.col[0]} of the graph is missing "
                                        "from the shortcut graph")
-        src = np.asarray(args.sources if args.sources is not None else [s])
+        src = _source_list(args)
         lg.verify.check_reachability(G, src, lg.reachability(H, src, engine=engine))
         if after.nlevels > before.nlevels:
             raise lg.VerificationError(f"the BFS from {s} got deeper: {before.nlevels} -> {after.nlevels} levels")

@@ -790,11 +790,11 @@ def check_reachability(G, sources, R, *, sample=None, seed=0):
     rows = np.arange(k)
     if sample is not None and sample < k:
         rows = np.sort(np.random.default_rng(seed).choice(k, int(sample), replace=False))
-    S = _structure(G)
+    S, bfo = _structure(G), _csgraph().breadth_first_order
     for i in rows:
         s = int(sources[i])
         ref = np.zeros(n, dtype=bool)
-        ref[_csgraph().breadth_first_order(S, s, directed=True, return_predecessors=False)] = True
+        ref[bfo(S, s, directed=True, return_predecessors=False)] = True
         bad = np.flatnonzero(R[i] != ref)
         if bad.size:
             v = int(bad[0])
@@ -1207,11 +1207,11 @@ def _bc_reference(G, sources, endpoints):
                                  sources.astype(np.int64), bool(endpoints))
     u, v = _edge_pairs(G, both_ways=False)
     bc = np.zeros(n)
-    S = _structure(G)
+    S, shortest_path = _structure(G), _csgraph().shortest_path
     batch = max(1, (1 << 22) // max(n, 1))
     for lo in range(0, sources.size, batch):
         part = sources[lo:lo + batch]
-        D = np.atleast_2d(_csgraph().shortest_path(S, directed=True, unweighted=True, indices=part))
+        D = np.atleast_2d(shortest_path(S, directed=True, unweighted=True, indices=part))
         for s, d in zip(part.tolist(), D):
             du = d[u]
             dag = np.isfinite(du) & (d[v] == du + 1)             # edges on shortest paths from s

@@ -78,7 +78,7 @@ def _create(name, options=None):
     factory = getattr(mod, cls)
     if options:
         _check_options(name, factory, options)
-    engine = factory(**options) if options else factory()
+    engine = factory(**(options or {}))
     profile.track(engine, INTERFACE)
     return engine
 
