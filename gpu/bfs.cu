@@ -360,8 +360,10 @@ __global__ void __launch_bounds__(512, 1) bfs_push_grid(
 // Stops (st left as bfs_push_grid leaves it, st[BFS_BAR] untouched) where the frontier is
 // empty or over `limit` (1), or has more than hi_edges out-edges or more than scap entries
 // (2: the host goes on with bfs_push_grid).  Dynamic shared memory: 2 * scap entries.
+// 512 threads: at 1,024 (64 registers) it spilled 460 bytes a thread and measured slower
+// on every graph tried (H100, 2026-11-27: grid 2000^2 17.2 -> 16.4 ms, luxembourg_osm 4.0 -> 2.9).
 template <typename IT, typename VT>
-__global__ void __launch_bounds__(1024, 1) bfs_push_block(
+__global__ void __launch_bounds__(512, 1) bfs_push_block(
     const IT* __restrict__ indptr, const IT* __restrict__ indices, const long long* __restrict__ indeg, IT* qa,
     IT* qb, long long* st, bool* vis, VT* par, VT* lev, bool* levp, long long k0, long long limit,
     long long hi_edges, int gs, long long scap) {

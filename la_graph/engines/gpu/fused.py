@@ -65,7 +65,7 @@ _ST_ENT, _ST_CNT, _ST_EDG, _ST_PCNT = 0, 3, 6, 0
 _ST_K, _ST_FOUND, _ST_SCANNED, _ST_FOUND_IN, _ST_STOP, _ST_BAR = 9, 10, 11, 12, 13, 14
 _STOPPED, _WIDER, _THINNER = 1, 2, 3          # why a bfs_push_grid launch returned
 _BLOCK, _THIN, _WIDE = 0, 1, 2                 # bfs_push's launch shapes, thinnest first
-_BFS_BLOCK = 1024                              # bfs_push_block's threads (its __launch_bounds__)
+_BFS_BLOCK = 512                               # bfs_push_block's threads (its __launch_bounds__)
 _BFS_BLOCK_ENTRIES = 4096                      # its shared queue's entries by default (two: 128 KiB of int32 entries)
 
 

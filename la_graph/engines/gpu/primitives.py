@@ -120,13 +120,15 @@ class GPUEngine(Engine):
     #: sooner), larger ones on every multiprocessor (from half of it back to the thin launch)
     BFS_THIN_BLOCKS = 16
     BFS_THIN_EDGES = 1 << 15
-    #: frontiers of at most BFS_TINY_EDGES out-edges run in one block of 1024 threads, the queue
+    #: frontiers of at most BFS_TINY_EDGES out-edges run in one block of 512 threads, the queue
     #: in its shared memory and __syncthreads for the barrier (gpu/bfs.cu bfs_push_block), back
     #: to the thin launch above it, from half of it (or of the queue's entries) to the block; 0:
     #: never.  A search starts there on graphs of at most 4 edges a vertex (one lane a queue entry:
     #: grids, road networks).  BFS_BLOCK_ENTRIES: the shared queue's entries (None: 4096, or fewer
-    #: where two queues do not fit the device's shared memory per block; the rest of it is L1)
-    BFS_TINY_EDGES = 1 << 13
+    #: where two queues do not fit the device's shared memory per block; the rest of it is L1).
+    #: 2 K measured best (H100): one multiprocessor is slower than the thin launch on wider levels
+    #: (grid 2000^2: 16.4 ms at 2 K, 18.0 at 4 K, 36 at 8 K, 17.0 without the block)
+    BFS_TINY_EDGES = 1 << 11
     BFS_BLOCK_ENTRIES = None
     #: delta-stepping (one persistent launch, gpu/sssp.cu sssp_nearfar) on graphs of average
     #: out-degree below 8 (grids, road networks), where the rounds' count, not their work,
