@@ -914,13 +914,17 @@ class GPUEngine(Engine):
         structural_op = not op.startswith("value")
         if structural_op and op in ("rowle", "rowgt") and thunk is None:
             raise InvalidArgumentError(f"select op {op!r} needs a thunk (a row index)")
-        if structural_op and isinstance(x, GMat) and not x.dense and out is None and mask is None and accum is None:
-            return self._select_rows(x, op, 0 if thunk is None else int(thunk))     # before _flat: no keys made
+        if not structural_op and thunk is None:
+            raise InvalidArgumentError(f"select op {op!r} needs a thunk (the value to compare with)")
+        compare = (lambda v: getattr(cp, _COMPARE[op[5:]])(v, cp.asarray(_scalar(thunk, x.dtype)))) \
+            if not structural_op else None
+        if isinstance(x, GMat) and not x.dense and out is None and mask is None and accum is None:
+            # row by row, before _flat: no keys made
+            return self._select_rows(x, op, 0 if thunk is None or compare else int(thunk),
+                                     keep=compare(_mat_vals(x)) if compare else None)
         pos, val, pres = _flat(x)
         if not structural_op:
-            if thunk is None:
-                raise InvalidArgumentError(f"select op {op!r} needs a thunk (the value to compare with)")
-            keep = getattr(cp, _COMPARE[op[5:]])(val, cp.asarray(_scalar(thunk, x.dtype)))
+            keep = compare(val)
         else:
             idx = pos if pos is not None else cp.arange(val.size, dtype=_I64)
             ncols = 1 if isinstance(x, GVec) else max(x.ncols, 1)
@@ -940,23 +944,25 @@ class GPUEngine(Engine):
 
     _SELECT_ROWS = {"tril": 0, "triu": 1, "diag": 2, "offdiag": 3, "rowle": 4, "rowgt": 5}   # SEL_* of select.cu
 
-    def _select_rows(self, x, op, k):
-        """A structural select of the CSR matrix ``x`` row by row (gpu/select.cu), into a new CSR matrix.
+    def _select_rows(self, x, op, k, keep=None):
+        """A select of the CSR matrix ``x`` row by row (gpu/select.cu), into a new CSR matrix: structural
+        by ``op`` and ``k``, or the entries where ``keep`` (a bool per entry: the value selects).
 
-        Memory: the result and an int64 position per kept entry; the generic path's key of
-        every entry (kept in ``x``'s cache) and its row and diagonal arrays are never made."""
+        Memory: the result and an int64 position per kept entry (and ``keep``); the generic path's
+        key of every entry (kept in ``x``'s cache) and its row and diagonal arrays are never made."""
         n, IT = x.nrows, x.indices.dtype
         run = _kernel("select.cu", "select_rows", IT)
-        grid, code = (self._blocks(32 * max(n, 1)),), np.int32(self._SELECT_ROWS[op])
+        grid, code = (self._blocks(32 * max(n, 1)),), np.int32(self._SELECT_ROWS.get(op, -1))
+        kp = _NULL if keep is None else keep
         counts = cp.zeros(n + 1, _I64)
-        run(grid, (256,), (x.indptr, x.indices, np.int64(n), code, np.int64(k), counts, _NULL, _NULL, _NULL))
+        run(grid, (256,), (x.indptr, x.indices, np.int64(n), code, np.int64(k), kp, counts, _NULL, _NULL, _NULL))
         offs = cp.cumsum(counts)                      # offs[r]: where row r's kept entries start
         kept = int(offs[-1])
         _reserve(kept * (x.indices.itemsize + 8 + (x.val.itemsize if x.val is not None else 0)),
                  f"select {op!r} of a {n:,}-row matrix")
         ind, pos = cp.empty(kept, IT), cp.empty(kept, _I64)
         if kept:
-            run(grid, (256,), (x.indptr, x.indices, np.int64(n), code, np.int64(k), counts, offs, ind, pos))
+            run(grid, (256,), (x.indptr, x.indices, np.int64(n), code, np.int64(k), kp, counts, offs, ind, pos))
         val = None if x.val is None else x.val[pos]
         return GMat.csr(n, x.ncols, x.dtype, offs.astype(x.indptr.dtype), ind, val)
 
@@ -997,19 +1003,24 @@ class GPUEngine(Engine):
         m = A.nrows
         self._check_output_args(out, mask, accum, complement, (m,), GVec)
         mdt = monoid_type(monoid, A.dtype)
-        keys, vals, _ = _sparsify(_flat(A))
-        val = cp.zeros(m, mdt)
-        pres = cp.zeros(m, _BOOL)
-        if keys.size:
-            C = _compute_type(mdt)
+        if A.dense:
+            keys, vals, _ = _sparsify(_flat(A))
             rows = keys // A.ncols
             off = _segments(rows)
-            nseg = off.size - 1
+            where = rows[off[:-1]]
+        else:       # a CSR matrix's rows are its segments: no key of every entry (R-MAT 26 on one GPU)
+            vals = _mat_vals(A)
+            where = cp.flatnonzero(A.indptr[1:] != A.indptr[:-1])      # the rows with entries, in order
+            off = cp.concatenate((A.indptr[where], A.indptr[-1:])).astype(_I64)   # empty rows between: no gap
+        val = cp.zeros(m, mdt)
+        pres = cp.zeros(m, _BOOL)
+        if where.size:
+            C = _compute_type(mdt)
+            nseg = where.size
             r = cp.empty(nseg, C)
             _kernel("semiring.cu", "semiring_segfold", C)(
                 (self._blocks(nseg),), (256,),
                 (off, _cast(_cast(vals, mdt), C), r, np.int64(nseg), np.int32(_fold_code(monoid, mdt))))
-            where = rows[off[:-1]]
             val[where] = _cast(r, mdt)
             pres[where] = True
         return self._finish((m,), (None, val, pres), out, mask, accum, structural, complement, replace)
