@@ -247,7 +247,7 @@ def _apsp(args, G, engine):
 
 def _source_list(args):
     """--sources, or [--source] (default 0), as an array."""
-    return np.asarray(args.sources if args.sources is not None else [0 if args.source is None else args.source])
+    return np.asarray(args.sources if args.sources is not None else [_one_source(args)])
 
 
 def _reachability(args, G, engine):

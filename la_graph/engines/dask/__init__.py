@@ -145,6 +145,11 @@ def _semiring_parts(semiring):
     return add, mult
 
 
+#: the error of an object whose placement is not the engine's (the SPMD runs raise it too)
+OTHER_PLACEMENT = ("an object of the dask engine was made by another dask engine, or on another set of "
+                   "workers (the cluster changed since); make it again with this engine")
+
+
 class DaskEngine(Engine):
     """:class:`~la_graph.engines.base.Engine` over a Dask cluster (see the module docstring).
 
@@ -449,9 +454,7 @@ class DaskEngine(Engine):
         p = self.placement
         for x in objs:
             if isinstance(x, _DObject) and x.placement is not p:
-                raise InvalidArgumentError("an object of the dask engine was made by another dask engine, or "
-                                           "on another set of workers (the cluster changed since); make it "
-                                           "again with this engine")
+                raise InvalidArgumentError(OTHER_PLACEMENT)
         return p
 
     def _check(self, x, ndim, what, shape=None):

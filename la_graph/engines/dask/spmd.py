@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from ...exceptions import InvalidArgumentError
 from ...graph import Graph
-from . import DaskEngine, DMatrix, DVector, Placement, _DObject
+from . import OTHER_PLACEMENT, DaskEngine, DMatrix, DVector, Placement, _DObject
 from . import transport as _transport
 from .exchange import PeerFailed
 from .graph import DistributedGraph
@@ -316,9 +316,7 @@ class _Describer:
 
     def _obj(self, x):
         if x.placement is not self.p:
-            raise InvalidArgumentError("an object of the dask engine was made by another dask engine, or on "
-                                       "another set of workers (the cluster changed since); make it again with "
-                                       "this engine")
+            raise InvalidArgumentError(OTHER_PLACEMENT)
 
         def make():
             pids = []
