@@ -589,17 +589,14 @@ class DaskEngine(Engine):
         p = self._same(x)
         if isinstance(x, DVector):
             L = self.layout(x.shape[0])
-            got = self._gather(self._per_part(tasks.to_coo, x))
-            idx = [L.index(L.bounds[k] + g[0]) for k, g in enumerate(got)]
-            return np.concatenate(idx), np.concatenate([g[1] for g in got])
-        Lr, Lc = self.layout(x.shape[0]), self.layout(x.shape[1])
-        got = self._gather(self._per_part(tasks.to_coo, x))
-        rows, cols = [], []
-        for b, g in enumerate(got):
-            i, j = divmod(b, p.s)
-            rows.append(Lr.index(Lr.bounds[i] + g[0]))
-            cols.append(Lc.index(Lc.bounds[j] + g[1]))
-        return np.concatenate(rows), np.concatenate(cols), np.concatenate([g[2] for g in got])
+            dims = [((L, k),) for k in range(p.s)]
+        else:
+            Lr, Lc = self.layout(x.shape[0]), self.layout(x.shape[1])
+            dims = [((Lr, i), (Lc, j)) for i in range(p.s) for j in range(p.s)]
+        # each part's indices made global where it lives (the layout's inverse permutation)
+        got = self._gather([self._submit(w, tasks.to_coo, f, *d)
+                            for w, f, d in zip(self._where(x), self._flat(x), dims)])
+        return tuple(np.concatenate(c) for c in zip(*got))
 
     def to_numpy(self, x, fill=None, *, consume=False):
         coo = self._coo(_check_obj(x))

@@ -151,8 +151,16 @@ def nvals(name, x):
     return _E(name).nvals(x)
 
 
-def to_coo(name, x):
-    return _E(name).to_coo(x)
+def to_coo(name, x, *dims):
+    """``(coordinates..., values)`` of a segment or block, each coordinate in the global indexing of its
+    dimension: ``dims`` holds each one's ``(layout, segment)``.
+
+    The positions are mapped back to indices here, where the part lives, by this worker's kept copy of
+    the layout (its tables are built once per worker process: 16 bytes an index, seconds for R-MAT 24's
+    16.8 M vertices).  Each rank of an SPMD run used to map every part itself, with fresh layouts each
+    run, so it built the tables again every run: 3 s of every 3.3 s of PageRank on R-MAT 24 on 2 GPUs."""
+    *coords, values = _E(name).to_coo(x)
+    return (*(_kept(L).index(L.bounds[k] + c) for c, (L, k) in zip(coords, dims)), values)
 
 
 def isequal(name, x, y):
