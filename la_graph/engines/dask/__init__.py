@@ -65,6 +65,7 @@ Examples
 from __future__ import annotations
 
 import ast
+import contextlib
 import itertools
 import os
 import weakref
@@ -232,6 +233,7 @@ class DaskEngine(Engine):
                 try:
                     self._client = distributed.Client(address)
                 except (OSError, ValueError) as exc:       # no scheduler there (a timeout), or a malformed address
+                    _close_unmade(exc)
                     raise EngineUnavailable(f"the dask engine could not connect to the Dask scheduler at "
                                             f"{address!r} (from {where}): {exc}") from exc
             else:
@@ -940,6 +942,23 @@ class DaskEngine(Engine):
     def traffic(self, x):
         """Bytes of ``x``'s entries (indices and values), per segment or block: what one transfer moves."""
         return self._gather(self._per_part(tasks.nbytes, _check_obj(x)))
+
+
+def _close_unmade(exc):
+    """Close the :class:`distributed.Client` whose constructor raised ``exc`` (its frame is in the traceback).
+
+    Left to the garbage collector, its ``__del__`` closes it whenever a collection runs: once inside another
+    Client's IO-loop start-up, which holds distributed's loop lock that the close waits for (the start-up
+    gave up after 10 s with an AssertionError, or hung).
+    """
+    tb = exc.__traceback__
+    while tb is not None:
+        made = tb.tb_frame.f_locals.get("self")
+        if isinstance(made, distributed.Client):
+            with contextlib.suppress(Exception):
+                made.close()
+            return
+        tb = tb.tb_next
 
 
 def local_cluster(workers, local="cpu"):
