@@ -397,6 +397,19 @@ def test_a_closed_client_is_named():
         cluster.close()
 
 
+def test_an_engine_made_by_address_closes_its_client():
+    """The Client a DaskEngine(address=...) made for itself is closed when the engine goes (it stayed connected)."""
+    from la_graph.engines.dask import DaskEngine
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                  silence_logs=50) as cluster:
+        E = DaskEngine(address=cluster.scheduler_address)
+        assert lg.bfs(gen.path(4), 0, engine=E).level.tolist() == [0, 1, 2, 3]
+        client = E.client
+        del E
+        gc.collect()
+        assert client.status == "closed"
+
+
 def test_a_scheduler_gone_during_a_computation_is_named():
     """The scheduler stops while the engine waits: EngineUnavailable saying the connection was lost (distributed's
     FuturesCancelledError or CommClosedError before), once the Client gives up reconnecting (2 s here)."""

@@ -236,6 +236,7 @@ class DaskEngine(Engine):
                     _close_unmade(exc)
                     raise EngineUnavailable(f"the dask engine could not connect to the Dask scheduler at "
                                             f"{address!r} (from {where}): {exc}") from exc
+                weakref.finalize(self, _close, self._client, None)    # its own Client: closed with the engine
             else:
                 n = self._nworkers or max(1, min(4, os.cpu_count() or 1))
                 self._client, self._cluster = local_cluster(n, self.local)
@@ -1062,7 +1063,8 @@ def _has_n_workers(client):
 def _close(client, cluster):
     try:
         client.close()
-        cluster.close()
+        if cluster is not None:
+            cluster.close()
     except Exception:  # noqa: BLE001 - interpreter shutdown: nothing to report to
         pass
 
