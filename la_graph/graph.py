@@ -443,6 +443,29 @@ class Graph:
             raise InvalidArgumentError(f"the graph has no edge {u} -> {v}")
         return 1.0 if self._weights is None else float(self._weights[k])
 
+    def rows(self, vertices):
+        """The out-neighbours of ``vertices``: ``(indptr, indices, weights)``, their rows in CSR form, in the
+        order given (``weights`` None when unweighted; ``G.T.rows(...)`` gives in-neighbours).
+
+        For checks at a sample of vertices of a graph too big to gather (a
+        :class:`~la_graph.engines.dask.DistributedGraph` reads the rows on its workers).
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> G = lg.Graph.from_edges([0, 0, 2], [1, 2, 1], w=[1.0, 2.0, 3.0], directed=True)
+        >>> indptr, indices, weights = G.rows([2, 0])
+        >>> indptr.tolist(), indices.tolist(), weights.tolist()
+        ([0, 1, 3], [1, 1, 2], [3.0, 1.0, 2.0])
+        """
+        vs = V.check_vertices(vertices, self._n, what="vertices")
+        lo = self._indptr[vs].astype(np.int64)
+        lengths = self._indptr[vs + 1] - lo
+        indptr = np.zeros(vs.size + 1, np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        at = np.repeat(lo - indptr[:-1], lengths) + np.arange(indptr[-1], dtype=np.int64)
+        return indptr, self._indices[at].astype(np.int64), None if self._weights is None else self._weights[at]
+
     @cached_property
     def is_symmetric(self):
         """Whether ``A == A.T`` (structure and weights)."""

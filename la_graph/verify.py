@@ -25,6 +25,10 @@ check_lcc    local clustering coefficients (LDBC Graphalytics)
 check_betweenness  betweenness centrality (Brandes; all sources or a sample)
 check_cdlp   community labels of label propagation (LDBC Graphalytics CDLP)
 check_core_number  core numbers (k-core decomposition)
+
+At a sample of vertices (graphs too big to search again: the local conditions that define the answer)
+------------------------------------------------------------------------------------------------------
+check_bfs_sample, check_sssp_sample, check_cc_sample, check_pagerank_sample
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ __all__ = ["check_bfs", "check_sssp", "check_apsp", "check_cc", "check_scc", "ch
            "check_reachability"]
 __all__ += ["check_pagerank", "check_triangles", "check_lcc"]
 __all__ += ["check_betweenness", "check_cdlp", "check_core_number"]
+__all__ += ["check_bfs_sample", "check_sssp_sample", "check_cc_sample", "check_pagerank_sample"]
 
 
 def _csgraph():
@@ -1480,3 +1485,215 @@ def check_core_number(G, core):
     if bad.size:
         x = int(bad[0])
         _fail(f"core[{x}] = {int(core[x])} but vertex {x} is in the {int(ref[x])}-core")
+
+
+# ---------------------------------------------------------------------- checks at a sample of vertices
+# For graphs too big to search again on one machine (a DistributedGraph of billions of edges): the
+# local conditions that define the answer, checked at a random sample of vertices, reading only the
+# sample's in-rows (``G.T.rows``).  A result meeting the conditions at every vertex is right, so each
+# check finds an error with at least the probability that it samples a vertex where they fail.
+
+def _sample(G, sample, seed, always=()):
+    """``sample`` distinct random vertices (every vertex when ``n <= sample``) and ``always``, sorted."""
+    n = G.n
+    sample = V.check_int(sample, "sample", low=1)
+    picked = np.arange(n) if n <= sample else np.random.default_rng(seed).choice(n, sample, replace=False)
+    return np.unique(np.concatenate([picked.astype(np.int64), np.asarray(always, np.int64)]))
+
+
+def _full(a, n, name, kind):
+    a = np.asarray(a)
+    if a.shape != (n,) or a.dtype.kind not in kind:
+        _fail(f"{name} must be a 1-D array of {n} {'integers' if kind == 'iu' else 'numbers'}, got "
+              f"{a.dtype} of shape {a.shape}")
+    return a
+
+
+def _row_min(indptr, values, empty):
+    """The smallest of each row's ``values`` (``empty`` for a row with none)."""
+    out = np.full(indptr.size - 1, empty, dtype=np.float64)
+    filled = np.flatnonzero(np.diff(indptr) > 0)
+    if filled.size:
+        out[filled] = np.minimum.reduceat(values.astype(np.float64), indptr[filled])
+    return out
+
+
+def check_bfs_sample(G, source, level, *, sample=4096, seed=0):
+    """Check breadth-first levels at a random sample of vertices (and the source).
+
+    The local conditions: ``level[source] == 0``; a reached ``v != source`` has
+    ``level[v] == 1 + min level[u]`` over its reached in-neighbours ``u``; an
+    unreached ``v`` (-1) has no reached in-neighbour.  Levels meeting them at
+    every vertex are the true ones.  Reads the in-rows of the sample only, so
+    ``G`` may be a :class:`~la_graph.engines.dask.DistributedGraph`.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_bfs_sample
+    >>> G = Graph.from_edges([0, 1], [1, 2], n=4)
+    >>> check_bfs_sample(G, 0, [0, 1, 2, -1])
+    >>> check_bfs_sample(G, 0, [0, 1, 1, -1])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: level[2] = 1, but its reached in-neighbours' smallest level is 1 (expected 2)
+    """
+    V.check_graph(G)
+    s = V.check_vertex(source, G.n, what="source")
+    level = _full(level, G.n, "level", "iu").astype(np.int64)
+    if level[s] != 0:
+        _fail(f"level[{s}] = {level[s]} at the source, expected 0")
+    vs = _sample(G, sample, seed, [s])
+    indptr, u, _ = G.T.rows(vs)
+    lu = level[u].astype(np.float64)
+    best = _row_min(indptr, np.where(lu >= 0, lu, np.inf), np.inf)
+    for v, lv, b in zip(vs.tolist(), level[vs].tolist(), best.tolist()):
+        if v == s:
+            continue
+        if lv < 0 and b != np.inf:
+            _fail(f"level[{v}] = -1 (unreached), but its in-neighbour at level {int(b)} was reached")
+        if lv >= 0 and (b == np.inf or lv != b + 1):
+            _fail(f"level[{v}] = {lv}, but " + ("no in-neighbour of it was reached" if b == np.inf else
+                  f"its reached in-neighbours' smallest level is {int(b)} (expected {int(b) + 1})"))
+
+
+def check_sssp_sample(G, source, dist, *, sample=4096, seed=0, rtol=1e-9):
+    """Check shortest-path distances at a random sample of vertices (and the source).
+
+    Bellman's conditions: ``dist[source] == 0``; a reached ``v != source`` has
+    ``dist[v] == min dist[u] + w(u, v)`` over its in-edges (within ``rtol``);
+    an unreached ``v`` (inf) has no reached in-neighbour.  Distances meeting
+    them at every vertex are the true ones (non-negative weights).  Reads the
+    in-rows of the sample only, so ``G`` may be a
+    :class:`~la_graph.engines.dask.DistributedGraph`.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_sssp_sample
+    >>> G = Graph.from_edges([0, 1, 0], [1, 2, 2], w=[1.0, 1.0, 5.0], directed=True)
+    >>> check_sssp_sample(G, 0, [0.0, 1.0, 2.0])
+    >>> check_sssp_sample(G, 0, [0.0, 1.0, 5.0])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: dist[2] = 5, but its in-edges give 2 (from vertex 1)
+    """
+    V.check_graph(G)
+    s = V.check_vertex(source, G.n, what="source")
+    dist = _full(dist, G.n, "dist", "iuf").astype(np.float64)
+    if dist[s] != 0:
+        _fail(f"dist[{s}] = {dist[s]:.17g} at the source, expected 0")
+    vs = _sample(G, sample, seed, [s])
+    indptr, u, w = G.T.rows(vs)
+    via = dist[u] + (1.0 if w is None else w)
+    best = _row_min(indptr, via, np.inf)
+    for k, (v, dv, b) in enumerate(zip(vs.tolist(), dist[vs].tolist(), best.tolist())):
+        if v == s:
+            continue
+        if b == np.inf and dv == np.inf:
+            continue
+        if not (abs(dv - b) <= rtol * max(abs(b), 1e-300)):
+            lo, hi = indptr[k], indptr[k + 1]
+            frm = int(u[lo + int(np.argmin(via[lo:hi]))]) if hi > lo else None
+            _fail(f"dist[{v}] = {dv:.17g}, but " + ("no in-neighbour of it was reached" if b == np.inf else
+                  f"its in-edges give {b:.17g} (from vertex {frm})"))
+
+
+def check_cc_sample(G, labels, *, sample=4096, seed=0):
+    """Check connected-component labels (weak for a directed graph) at a random sample of vertices.
+
+    At each sampled ``v``: every neighbour (in or out) has ``v``'s label;
+    ``labels[v] <= v``; and the label is a vertex labelled with itself.  Labels
+    meeting these at every vertex are constant on each component and name a
+    vertex labelled with itself; that two components do not share a label is
+    not checked (it needs the components themselves).  Reads the rows of the
+    sample only, so ``G`` may be a :class:`~la_graph.engines.dask.DistributedGraph`.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_cc_sample
+    >>> G = Graph.from_edges([0, 2], [1, 3], n=5)
+    >>> check_cc_sample(G, [0, 0, 2, 2, 4])
+    >>> check_cc_sample(G, [0, 0, 2, 3, 4])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: labels[2] = 2, but its neighbour 3 has label 3
+    """
+    V.check_graph(G)
+    labels = _full(labels, G.n, "labels", "iu").astype(np.int64)
+    vs = _sample(G, sample, seed)
+    lv = labels[vs]
+    bad = np.flatnonzero((lv < 0) | (lv > vs))
+    if bad.size:
+        v = int(vs[bad[0]])
+        _fail(f"labels[{v}] = {labels[v]}: a label is the smallest vertex id of the component, so 0 <= label <= v")
+    own = labels[lv] != lv
+    if own.any():
+        v = int(vs[np.argmax(own)])
+        _fail(f"labels[{v}] = {labels[v]}, but vertex {labels[v]} has label {labels[labels[v]]}")
+    for H in (G, G.T) if G.directed else (G,):
+        indptr, u, _ = H.rows(vs)
+        at = np.repeat(np.arange(vs.size), np.diff(indptr))
+        diff = np.flatnonzero(labels[u] != lv[at])
+        if diff.size:
+            k = diff[0]
+            v, x = int(vs[at[k]]), int(u[k])
+            _fail(f"labels[{v}] = {labels[v]}, but its neighbour {x} has label {labels[x]}")
+
+
+def check_pagerank_sample(G, ranks, alpha=0.85, *, tol=1e-6, weight=None, sample=4096, seed=0):
+    """Check PageRank ranks (networkx's definition, uniform teleport and dangling) at a sample of vertices.
+
+    The ranks must be non-negative and sum to 1 (checked everywhere), and one
+    more step of the iteration, computed at the sampled vertices, may move them
+    by less than ``alpha * n * tol`` in L1 norm summed over the sample (what
+    stopping at a change below ``n * tol`` guarantees over all vertices; see
+    :func:`check_pagerank`).  ``weight`` as :func:`la_graph.pagerank` takes it
+    (None: the weights when ``G`` has them).  Reads the in-rows of the sample
+    (and, weighted, the out-rows of their in-neighbours) and the out-degrees,
+    so ``G`` may be a :class:`~la_graph.engines.dask.DistributedGraph`.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_pagerank_sample
+    >>> G = Graph.from_edges([1, 2, 3], [0, 0, 0], directed=True)
+    >>> check_pagerank_sample(G, [0.541985, 0.152672, 0.152672, 0.152672])
+    """
+    V.check_graph(G)
+    n = G.n
+    r = _full(ranks, n, "ranks", "iuf").astype(np.float64)
+    if (r < 0).any() or not np.isfinite(r).all():
+        v = int(np.flatnonzero((r < 0) | ~np.isfinite(r))[0])
+        _fail(f"ranks[{v}] = {float(r[v])!r}: ranks are finite and non-negative")
+    if abs(r.sum() - 1.0) > 1e-9 + n * tol:           # as check_pagerank
+        _fail(f"ranks sum to {float(r.sum())!r}, expected 1 (the networkx PageRank hands out every vertex's rank)")
+    weighted = G.weighted if weight is None else V.check_flag(weight, "weight")
+    if weighted and not G.weighted:
+        raise V.InvalidArgumentError("weight=True needs a weighted graph")
+    if weighted and G.weight_range()[0] <= 0:
+        raise V.InvalidArgumentError(f"check_pagerank_sample takes positive weights (the smallest is "
+                                     f"{G.weight_range()[0]}): with zero weights the dangling vertices are "
+                                     f"not known from the out-degrees")
+    out = np.asarray(G.out_degree, np.float64)
+    dangling = float(r[out == 0].sum())
+    vs = _sample(G, sample, seed)
+    indptr, u, w = G.T.rows(vs)
+    if weighted:                           # each in-neighbour's out-weight sum, from its own row
+        uu, back = np.unique(u, return_inverse=True)
+        ptr, _, ww = G.rows(uu) if uu.size else (np.zeros(1, np.int64), None, np.zeros(0))
+        strength = np.add.reduceat(ww, ptr[:-1]) if ww.size else np.zeros(uu.size)
+        part = r[u] * w / strength[back]
+    else:
+        part = r[u] / out[u]
+    share = np.zeros(vs.size)
+    np.add.at(share, np.repeat(np.arange(vs.size), np.diff(indptr)), part)
+    step = (1 - alpha) / n + alpha * (share + dangling / n)
+    moved = np.abs(step - r[vs])
+    bound = alpha * n * tol
+    if moved.sum() >= bound:
+        k = int(np.argmax(moved))
+        _fail(f"ranks are not a PageRank fixed point to tol={tol:g}: one more step moves the {vs.size} sampled "
+              f"vertices by {moved.sum():.4g} in L1 norm, more than alpha*n*tol = {bound:.2g} (most at vertex "
+              f"{int(vs[k])}: {r[vs[k]]:.6g} -> {step[k]:.6g})")

@@ -65,6 +65,8 @@ import numpy as np
 
 import la_graph as lg
 
+from .. import verify
+
 from .graphs import build as build_graph
 
 ALGOS = ("bfs", "cc", "pagerank", "sssp")
@@ -97,6 +99,20 @@ def _call(algo, G, source):
     if algo == "pagerank":
         return lg.pagerank, (G,), {}, lambda r: r
     return lg.sssp, (G, source), {"parent": False}, lambda r: r.distance
+
+
+def _sample_check(algo, G, source, out, sample):
+    """``la_graph.verify``'s check of ``algo``'s answer ``out`` at ``sample`` random vertices (and the source).
+
+    Raises VerificationError; the caller records it as a wrong row."""
+    if algo == "bfs":
+        verify.check_bfs_sample(G, source, out, sample=sample)
+    elif algo == "sssp":
+        verify.check_sssp_sample(G, source, out, sample=sample)
+    elif algo == "cc":
+        verify.check_cc_sample(G, out, sample=sample)
+    else:
+        verify.check_pagerank_sample(G, out, sample=sample)
 
 
 def _run(algo, G, E, source, spmd=False):
@@ -152,7 +168,8 @@ def _busiest(before, after):
 
 
 def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=True, log=print, save=None,
-            exchange="auto", generate="host", check_max=1 << 22, spmd=False, grid=None, budget=None,
+            exchange="auto", generate="host", check_max=1 << 22, check_sample=4096, spmd=False, grid=None,
+            budget=None,
             chunk_edges=1 << 24, refs_file=None, yardstick=True):
     """Rows ``{graph, workers, algo, ms, ...}`` and ``mxv`` traffic rows, for each worker count.
 
@@ -269,6 +286,14 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                             elif key not in refs:
                                 refs[key] = (out, None, f"the {w}-worker {path} run")
                             ok, against = _same(algo, out, refs[key][0]), refs[key][2]
+                            if ok and check_sample and host is None:     # no CPU engine answer: the local conditions
+                                t = time.perf_counter()
+                                try:
+                                    _sample_check(algo, G, source, out, check_sample)
+                                    against += (f"; the local conditions at {check_sample} sampled vertices "
+                                                f"({time.perf_counter() - t:.1f} s)")
+                                except lg.VerificationError as exc:
+                                    ok, against = False, f"the local conditions at sampled vertices: {exc}"
                         row.update(checked=ok, checked_against=against,
                                    cpu_engine_ms=refs[(name, algo)][1] if check else None)
                         rows.append(row)
@@ -443,6 +468,9 @@ def main(argv=None):
                    help="build the graphs on the host, or R-MAT on the workers themselves")
     p.add_argument("--check-max", type=int, default=1 << 22,
                    help="worker-made graphs up to this many vertices are gathered and checked on the CPU engine")
+    p.add_argument("--check-sample", type=int, default=4096,
+                   help="graphs not checked on the CPU engine: the answer's local conditions at this many sampled "
+                        "vertices (la_graph.verify.check_*_sample; 0: none)")
     p.add_argument("--spmd", action="store_true", help="also run each algorithm on the workers with E.run")
     p.add_argument("--grid", type=int, help="blocks per side (default ceil(sqrt(workers)))")
     p.add_argument("--budget", type=float,
@@ -479,7 +507,7 @@ def main(argv=None):
     rows, traffic = measure(args.graphs, [int(w) for w in args.workers.split(",")], args.algos.split(","),
                             weak=args.weak, repeat=args.repeat, local=args.local, check=not args.no_check, save=save,
                             exchange=args.exchange, generate=args.generate, check_max=args.check_max,
-                            spmd=args.spmd, grid=args.grid, budget=args.budget, chunk_edges=args.chunk_edges,
+                            check_sample=args.check_sample, spmd=args.spmd, grid=args.grid, budget=args.budget, chunk_edges=args.chunk_edges,
                             refs_file=args.refs, yardstick=not args.no_yardstick)
     doc["partial"] = False
     save(rows, traffic)

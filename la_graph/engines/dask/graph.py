@@ -201,6 +201,30 @@ class DistributedGraph(Graph):
             raise InvalidArgumentError(f"the graph has no edge {u} -> {v}")
         return 1.0 if not self.weighted else float(w)
 
+    def rows(self, vertices):
+        """As :meth:`Graph.rows <la_graph.Graph.rows>`: the out-neighbours of ``vertices``, read on the workers
+        (each block that holds some of the rows multiplies a selector of them by itself and sends the rows)."""
+        from ... import _validation as V
+
+        vs = V.check_vertices(vertices, self._n, what="vertices")
+        E, A = self._engine, self._blocks()
+        p, L = A.placement, E.layout(self._n)
+        seg, local = L.locate(vs)
+        held, futures = [], []
+        for i in np.unique(seg).tolist():
+            at = np.flatnonzero(seg == i)
+            for j in range(p.s):
+                futures.append(E._submit(p.block(i, j), _rows_of, A.parts[i][j], local[at], L, j))
+                held.append(at)
+        got = E._gather(futures)
+        which = np.concatenate([at[r] for at, (r, _, _) in zip(held, got)])
+        cols = np.concatenate([c for _, c, _ in got])
+        order = np.lexsort((cols, which))
+        indptr = np.zeros(vs.size + 1, np.int64)
+        np.cumsum(np.bincount(which, minlength=vs.size), out=indptr[1:])
+        w = np.concatenate([v for _, _, v in got])[order].astype(np.float64) if self.weighted else None
+        return indptr, cols[order], w
+
     # ---------------------------------------------------------------- host arrays: none here
     def _no_host(self, what):
         p = self._engine._placement
@@ -327,6 +351,18 @@ def _first_negative(name, M, layout, i, j):
     v = layout.index(layout.bounds[j] + cols[neg].astype(np.int64))
     k = np.lexsort((v, u))[0]
     return int(u[k]), int(v[k]), float(vals[neg[k]])
+
+
+def _rows_of(name, M, local, layout, j):
+    """Rows ``local`` of block ``M`` (column segment ``j`` of ``layout``): ``(k, column ids, values)``, ``k``
+    the index into ``local`` of each entry's row, its column a global vertex id."""
+    E = tasks._E(name)
+    nrows = E.size(M)[0]
+    k = np.arange(local.size, dtype=np.int64)
+    S = E.matrix_from_coo(k, local.astype(np.int64), np.ones(local.size, np.float64), local.size, nrows,
+                          dtype=np.float64)
+    r, c, v = E.to_coo(E.mxm(S, M, "any_second"))
+    return np.asarray(r, np.int64), tasks._kept(layout).index(layout.bounds[j] + c), v
 
 
 def _entry(name, M, li, lj):
