@@ -476,3 +476,32 @@ def test_a_graph_too_big_for_the_workers_is_refused_with_the_bytes_needed():
     finally:
         client.close()
         cluster.close()
+
+
+@pytest.mark.parametrize("grid", [1, 2])
+def test_extract_and_scatter_on_one_segment_and_routed(client, grid):
+    """A one-segment engine gathers and scatters with the local engine's own step (no routing through the
+    host); both ways give the CPU engine's answers, duplicates reduced alike, and name an id out of range."""
+    from la_graph.engines.dask import DaskEngine
+    E, C = DaskEngine(client, grid=grid), lg.get_engine("cpu")
+    u = np.array([5.0, 1.0, 7.0, 3.0, 2.0, 9.0])
+    idx = np.array([5, 0, 0, 3, 4, 5, 1], np.int64)
+    vals = np.array([4.0, 8.0, 0.5, 6.0, 1.0, 2.0, 3.0])
+    for engine in (E, C):
+        got = engine.to_numpy(engine.extract(engine.vector_from_numpy(u), engine.vector_from_numpy(idx)))
+        assert got.tolist() == u[idx].tolist()
+        for dup in ("min", "max", "plus"):
+            w = engine.scatter(engine.vector_from_numpy(u), engine.vector_from_numpy(idx),
+                               engine.vector_from_numpy(vals), dup=dup, accum="min")
+            want = u.copy()
+            for i in np.unique(idx):
+                red = {"min": np.min, "max": np.max, "plus": np.sum}[dup](vals[idx == i])
+                want[i] = min(want[i], red)
+            assert engine.to_numpy(w).tolist() == want.tolist(), (engine.name, dup)
+    bad = E.vector_from_numpy(np.array([0, 6], np.int64))
+    with pytest.raises(lg.InvalidArgumentError, match=r"index out of range 0\.\.5: \[6\]"):
+        E.to_numpy(E.extract(E.vector_from_numpy(u), bad))
+    with pytest.raises(lg.InvalidArgumentError, match=r"index out of range 0\.\.5: \[6\]"):
+        E.to_numpy(E.scatter(E.vector_from_numpy(u), bad, E.vector_from_numpy(np.ones(2))))
+    G = gen.rmat(8, 6, seed=3)
+    assert np.array_equal(lg.connected_components(G, engine=E), lg.connected_components(G, engine="cpu"))

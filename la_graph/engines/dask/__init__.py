@@ -876,6 +876,13 @@ class DaskEngine(Engine):
     def extract(self, u, index, *, out=None, mask=None, accum=None,
                 structural=False, complement=False, replace=False):
         p = self._same(self._check(u, 1, "u"), out, mask)
+        if p.s == 1 and isinstance(index, DVector):      # one segment: the local engine's gather, no routing
+            self._same(index)
+            self._outargs(index.shape, 1, out, mask, accum, complement)
+            part = self._submit(p.segment(0), tasks.extract_one, u.parts[0], index.parts[0], u.shape[0],
+                                None if out is None else out.parts[0], None if mask is None else mask.parts[0],
+                                accum, structural, complement, replace)
+            return self._rebind(out, DVector(index.shape, [part], p))
         m, requests = self._index_parts(index, u.shape[0])
         self._outargs((m,), 1, out, mask, accum, complement)
         lengths = self.layout(m).lengths()
@@ -926,6 +933,10 @@ class DaskEngine(Engine):
         self._same(index, values)
         if index.shape != values.shape:
             raise InvalidArgumentError(f"index and values lengths differ: {index.shape[0]} != {values.shape[0]}")
+        if p.s == 1:                                    # one segment: the local engine's scatter, no routing
+            part = self._submit(p.segment(0), tasks.scatter_one, w.parts[0], index.parts[0], values.parts[0], dup,
+                                accum, n)
+            return self._rebind(w, DVector(w.shape, [part], p))
         L = self.layout(index.shape[0])
         routed = [self._submit(p.segment(t), tasks.route_values, index.parts[t], values.parts[t], L, t, target, n)
                   for t in range(p.s)]

@@ -244,17 +244,45 @@ def route_values(name, index, values, layout, t, target, check):
     return tuple((local, vals[pos], order[pos]) for pos, local in pieces)
 
 
+#: duplicate reductions whose result does not depend on the order of the duplicates
+_ORDER_FREE = frozenset({"min", "max"})
+
+
 def scatter(name, w, dup, accum, *pieces, local=(), k=None):
     """``w[local] accum= dup-reduction(values)`` on a copy of segment ``w``, the pieces' values taken in
-    their original order; ``local`` lists routings made on this worker, whose piece ``k`` is taken here."""
+    their original order (where ``dup`` depends on it); ``local`` lists routings made on this worker, whose
+    piece ``k`` is taken here."""
     E = _E(name)
     pieces = [routed[k] for routed in local] + list(pieces)
     local = np.concatenate([p[0] for p in pieces])
     values = np.concatenate([p[1] for p in pieces])
-    if len(pieces[0]) > 2:
+    if len(pieces[0]) > 2 and dup not in _ORDER_FREE:
         order = np.argsort(np.concatenate([p[2] for p in pieces]), kind="stable")
         local, values = local[order], values[order]
     return E.scatter(E.copy(w), local, values, dup=dup, accum=accum)
+
+
+def _check_ids(E, index, check):
+    """Raise where the full int vector ``index`` holds an id outside ``0 .. check - 1`` (as :func:`route`)."""
+    if E.nvals(index) and (E.reduce(index, "min") < 0 or E.reduce(index, "max") >= check):
+        ids = np.asarray(E.to_numpy(index), dtype=np.int64)
+        bad = ids[(ids < 0) | (ids >= check)][:5]
+        from ...exceptions import InvalidArgumentError
+        raise InvalidArgumentError(f"index out of range 0..{check - 1}: {bad}")
+
+
+def extract_one(name, u, index, check, out, mask, accum, structural, complement, replace):
+    """``extract`` on an engine of one segment: the local engine's own gather, no routing."""
+    E = _E(name)
+    _check_ids(E, index, check)
+    return write(E, E.extract(u, index), out, mask, accum, structural, complement, replace)
+
+
+def scatter_one(name, w, index, values, dup, accum, check):
+    """``scatter`` on an engine of one segment: the local engine's own, no routing."""
+    E = _E(name)
+    _check_ids(E, index, check)
+    return E.scatter(E.copy(w), index, values, dup=dup, accum=accum)
 
 
 def nbytes(name, x):
