@@ -938,8 +938,8 @@ class DaskEngine(Engine):
                                 accum, n)
             return self._rebind(w, DVector(w.shape, [part], p))
         L = self.layout(index.shape[0])
-        routed = [self._submit(p.segment(t), tasks.route_values, index.parts[t], values.parts[t], L, t, target, n)
-                  for t in range(p.s)]
+        routed = [self._submit(p.segment(t), tasks.route_values, index.parts[t], values.parts[t], L, t, target, n,
+                               dup) for t in range(p.s)]
         segs = []
         for k in range(p.s):
             # a routing made where segment k lives is picked from inside the scattering task

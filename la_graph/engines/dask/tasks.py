@@ -234,18 +234,21 @@ def assemble(name, size, out, mask, accum, structural, complement, replace, *ans
     return write(E, T, out, mask, accum, structural, complement, replace)
 
 
-def route_values(name, index, values, layout, t, target, check):
+#: duplicate reductions whose result does not depend on the order of the duplicates
+_ORDER_FREE = frozenset({"min", "max"})
+
+
+def route_values(name, index, values, layout, t, target, check, dup):
     """``scatter``'s routing of one segment ``t`` of ``index`` and ``values``: per target segment the
-    ``(local index, value, original position)`` triples, the positions keeping duplicates in order."""
+    ``(local index, value, original position)`` triples, the positions keeping duplicates in order
+    (pairs, without them, where the duplicate reduction ``dup`` does not depend on the order)."""
     E = _E(name)
     pieces = route(name, index, target, check)
     vals = E.to_numpy(values)
+    if dup in _ORDER_FREE:
+        return tuple((local, vals[pos]) for pos, local in pieces)
     order = _kept(layout).index(layout.bounds[t] + np.arange(vals.size, dtype=np.int64))
     return tuple((local, vals[pos], order[pos]) for pos, local in pieces)
-
-
-#: duplicate reductions whose result does not depend on the order of the duplicates
-_ORDER_FREE = frozenset({"min", "max"})
 
 
 def scatter(name, w, dup, accum, *pieces, local=(), k=None):
@@ -256,7 +259,7 @@ def scatter(name, w, dup, accum, *pieces, local=(), k=None):
     pieces = [routed[k] for routed in local] + list(pieces)
     local = np.concatenate([p[0] for p in pieces])
     values = np.concatenate([p[1] for p in pieces])
-    if len(pieces[0]) > 2 and dup not in _ORDER_FREE:
+    if len(pieces[0]) > 2:
         order = np.argsort(np.concatenate([p[2] for p in pieces]), kind="stable")
         local, values = local[order], values[order]
     return E.scatter(E.copy(w), local, values, dup=dup, accum=accum)
