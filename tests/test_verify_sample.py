@@ -139,7 +139,8 @@ def test_the_scaling_bench_checks_worker_made_graphs_at_a_sample():
     pytest.importorskip("distributed")
     from la_graph.bench.scaling import measure
     rows, _ = measure(["rmat10:w1-9"], [1], ["bfs", "sssp", "cc", "pagerank"], generate="workers", check_max=0,
-                      check_sample=300, repeat=1, log=lambda *a: None, yardstick=False)
+                      check_sample=300, repeat=1, log=lambda *a: None, yardstick=False, spmd=True,
+                      client_driven=False)
     runs = [r for r in rows if r["algo"] != "build"]
-    assert len(runs) == 4 and all(r["checked"] for r in runs), runs
+    assert len(runs) == 4 and all(r["checked"] and r["path"] == "spmd" for r in runs), runs
     assert all("the local conditions at 300 sampled vertices" in r["checked_against"] for r in runs)

@@ -168,8 +168,8 @@ def _busiest(before, after):
 
 
 def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=True, log=print, save=None,
-            exchange="auto", generate="host", check_max=1 << 22, check_sample=4096, spmd=False, grid=None,
-            budget=None,
+            exchange="auto", generate="host", check_max=1 << 22, check_sample=4096, spmd=False,
+            client_driven=True, grid=None, budget=None,
             chunk_edges=1 << 24, refs_file=None, yardstick=True):
     """Rows ``{graph, workers, algo, ms, ...}`` and ``mxv`` traffic rows, for each worker count.
 
@@ -177,7 +177,9 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
     ``graphs[k]`` on ``workers[k]`` only (a ladder growing with the workers).
     ``generate="workers"``: R-MAT graphs made on the workers (module docstring), drawn
     ``chunk_edges`` at a time.  ``spmd``: every algorithm also run by ``E.run`` (rows with
-    ``path="spmd"``; the client-driven ones have ``path="client"``).  ``grid``: blocks per
+    ``path="spmd"``; the client-driven ones have ``path="client"``; ``client_driven=False``: those left out).
+    ``check_sample``: graphs not checked on the CPU engine are checked by the local conditions at this
+    many sampled vertices (:mod:`la_graph.verify`'s ``check_*_sample``; 0: not).  ``grid``: blocks per
     side (default ``ceil(sqrt(workers))``).  ``budget``: seconds; an algorithm whose first
     run (one-off costs included) takes longer is timed once more only (``runs=1``).  ``refs_file``:
     an ``.npz`` of answers; those it holds are the references, and new references are added to
@@ -255,7 +257,8 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                     f"one mxv {mxv_ms:.1f} ms (compute {split[0]:.1f}, exchange {split[1]:.1f}) moved "
                     f"{moved / 1e6:.1f} MB (2-D model {model / 1e6:.1f} MB)")
                 del u
-                for path in ("spmd", "client") if spmd else ("client",):     # E.run first: it is the quicker
+                paths = (("spmd",) if spmd else ()) + (("client",) if client_driven or not spmd else ())
+                for path in paths:     # E.run first: it is the quicker
                     for algo in algos:
                         if algo == "sssp" and not G.weighted:
                             continue
@@ -472,6 +475,8 @@ def main(argv=None):
                    help="graphs not checked on the CPU engine: the answer's local conditions at this many sampled "
                         "vertices (la_graph.verify.check_*_sample; 0: none)")
     p.add_argument("--spmd", action="store_true", help="also run each algorithm on the workers with E.run")
+    p.add_argument("--no-client", action="store_true",
+                   help="with --spmd: only the E.run rows (the client-driven runs of a big graph take minutes)")
     p.add_argument("--grid", type=int, help="blocks per side (default ceil(sqrt(workers)))")
     p.add_argument("--budget", type=float,
                    help="seconds: an algorithm whose first (warm-up) run takes longer is timed once only")
@@ -507,7 +512,8 @@ def main(argv=None):
     rows, traffic = measure(args.graphs, [int(w) for w in args.workers.split(",")], args.algos.split(","),
                             weak=args.weak, repeat=args.repeat, local=args.local, check=not args.no_check, save=save,
                             exchange=args.exchange, generate=args.generate, check_max=args.check_max,
-                            check_sample=args.check_sample, spmd=args.spmd, grid=args.grid, budget=args.budget, chunk_edges=args.chunk_edges,
+                            check_sample=args.check_sample, spmd=args.spmd, client_driven=not args.no_client,
+                            grid=args.grid, budget=args.budget, chunk_edges=args.chunk_edges,
                             refs_file=args.refs, yardstick=not args.no_yardstick)
     doc["partial"] = False
     save(rows, traffic)

@@ -8,7 +8,8 @@
 #      the same bytes.  JSON in $OUT.
 # Every part has its own time limit (SIGINT first: clusters are closed, pytest prints its summary; TA=0 or
 # TB=0 skips (a) or (b): on 2026-11-27 (a) ran 85 s and (b) 40 s without a result, so give them a call of their own);
-# about 9 minutes in all (TA=0 TB=0: (c) alone, about 7).  Run from the repository root.
+# about 9 minutes in all (TA=0 TB=0: (c) alone, about 7).  NOCLIENT=1: E.run rows only; ALGOS: which ones;
+# WORKERS: the counts (default 1 2 4); GRAPH: default rmat26:w1-255.  Run from the repository root.
 set -u
 . tools/gpu-machine.sh || exit 1
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl-dask/*.whl || exit 1
@@ -34,7 +35,8 @@ rm -f /tmp/lean-refs.npz
 for w in ${WORKERS:-1 2 4}; do
   echo "== (c) $G on $w GPU worker(s) [$((SECONDS - t0)) s]"
   timeout -s INT -k 10 ${TC:-170} python3 -m la_graph.bench.scaling --local gpu --generate workers --graphs $G \
-    --workers $w --spmd --repeat 2 --budget 3 --check-max 0 --chunk-edges $((1 << 24)) --refs /tmp/lean-refs.npz \
+    --workers $w --spmd ${NOCLIENT:+--no-client} --algos ${ALGOS:-bfs,cc,pagerank,sssp} --repeat 2 --budget 3 \
+    --check-max 0 --chunk-edges $((1 << 24)) --refs /tmp/lean-refs.npz \
     --no-yardstick --out $OUT/lean-$GN-$w.json 2>&1 | quiet | tail -n 30
   gpus
 done
