@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import get_engine
+from ..base import check_range
 
 
 _LAYOUTS = {}
@@ -193,10 +194,7 @@ def route(name, index, target, check):
     """Where the ids of one index segment live: for each segment ``k`` of ``target``, the
     ``(positions in this segment, local index in k)`` of the ids it holds.  ``check``: the id range."""
     ids = np.asarray(_E(name).to_numpy(index), dtype=np.int64)
-    if ids.size and (ids.min() < 0 or ids.max() >= check):
-        bad = ids[(ids < 0) | (ids >= check)][:5]
-        from ...exceptions import InvalidArgumentError
-        raise InvalidArgumentError(f"index out of range 0..{check - 1}: {bad}")
+    check_range(ids, check, "index")
     seg, local = _kept(target).locate(ids)
     return split(seg, target.parts, np.arange(ids.size, dtype=np.int64), local)
 
@@ -268,10 +266,7 @@ def scatter(name, w, dup, accum, *pieces, local=(), k=None):
 def _check_ids(E, index, check):
     """Raise where the full int vector ``index`` holds an id outside ``0 .. check - 1`` (as :func:`route`)."""
     if E.nvals(index) and (E.reduce(index, "min") < 0 or E.reduce(index, "max") >= check):
-        ids = np.asarray(E.to_numpy(index), dtype=np.int64)
-        bad = ids[(ids < 0) | (ids >= check)][:5]
-        from ...exceptions import InvalidArgumentError
-        raise InvalidArgumentError(f"index out of range 0..{check - 1}: {bad}")
+        check_range(np.asarray(E.to_numpy(index), dtype=np.int64), check, "index")      # names the ids
 
 
 def extract_one(name, u, index, check, out, mask, accum, structural, complement, replace):
