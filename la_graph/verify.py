@@ -1592,7 +1592,7 @@ def check_sssp_sample(G, source, dist, *, sample=4096, seed=0, rtol=1e-9):
             continue
         if b == np.inf and dv == np.inf:
             continue
-        if not (abs(dv - b) <= rtol * max(abs(b), 1e-300)):
+        if b == np.inf or not (abs(dv - b) <= rtol * max(abs(b), 1e-300)):     # (inf - x <= rtol * inf)
             lo, hi = indptr[k], indptr[k + 1]
             frm = int(u[lo + int(np.argmin(via[lo:hi]))]) if hi > lo else None
             _fail(f"dist[{v}] = {dv:.17g}, but " + ("no in-neighbour of it was reached" if b == np.inf else

@@ -81,6 +81,15 @@ def test_right_answers_pass_and_one_spoiled_vertex_fails(name):
         check_pagerank_sample(G, r)
 
 
+def test_a_distance_where_nothing_reaches_fails():
+    """A finite distance at a vertex with no reached in-neighbour fails (inf - d compared with rtol * inf let
+    it through)."""
+    G = Graph.from_edges([0], [1], w=[1.0], n=3, directed=True)
+    check_sssp_sample(G, 0, [0.0, 1.0, np.inf])
+    with pytest.raises(VerificationError, match=r"dist\[2\] = 7, but no in-neighbour of it was reached"):
+        check_sssp_sample(G, 0, [0.0, 1.0, 7.0])
+
+
 def test_a_sample_is_checked_and_named():
     G = gen.grid_2d(40, 40)
     level, _ = _answers(G, 0)
