@@ -1547,14 +1547,15 @@ def check_bfs_sample(G, source, level, *, sample=4096, seed=0):
     indptr, u, _ = G.T.rows(vs)
     lu = level[u].astype(np.float64)
     best = _row_min(indptr, np.where(lu >= 0, lu, np.inf), np.inf)
-    for v, lv, b in zip(vs.tolist(), level[vs].tolist(), best.tolist()):
-        if v == s:
-            continue
-        if lv < 0 and b != np.inf:
+    lv, fed = level[vs], best != np.inf
+    bad = np.flatnonzero((vs != s) & np.where(lv < 0, fed, ~fed | (lv != best + 1)))
+    if bad.size:
+        k = bad[0]
+        v, lv, b = int(vs[k]), int(lv[k]), best[k]
+        if lv < 0:
             _fail(f"level[{v}] = -1 (unreached), but its in-neighbour at level {int(b)} was reached")
-        if lv >= 0 and (b == np.inf or lv != b + 1):
-            _fail(f"level[{v}] = {lv}, but " + ("no in-neighbour of it was reached" if b == np.inf else
-                  f"its reached in-neighbours' smallest level is {int(b)} (expected {int(b) + 1})"))
+        _fail(f"level[{v}] = {lv}, but " + ("no in-neighbour of it was reached" if b == np.inf else
+              f"its reached in-neighbours' smallest level is {int(b)} (expected {int(b) + 1})"))
 
 
 def check_sssp_sample(G, source, dist, *, sample=4096, seed=0, rtol=1e-9):
@@ -1587,16 +1588,20 @@ def check_sssp_sample(G, source, dist, *, sample=4096, seed=0, rtol=1e-9):
     indptr, u, w = G.T.rows(vs)
     via = dist[u] + (1.0 if w is None else w)
     best = _row_min(indptr, via, np.inf)
-    for k, (v, dv, b) in enumerate(zip(vs.tolist(), dist[vs].tolist(), best.tolist())):
-        if v == s:
-            continue
-        if b == np.inf and dv == np.inf:
-            continue
-        if b == np.inf or not (abs(dv - b) <= rtol * max(abs(b), 1e-300)):     # (inf - x <= rtol * inf)
-            lo, hi = indptr[k], indptr[k + 1]
-            frm = int(u[lo + int(np.argmin(via[lo:hi]))]) if hi > lo else None
-            _fail(f"dist[{v}] = {dv:.17g}, but " + ("no in-neighbour of it was reached" if b == np.inf else
-                  f"its in-edges give {b:.17g} (from vertex {frm})"))
+    dv = dist[vs]
+    with np.errstate(invalid="ignore"):         # inf - inf where neither is reached: allowed below
+        close = np.abs(dv - best) <= rtol * np.maximum(np.abs(best), 1e-300)
+    # unreached with no reached in-neighbour, or reached and equal to the best in-edge
+    # (with best = inf, |d - inf| <= rtol * inf held: a finite d there is wrong)
+    good = np.where(best == np.inf, dv == np.inf, close)
+    bad = np.flatnonzero((vs != s) & ~good)
+    if bad.size:
+        k = bad[0]
+        v, d, b = int(vs[k]), float(dv[k]), float(best[k])
+        lo, hi = indptr[k], indptr[k + 1]
+        frm = int(u[lo + int(np.argmin(via[lo:hi]))]) if hi > lo else None
+        _fail(f"dist[{v}] = {d:.17g}, but " + ("no in-neighbour of it was reached" if b == np.inf else
+              f"its in-edges give {b:.17g} (from vertex {frm})"))
 
 
 def check_cc_sample(G, labels, *, sample=4096, seed=0):
@@ -1680,11 +1685,10 @@ def check_pagerank_sample(G, ranks, alpha=0.85, *, tol=1e-6, weight=None, sample
     dangling = float(r[out == 0].sum())
     vs = _sample(G, sample, seed)
     indptr, u, w = G.T.rows(vs)
-    if weighted:                           # each in-neighbour's out-weight sum, from its own row
+    if weighted and u.size:                # each in-neighbour's out-weight sum, from its own row
         uu, back = np.unique(u, return_inverse=True)
-        ptr, _, ww = G.rows(uu) if uu.size else (np.zeros(1, np.int64), None, np.zeros(0))
-        strength = np.add.reduceat(ww, ptr[:-1]) if ww.size else np.zeros(uu.size)
-        part = r[u] * w / strength[back]
+        ptr, _, ww = G.rows(uu)            # (every row has an entry: the edge into the sample)
+        part = r[u] * w / np.add.reduceat(ww, ptr[:-1])[back]
     else:
         part = r[u] / out[u]
     share = np.zeros(vs.size)
