@@ -587,8 +587,9 @@ class DaskEngine(Engine):
             parts.append(row)
         return DMatrix((nrows, ncols), parts, p)
 
-    def _coo(self, x):
-        """``(coordinates..., values)`` of ``x`` as numpy, in the global indexing, unsorted."""
+    def _coo(self, x, device=False):
+        """``(coordinates..., values)`` of ``x`` as numpy (``device``: CuPy arrays from GPU workers), in the
+        global indexing, unsorted."""
         p = self._same(x)
         if isinstance(x, DVector):
             L = self.layout(x.shape[0])
@@ -597,20 +598,26 @@ class DaskEngine(Engine):
             Lr, Lc = self.layout(x.shape[0]), self.layout(x.shape[1])
             dims = [((Lr, i), (Lc, j)) for i in range(p.s) for j in range(p.s)]
         # each part's indices made global where it lives (the layout's inverse permutation)
-        got = self._gather([self._submit(w, tasks.to_coo, f, *d)
+        got = self._gather([self._submit(w, tasks.to_coo, f, *d, device=device)
                             for w, f, d in zip(self._where(x), self._flat(x), dims)])
-        return tuple(np.concatenate(c) for c in zip(*got))
+        xp = tasks._xp(got[0][-1])
+        return tuple(xp.concatenate(c) for c in zip(*got))
+
+    #: whether ``to_numpy`` gathers GPU workers' parts as device arrays and assembles them on the device
+    #: (an SPMD rank's: the parts travel device to device; the client's engine gathers numpy)
+    _device_parts = False
 
     def to_numpy(self, x, fill=None, *, consume=False):
-        coo = self._coo(_check_obj(x))
+        coo = self._coo(_check_obj(x), self._device_parts)
+        xp = tasks._xp(coo[-1])
         total = int(np.prod(x.shape))
         if fill is None and coo[-1].size != total:
             raise InvalidArgumentError("to_numpy needs fill= for an object with missing entries")
         values = coo[-1]
-        out = np.empty(total, values.dtype) if fill is None else np.full(total, fill, values.dtype)
+        out = xp.empty(total, values.dtype) if fill is None else xp.full(total, fill, values.dtype)
         key = coo[0] if len(coo) == 2 else coo[0] * x.shape[1] + coo[1]
         out[key] = values
-        return out.reshape(x.shape)
+        return (out if xp is np else out.get()).reshape(x.shape)
 
     def to_coo(self, x):
         coo = self._coo(_check_obj(x))

@@ -116,6 +116,7 @@ class SpmdEngine(DaskEngine):
         kind, xtoken = exchange
         self._exchange = (kind if collective and kind in ("local", "nccl") else "dask", xtoken)
         self._own_error = None         # the first error of a task run here (not a peer's PeerFailed)
+        self._device_parts = local == "gpu"
 
     @property
     def client(self):

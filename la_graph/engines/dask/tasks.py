@@ -23,6 +23,32 @@ def _E(name):
     return get_engine(name)
 
 
+def _xp(a):
+    """The array module of ``a``: CuPy for a device array, else numpy."""
+    if hasattr(a, "__cuda_array_interface__"):
+        import cupy
+        return cupy
+    return np
+
+
+def _coo(E, x):
+    """``E.to_coo(x)``; on a GPU worker the arrays stay on the device (``to_device_coo``)."""
+    return E.to_device_coo(x) if E.name == "gpu" else E.to_coo(x)
+
+
+def _dense(E, x):
+    """``E.to_numpy(x)``; on a GPU worker the array stays on the device (``to_device``)."""
+    return E.to_device(x) if E.name == "gpu" else E.to_numpy(x)
+
+
+def _positions(name, start, stop):
+    """``arange(start, stop)`` as int64, on the device of a GPU worker."""
+    if name == "gpu":
+        import cupy
+        return cupy.arange(start, stop, dtype=np.int64)
+    return np.arange(start, stop, dtype=np.int64)
+
+
 def _kept(layout):
     """This worker's copy of ``layout``, whose permutation tables outlive the task."""
     if layout is None:
@@ -66,7 +92,8 @@ def from_coo(name, shape, coords, values, dup, dtype):
 
 def iota(name, layout, k):
     """Segment ``k`` of ``[0, 1, ..., size-1]``: each entry holds its own (global) index."""
-    return _E(name).vector_from_numpy(_kept(layout).ids(k))
+    L = _kept(layout)
+    return _E(name).vector_from_numpy(L.index(_positions(name, L.bounds[k], L.bounds[k + 1])))
 
 
 def call(name, method, *args, copy_first=False, **kwargs):
@@ -85,7 +112,7 @@ def _remap(E, T, layout, k):
     if layout is None:
         return T
     layout = _kept(layout)
-    coords = E.to_coo(T)
+    coords = _coo(E, T)
     values = layout.index(layout.bounds[k] + coords[-1])
     size = E.size(T)
     if isinstance(size, tuple):
@@ -152,27 +179,21 @@ def nvals(name, x):
     return _E(name).nvals(x)
 
 
-def to_coo(name, x, *dims):
+def to_coo(name, x, *dims, device=False):
     """``(coordinates..., values)`` of a segment or block, each coordinate in the global indexing of its
-    dimension: ``dims`` holds each one's ``(layout, segment)``.
+    dimension: ``dims`` holds each one's ``(layout, segment)``.  ``device``: a GPU worker's arrays stay on
+    its GPU (an SPMD run sends them device to device); otherwise they come back as numpy.
 
     The positions are mapped back to indices here, where the part lives, by this worker's kept copy of
-    the layout (its tables are built once per worker process: 16 bytes an index, seconds for R-MAT 24's
-    16.8 M vertices).  Each rank of an SPMD run used to map every part itself, with fresh layouts each
-    run, so it built the tables again every run: 3 s of every 3.3 s of PageRank on R-MAT 24 on 2 GPUs."""
-    *coords, values = _E(name).to_coo(x)
-    return (*(_indices(name, L, k, c) for c, (L, k) in zip(coords, dims)), values)
-
-
-def _indices(name, layout, k, local):
-    """The indices at the local positions ``local`` of segment ``k`` of ``layout``: on a GPU worker by the
-    layout's rounds on the GPU (no tables: 1 GB of host memory and seconds to build at R-MAT 26)."""
-    L = _kept(layout)
-    pos = L.bounds[k] + local
-    if name == "gpu" and L.permuted and pos.size:
-        import cupy as cp
-        return cp.asnumpy(L.index(cp.asarray(pos)))
-    return L.index(pos)
+    the layout (on a CPU worker its tables are built once per worker process: 16 bytes an index, seconds
+    for R-MAT 24's 16.8 M vertices; a GPU worker runs the layout's rounds on the device, no tables).
+    Each rank of an SPMD run used to map every part itself, with fresh layouts each run, so it built the
+    tables again every run: 3 s of every 3.3 s of PageRank on R-MAT 24 on 2 GPUs."""
+    *coords, values = _coo(_E(name), x)
+    out = (*(_kept(L).index(L.bounds[k] + c) for c, (L, k) in zip(coords, dims)), values)
+    if device or _xp(values) is np:
+        return out
+    return tuple(a.get() for a in out)
 
 
 def isequal(name, x, y):
@@ -185,7 +206,7 @@ def select_index(name, x, op, thunk, row, col, out, mask, accum, structural, com
     ``row`` (and, for a matrix, ``col``) are ``(layout, segment)`` of the object's dimensions.
     """
     E = _E(name)
-    coords = E.to_coo(x)
+    coords = _coo(E, x)
     thunk = 0 if thunk is None else int(thunk)
     row = (_kept(row[0]), row[1])
     col = None if col is None else (_kept(col[0]), col[1])
@@ -203,18 +224,27 @@ def select_index(name, x, op, thunk, row, col, out, mask, accum, structural, com
 
 def route(name, index, target, check):
     """Where the ids of one index segment live: for each segment ``k`` of ``target``, the
-    ``(positions in this segment, local index in k)`` of the ids it holds.  ``check``: the id range."""
-    ids = np.asarray(_E(name).to_numpy(index), dtype=np.int64)
+    ``(positions in this segment, local index in k)`` of the ids it holds.  ``check``: the id range.
+    On a GPU worker the routing is done on the device, and its pieces are device arrays."""
+    ids = _dense(_E(name), index).astype(np.int64, copy=False)
     check_range(ids, check, "index")
     seg, local = _kept(target).locate(ids)
-    return split(seg, target.parts, np.arange(ids.size, dtype=np.int64), local)
+    return split(seg, target.parts, _xp(ids).arange(ids.size, dtype=np.int64), local)
+
+
+def _stable_argsort(a):
+    if _xp(a) is np:
+        return np.argsort(a, kind="stable")
+    return _xp(a).argsort(a)                              # CuPy's sort is always stable
 
 
 def split(seg, parts, *arrays):
-    """``arrays`` split by ``seg`` into ``parts`` groups, each keeping the order it had."""
-    seg = seg.astype(np.int16) if parts < (1 << 15) else seg     # numpy's stable sort of int16 is a radix sort
-    order = np.argsort(seg, kind="stable")
-    cuts = np.searchsorted(seg[order], np.arange(parts + 1))
+    """``arrays`` split by ``seg`` into ``parts`` groups, each keeping the order it had (numpy or CuPy)."""
+    xp = _xp(seg)
+    if xp is np and parts < (1 << 15):
+        seg = seg.astype(np.int16)                        # numpy's stable sort of int16 is a radix sort
+    order = _stable_argsort(seg)
+    cuts = xp.searchsorted(seg[order], xp.arange(parts + 1)).tolist()
     return tuple(tuple(a[order[cuts[k]:cuts[k + 1]]] for a in arrays) for k in range(parts))
 
 
@@ -228,8 +258,8 @@ def gather(name, u, request):
     E = _E(name)
     pos, local = request
     got = E.extract(u, local)
-    idx, values = E.to_coo(got)
-    return pos[idx], values
+    idx, values = _coo(E, got)
+    return _xp(idx).asarray(pos)[idx], values
 
 
 def assemble(name, size, out, mask, accum, structural, complement, replace, *answers, local=()):
@@ -237,8 +267,9 @@ def assemble(name, size, out, mask, accum, structural, complement, replace, *ans
     ``local`` lists the ``(segment, request)`` pairs held on this worker, answered here."""
     E = _E(name)
     answers = [gather(name, u, request) for u, request in local] + list(answers)
-    pos = np.concatenate([a[0] for a in answers])
-    values = np.concatenate([a[1] for a in answers])
+    xp = _xp(answers[0][0])
+    pos = xp.concatenate([xp.asarray(a[0]) for a in answers])
+    values = xp.concatenate([xp.asarray(a[1]) for a in answers])
     T = E.vector_from_coo(pos, values, size, dtype=values.dtype)
     return write(E, T, out, mask, accum, structural, complement, replace)
 
@@ -253,10 +284,11 @@ def route_values(name, index, values, layout, t, target, check, dup):
     (pairs, without them, where the duplicate reduction ``dup`` does not depend on the order)."""
     E = _E(name)
     pieces = route(name, index, target, check)
-    vals = E.to_numpy(values)
+    vals = _dense(E, values)
     if dup in _ORDER_FREE:
         return tuple((local, vals[pos]) for pos, local in pieces)
-    order = _kept(layout).index(layout.bounds[t] + np.arange(vals.size, dtype=np.int64))
+    L = _kept(layout)
+    order = L.index(_positions(name, L.bounds[t], L.bounds[t + 1]))
     return tuple((local, vals[pos], order[pos]) for pos, local in pieces)
 
 
@@ -266,10 +298,11 @@ def scatter(name, w, dup, accum, *pieces, local=(), k=None):
     piece ``k`` is taken here."""
     E = _E(name)
     pieces = [routed[k] for routed in local] + list(pieces)
-    local = np.concatenate([p[0] for p in pieces])
-    values = np.concatenate([p[1] for p in pieces])
+    xp = _xp(pieces[0][0])
+    local = xp.concatenate([xp.asarray(p[0]) for p in pieces])
+    values = xp.concatenate([xp.asarray(p[1]) for p in pieces])
     if len(pieces[0]) > 2:
-        order = np.argsort(np.concatenate([p[2] for p in pieces]), kind="stable")
+        order = _stable_argsort(xp.concatenate([xp.asarray(p[2]) for p in pieces]))
         local, values = local[order], values[order]
     return E.scatter(E.copy(w), local, values, dup=dup, accum=accum)
 

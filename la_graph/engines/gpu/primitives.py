@@ -550,15 +550,19 @@ class GPUEngine(Engine):
         return self._dense_array(x, fill)
 
     def to_coo(self, x):
+        return tuple(cp.asnumpy(a) for a in self.to_device_coo(x))
+
+    def to_device_coo(self, x):
+        """Like :meth:`to_coo`, but the arrays stay on the GPU (CuPy arrays; no copy to the host)."""
         self._obj(x)
         keys, vals, _ = _sparsify(_flat(x))
         if isinstance(x, GVec):
-            return cp.asnumpy(keys), cp.asnumpy(vals)
+            return keys, vals
         if keys.size == 0:
-            e = np.zeros(0, np.int64)
-            return e, e.copy(), cp.asnumpy(vals)
+            e = cp.zeros(0, _I64)
+            return e, e.copy(), vals
         rows = keys // x.ncols
-        return cp.asnumpy(rows), cp.asnumpy(keys - rows * x.ncols), cp.asnumpy(vals)
+        return rows, keys - rows * x.ncols, vals
 
     def copy(self, x):
         # arrays are never written in place, so sharing them is a copy
