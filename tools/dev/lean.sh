@@ -9,7 +9,7 @@
 # Every part has its own time limit (SIGINT first: clusters are closed, pytest prints its summary; TA=0 or
 # TB=0 skips (a) or (b); one after another, (a)'s cases took 65 s each on 2026-11-28, so they now run at once);
 # about 9 minutes in all (TA=0 TB=0: (c) alone, about 7).  NOCLIENT=1: E.run rows only; ALGOS: which ones;
-# WORKERS: the counts (default 1 2 4); GRAPH: default rmat26:w1-255.  Run from the repository root.
+# WORKERS: the counts (default 1 2 4); GRAPH: default rmat26:w1-255; NOREFS=1: no answers kept across counts.  Run from the repository root.
 set -u
 . tools/gpu-machine.sh || exit 1
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl-dask/*.whl || exit 1
@@ -31,12 +31,13 @@ echo "== (b) client-driven vs E.run, R-MAT 22, 4 GPU workers [$((SECONDS - t0)) 
   2>&1 | quiet | tail -n 12
 gpus
 
+REFS="--refs /tmp/lean-refs.npz"; [ -z "${NOREFS:-}" ] || REFS=""
 [ -n "${KEEPREFS:-}" ] || rm -f /tmp/lean-refs.npz    # KEEPREFS=1: compare with an earlier call's answers
 for w in ${WORKERS:-1 2 4}; do
   echo "== (c) $G on $w GPU worker(s) [$((SECONDS - t0)) s]"
   timeout -s INT -k 10 ${TC:-170} python3 -m la_graph.bench.scaling --local gpu --generate workers --graphs $G \
     --workers $w --spmd ${NOCLIENT:+--no-client} --algos ${ALGOS:-bfs,cc,pagerank,sssp} --repeat 2 --budget 3 \
-    --check-max 0 --chunk-edges $((1 << 24)) --refs /tmp/lean-refs.npz \
+    --check-max 0 --chunk-edges $((1 << 24)) $REFS \
     --no-yardstick --out $OUT/lean-$GN-$w.json 2>&1 | quiet | tail -n 30
   gpus
 done
