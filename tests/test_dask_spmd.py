@@ -77,6 +77,19 @@ def test_distributed_graph(E):
     _agree(E.run, U, U.to_graph(), int(np.argmax(U.out_degree)))
 
 
+def _degrees(G, engine=None):
+    return G.out_degree, G.in_degree, G.T.out_degree, G.T.in_degree
+
+
+def test_a_distributed_graphs_degrees_are_gathered_in_the_run(E):
+    """The client does not send a DistributedGraph's degree arrays; the ranks gather the same ones."""
+    from la_graph.engines.dask import rmat
+    G = rmat(E, 8, 6, seed=7, directed=True)
+    got = E.run(_degrees, G)
+    for a, b in zip(got, (G.out_degree, G.in_degree, G.in_degree, G.out_degree)):
+        assert a.dtype == np.int64 and np.array_equal(a, b)
+
+
 def test_products_without_the_collective_path(E):
     """mxv and vxm as the engine's generic tasks (segments moved to the blocks, partials to the output)."""
     from la_graph.engines.dask import spmd

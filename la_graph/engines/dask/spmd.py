@@ -39,8 +39,9 @@ aborts the exchange on every worker, which releases any waiting receive
 
 What travels to the workers: a vector or matrix of the engine as the keys of
 its parts (each worker receives its own parts, where they already are); a
-:class:`~.graph.DistributedGraph` as its parts and its host attributes (the
-degree arrays: sent once per graph and engine, then kept by the workers); a
+:class:`~.graph.DistributedGraph` as its parts and its scalars (its degree
+arrays, ``16 n`` bytes, are not sent: the ranks gather them from the degree
+vectors, device to device, when the algorithm first reads them); a
 host :class:`~la_graph.Graph` as its CSR arrays (sent once), with the blocks
 the client engine has already laid out.  Blocks a host graph still needs are
 built by the workers from the arrays during each run, so lay a host graph out
@@ -229,7 +230,7 @@ class SpmdEngine(DaskEngine):
                 h = hosts[host]
                 m = {name: obj(r) for name, r in cached.items()}
                 x = DistributedGraph(self, h["n"], h["directed"], h["weighted"], m["A"], m["AT"], m["dout"],
-                                     m["din"], h["out_degree"], h["in_degree"], h["nnz"], h["self_loops"],
+                                     m["din"], None, None, h["nnz"], h["self_loops"],
                                      h["weight_range"], _trusted=True)
             else:                                       # a host graph: this rank's own Graph of its arrays
                 host, cached = rest
@@ -340,9 +341,9 @@ class _Describer:
             host = G._engine_cache.get((key, "spmd"))
             if host is None:
                 if kind == "distributed":
+                    # (no degree arrays: a rank gathers them from the degree vectors if the algorithm reads them)
                     attrs = {"n": G.n, "directed": G.directed, "weighted": G.weighted, "nnz": G.nnz,
-                             "self_loops": G.self_loops, "weight_range": G.weight_range(),
-                             "out_degree": G.out_degree, "in_degree": G.in_degree}
+                             "self_loops": G.self_loops, "weight_range": G.weight_range()}
                 else:
                     attrs = G._with(directed=G.directed)          # the arrays, not the caches
                 # (in a list: a dict scattered alone is taken as {key: data}, each value a future of its own)
