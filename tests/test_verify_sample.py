@@ -153,3 +153,4 @@ def test_the_scaling_bench_checks_worker_made_graphs_at_a_sample():
     runs = [r for r in rows if r["algo"] != "build"]
     assert len(runs) == 4 and all(r["checked"] and r["path"] == "spmd" for r in runs), runs
     assert all("the local conditions at 300 sampled vertices" in r["checked_against"] for r in runs)
+    assert all(0 < r["inside_ms"] <= r["ms"] for r in runs)     # rank 0 inside the (one) timed run, within it

@@ -115,10 +115,21 @@ def _sample_check(algo, G, source, out, sample):
         verify.check_pagerank_sample(G, out, sample=sample)
 
 
+def _inside(fn, *args, engine=None, **kwargs):
+    """``fn`` on an SPMD rank, and the seconds it took there (E.run returns rank 0's)."""
+    t = time.perf_counter()
+    out = fn(*args, engine=engine, **kwargs)
+    return out, time.perf_counter() - t
+
+
 def _run(algo, G, E, source, spmd=False):
-    """``algo`` on ``G`` with engine ``E``, driven from the client or (``spmd``) run on the workers by ``E.run``."""
+    """``(answer, seconds)``: ``algo`` on ``G`` with engine ``E``, driven from the client, or (``spmd``) run on
+    the workers by ``E.run``; seconds: rank 0's inside the algorithm, result gathered (None when client-driven)."""
     fn, args, kwargs, pick = _call(algo, G, source)
-    return pick(E.run(fn, *args, **kwargs) if spmd else fn(*args, engine=E, **kwargs))
+    if not spmd:
+        return pick(fn(*args, engine=E, **kwargs)), None
+    out, inside = E.run(_inside, fn, *args, **kwargs)
+    return pick(out), inside
 
 
 def _pool(release=False, dask_worker=None):
@@ -284,7 +295,7 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                             key = (name, algo)
                             if key not in refs and host is not None:
                                 t = time.perf_counter()
-                                refs[key] = (_run(algo, host, "cpu", source), (time.perf_counter() - t) * 1e3,
+                                refs[key] = (_run(algo, host, "cpu", source)[0], (time.perf_counter() - t) * 1e3,
                                              "cpu engine")
                             elif key not in refs:
                                 refs[key] = (out, None, f"the {w}-worker {path} run")
@@ -302,8 +313,9 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                         rows.append(row)
                         pool = "" if row["pool_peak_bytes"] is None else f", pool {row['pool_peak_bytes'] / gb:.1f} GB"
                         runs = f"n={row['runs']}" if row["runs"] else "first run only"
+                        inside = "" if row["inside_ms"] is None else f"rank 0 inside {row['inside_ms']:.1f}, "
                         log(f"    {algo:9s} {path:6s} {row['ms']:10.1f} ms  (min {row['min_ms']:.1f}, {runs}; "
-                            f"compute {row['compute_ms']:.1f}, exchange {row['exchange_ms']:.1f}, "
+                            f"{inside}compute {row['compute_ms']:.1f}, exchange {row['exchange_ms']:.1f}, "
                             f"{row['bytes_per_run'] / 1e6:.1f} MB in {row['collectives_per_run']:.0f} collectives"
                             f"{pool})" + ("" if ok is None else f"  ok ({against})" if ok else f"  WRONG ({against})"))
                         if save:
@@ -391,30 +403,34 @@ def _build_row(G, name, w, grid, seconds, log):
 
 def _timed_runs(algo, G, E, source, spmd, repeat, budget, client, local, row):
     """Run ``algo`` once (warm-up), then ``repeat`` times (once if the first run took over ``budget`` seconds);
-    fills ``row`` with the times, the busiest worker's compute and exchange per run, the bytes and collectives
-    per run, and the pool's high-water mark (GPU workers).  Returns the first run's answer."""
+    fills ``row`` with the times (``inside_ms``: an SPMD run's rank 0 inside the algorithm, its result gathered;
+    the rest of ``ms`` is the run's start and the result's trip to the client), the busiest worker's compute
+    and exchange per run, the bytes and collectives per run, and the pool's high-water mark (GPU workers).
+    Returns the first run's answer."""
     if local == "gpu":
         client.run(_pool, True)
     stats0 = E.exchange_stats()
     t = time.perf_counter()
-    out = _run(algo, G, E, source, spmd)
+    out, inside = _run(algo, G, E, source, spmd)
     first = time.perf_counter() - t
+    insides = [inside]
     # the first run pays the workers' one-off costs (kernel compiles, NCCL's communicators), so at
     # least one timed run follows it; past the budget, only one
     runs = repeat if budget is None or first <= budget else min(repeat, 1)
     times = [first * 1e3]
     if runs:
         stats0 = E.exchange_stats()
-        times = []
+        times, insides = [], []
         for _ in range(runs):
             t = time.perf_counter()
-            _run(algo, G, E, source, spmd)
+            insides.append(_run(algo, G, E, source, spmd)[1])
             times.append((time.perf_counter() - t) * 1e3)
     after = E.exchange_stats()
     compute_ms, exchange_ms, sent = _busiest(stats0, after)
     per = max(runs, 1)
     collectives = sum(after[w]["collectives"] - stats0.get(w, {}).get("collectives", 0) for w in after)
     row.update(ms=statistics.median(times), min_ms=min(times), runs=runs, first_ms=first * 1e3,
+               inside_ms=None if insides[0] is None else statistics.median(insides) * 1e3,
                compute_ms=compute_ms / per, exchange_ms=exchange_ms / per, bytes_per_run=sent / per,
                collectives_per_run=collectives / per, pool_peak_bytes=_pool_peak(client, local))
     return out
