@@ -18,6 +18,8 @@ OUT=${OUT:-/tmp/lean-out}; mkdir -p "$OUT"
 G=${GRAPH:-rmat26:w1-255}
 GN=${G//:/_}                         # (file names without ':')
 quiet() { grep -v -E "Warning|warnings\.warn|^\s*$|^[0-9-]+ [0-9:,]+ - distributed|Perhaps you already|Hosting the HTTP" ; }
+# the bench's own lines, not the workers' tracebacks when a limit interrupts them (the whole log comes back in $OUT)
+notrace() { grep -E '^[0-9]+ workers|^\S+: |^  \S|^    (bfs|cc|pagerank|sssp|build) ' | grep -v -E '^\s+File "' ; }
 gpus() { nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader | sed 's/^/  left on a GPU: /'; }
 t0=$SECONDS
 
@@ -38,7 +40,7 @@ for w in ${WORKERS:-1 2 4}; do
   timeout -s INT -k 10 ${TC:-170} python3 -m la_graph.bench.scaling --local gpu --generate workers --graphs $G \
     --workers $w --spmd ${NOCLIENT:+--no-client} --algos ${ALGOS:-bfs,cc,pagerank,sssp} --repeat 2 --budget 3 \
     --check-max 0 --chunk-edges $((1 << 24)) $REFS \
-    --no-yardstick --out $OUT/lean-$GN-$w.json 2>&1 | quiet | tail -n 30
+    --no-yardstick --out $OUT/lean-$GN-$w.json 2>&1 | tee $OUT/lean-$GN-$w.log | quiet | notrace | tail -n 30
   gpus
 done
 
