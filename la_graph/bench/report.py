@@ -392,11 +392,15 @@ def _machine_line(doc):
 def scaling_section(path, doc, img_dir, out):
     """The page's lines for one scaling record of the distributed engine: times, traffic, a plot."""
     kind = "weak" if any(r.get("scaling") == "weak" for r in doc["rows"]) else "strong"
+    against = sorted({re.sub(r" \([\d.]+ s\)", "", r["checked_against"]) for r in doc["rows"]
+                      if r.get("checked_against")})
+    checked = ("every answer compared with the CPU engine's" if all("cpu engine" in a for a in against)
+               else "answers checked against " + "; ".join(against))
     lines = [f"## Distributed engine, {kind} scaling, {doc['local']} workers"
              + (" — partial (stopped before the end)" if doc.get("partial") else "") + f": `{path.name}`", "",
-             f"{doc['date']}; {doc['machine']}; median ms of the timed runs, every answer compared with the "
-             f"CPU engine's (`python -m la_graph.bench.scaling`; see [scaling out](scaling.md))."
-             + (f" {doc['note']}." if doc.get("note") else ""), ""]
+             f"{doc['date']}; {doc['machine']}; median ms of the timed runs, {checked} "
+             f"(`python -m la_graph.bench.scaling`; see [scaling out](scaling.md))."
+             + (f" {doc['note'].rstrip('.')}." if doc.get("note") else ""), ""]
     workers = sorted({r["workers"] for r in doc["rows"]})
     lines += ["| graph | algorithm | " + " | ".join(f"{w} worker{'s' * (w > 1)}" for w in workers) + " | checked |",
               "|---|---|" + "---:|" * len(workers) + "---|"]
@@ -416,6 +420,19 @@ def scaling_section(path, doc, img_dir, out):
         ok = all(r.get("checked") is not False for r in by.values())
         lines.append(f"| {graph} | {algo} | " + " | ".join(f"{by[w]['ms']:,.1f}" if w in by else "—" for w in workers)
                      + f" | {'yes' if ok else '**WRONG**'} |")
+    split = [r for r in doc["rows"] if r.get("collectives_per_run")]
+    if split:
+        lines += ["", "Where a run's time goes (ms per run): rank 0 inside the algorithm (its result gathered; an "
+                      "SPMD run's), the busiest worker's compute and exchange inside the collective products, and "
+                      "what NCCL's all-gather takes for the same bytes between the same GPUs:", "",
+                  "| graph | algorithm | workers | path | ms | inside | compute | exchange | NCCL floor | "
+                  "GB per run |", "|---|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+
+        def ms(v):
+            return "—" if v is None else f"{v:,.1f}"
+        lines += [f"| {r['graph']} | {r['algo']} | {r['workers']} | {r.get('path', 'client')} | {ms(r['ms'])} | "
+                  f"{ms(r.get('inside_ms'))} | {ms(r['compute_ms'])} | {ms(r['exchange_ms'])} | "
+                  f"{ms(r.get('nccl_floor_ms'))} | {r['bytes_per_run'] / 1e9:.2f} |" for r in split]
     if builds or errors:
         lines += [""] + builds + errors
     if doc.get("traffic"):
