@@ -117,8 +117,8 @@ class DistributedGraph(Graph):
     def _gathered(self, name):
         """Degree vector ``name`` gathered from the workers, for a graph made without its arrays: an SPMD
         rank's copy of a graph argument (its ranks gather them device to device on first use, instead of
-        the client sending ``16 n`` bytes to every worker through Dask: R-MAT 28's 4.3 GB did not arrive
-        in 7 minutes on nvidia-h100-x4)."""
+        the client sending ``16 n`` bytes to every worker through Dask: R-MAT 28's 4.3 GB had not arrived
+        when a 540-s call on nvidia-h100-x4 ended)."""
         d = np.asarray(self._engine.to_numpy(self._engine_cache[(self._key, name)], fill=0), dtype=np.int64)
         d.flags.writeable = False
         return d
