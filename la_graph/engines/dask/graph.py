@@ -22,6 +22,8 @@ there and asks for the host arrays: that raises the error above, naming
 
 from __future__ import annotations
 
+import uuid
+
 import numpy as np
 
 from ...exceptions import InvalidArgumentError, InvalidGraphError
@@ -29,6 +31,16 @@ from ...graph import Graph, WeightRange
 from . import tasks
 
 __all__ = ["DistributedGraph"]
+
+
+#: the degree arrays SPMD ranks of this worker process gathered, ``(graph token, name) -> array``, for the
+#: graph run last (see :meth:`DistributedGraph._gathered`)
+_KEPT = {}
+
+
+def _keeps(local, key):
+    """A task: whether this worker keeps the degree array ``key``."""
+    return key in _KEPT
 
 
 class DistributedGraph(Graph):
@@ -69,10 +81,11 @@ class DistributedGraph(Graph):
     """
 
     def __init__(self, engine, n, directed, weighted, A, AT, dout, din, out_degree, in_degree, nnz, self_loops,
-                 weight_range, *, _trusted=False):
+                 weight_range, *, token=None, _trusted=False):
         if not _trusted:
             raise TypeError("a DistributedGraph is made by la_graph.engines.dask.read_edges or rmat")
         self._n, self._directed, self._engine_cache = int(n), bool(directed), {}
+        self._token = token if token is not None else uuid.uuid4().hex     # names it on the workers
         self._engine, self._key = engine, engine.cache_key
         self._has_weights = bool(weighted)
         for a in (out_degree, in_degree):
@@ -116,11 +129,20 @@ class DistributedGraph(Graph):
 
     def _gathered(self, name):
         """Degree vector ``name`` gathered from the workers, for a graph made without its arrays: an SPMD
-        rank's copy of a graph argument (its ranks gather them device to device on first use, instead of
-        the client sending ``16 n`` bytes to every worker through Dask: R-MAT 28's 4.3 GB had not arrived
-        when a 540-s call on nvidia-h100-x4 ended)."""
-        d = np.asarray(self._engine.to_numpy(self._engine_cache[(self._key, name)], fill=0), dtype=np.int64)
+        rank's copy of a graph argument.  Its ranks gather them device to device on first use, instead of
+        the client sending ``16 n`` bytes to every worker through Dask (R-MAT 28's 4.3 GB had not arrived
+        when a 540-s call on nvidia-h100-x4 ended).  Each worker keeps the arrays of the graph it ran last
+        for its next runs; the ranks take the kept ones only when every rank holds them, decided together,
+        so that no rank gathers alone."""
+        base, *flips = self._token.split("/T")               # the transposed graph's: "<token>/T"
+        E, key = self._engine, (base, {"dout": "din", "din": "dout"}[name] if len(flips) % 2 else name)
+        if all(E._gather([E._submit(w, _keeps, key) for w in E.placement.workers])):
+            return _KEPT[key]
+        d = np.asarray(E.to_numpy(self._engine_cache[(self._key, name)], fill=0), dtype=np.int64)
         d.flags.writeable = False
+        if any(k[0] != base for k in _KEPT):
+            _KEPT.clear()                                 # one graph's arrays at most
+        _KEPT[key] = d
         return d
 
     def weight_range(self):
@@ -174,7 +196,8 @@ class DistributedGraph(Graph):
             self._blocks()
             T = self.__dict__["_transposed"] = DistributedGraph(
                 self._engine, self._n, True, self.weighted, c[(key, "AT")], c[(key, "A")], c[(key, "din")],
-                c[(key, "dout")], self._in, self._out, self._nnz, self._loops, self._range, _trusted=True)
+                c[(key, "dout")], self._in, self._out, self._nnz, self._loops, self._range,
+                token=self._token + "/T", _trusted=True)
         return T
 
     def to_undirected(self):

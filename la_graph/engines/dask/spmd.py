@@ -231,7 +231,7 @@ class SpmdEngine(DaskEngine):
                 m = {name: obj(r) for name, r in cached.items()}
                 x = DistributedGraph(self, h["n"], h["directed"], h["weighted"], m["A"], m["AT"], m["dout"],
                                      m["din"], None, None, h["nnz"], h["self_loops"],
-                                     h["weight_range"], _trusted=True)
+                                     h["weight_range"], token=h["token"], _trusted=True)
             else:                                       # a host graph: this rank's own Graph of its arrays
                 host, cached = rest
                 x = hosts[host]._with(directed=hosts[host].directed)
@@ -343,7 +343,7 @@ class _Describer:
                 if kind == "distributed":
                     # (no degree arrays: a rank gathers them from the degree vectors if the algorithm reads them)
                     attrs = {"n": G.n, "directed": G.directed, "weighted": G.weighted, "nnz": G.nnz,
-                             "self_loops": G.self_loops, "weight_range": G.weight_range()}
+                             "self_loops": G.self_loops, "weight_range": G.weight_range(), "token": G._token}
                 else:
                     attrs = G._with(directed=G.directed)          # the arrays, not the caches
                 # (in a list: a dict scattered alone is taken as {key: data}, each value a future of its own)
