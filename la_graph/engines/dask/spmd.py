@@ -41,7 +41,8 @@ What travels to the workers: a vector or matrix of the engine as the keys of
 its parts (each worker receives its own parts, where they already are); a
 :class:`~.graph.DistributedGraph` as its parts and its scalars (its degree
 arrays, ``16 n`` bytes, are not sent: the ranks gather them from the degree
-vectors, device to device, when the algorithm first reads them); a
+vectors, device to device, when the algorithm first reads them, and keep them
+for the next runs of the graph); a
 host :class:`~la_graph.Graph` as its CSR arrays (sent once), with the blocks
 the client engine has already laid out.  Blocks a host graph still needs are
 built by the workers from the arrays during each run, so lay a host graph out
