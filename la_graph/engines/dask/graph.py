@@ -85,7 +85,8 @@ class DistributedGraph(Graph):
         if not _trusted:
             raise TypeError("a DistributedGraph is made by la_graph.engines.dask.read_edges or rmat")
         self._n, self._directed, self._engine_cache = int(n), bool(directed), {}
-        self._token = token if token is not None else uuid.uuid4().hex     # names it on the workers
+        # names it on the workers: (the graph's, whether this is its transpose, whose out-degrees are its in-)
+        self._token = token if token is not None else (uuid.uuid4().hex, False)
         self._engine, self._key = engine, engine.cache_key
         self._has_weights = bool(weighted)
         for a in (out_degree, in_degree):
@@ -134,8 +135,8 @@ class DistributedGraph(Graph):
         when a 540-s call on nvidia-h100-x4 ended).  Each worker keeps the arrays of the graph it ran last
         for its next runs; the ranks take the kept ones only when every rank holds them, decided together,
         so that no rank gathers alone."""
-        base, *flips = self._token.split("/T")               # the transposed graph's: "<token>/T"
-        E, key = self._engine, (base, {"dout": "din", "din": "dout"}[name] if len(flips) % 2 else name)
+        base, transposed = self._token
+        E, key = self._engine, (base, {"dout": "din", "din": "dout"}[name] if transposed else name)
         if all(E._gather([E._submit(w, _keeps, key) for w in E.placement.workers])):
             return _KEPT[key]
         d = np.asarray(E.to_numpy(self._engine_cache[(self._key, name)], fill=0), dtype=np.int64)
@@ -197,7 +198,7 @@ class DistributedGraph(Graph):
             T = self.__dict__["_transposed"] = DistributedGraph(
                 self._engine, self._n, True, self.weighted, c[(key, "AT")], c[(key, "A")], c[(key, "din")],
                 c[(key, "dout")], self._in, self._out, self._nnz, self._loops, self._range,
-                token=self._token + "/T", _trusted=True)
+                token=(self._token[0], not self._token[1]), _trusted=True)
         return T
 
     def to_undirected(self):
@@ -385,8 +386,8 @@ def _first_negative(name, M, layout, i, j):
     neg = np.flatnonzero(vals < 0)
     if neg.size == 0:
         return None
-    u = layout.index(layout.bounds[i] + rows[neg].astype(np.int64))
-    v = layout.index(layout.bounds[j] + cols[neg].astype(np.int64))
+    u = tasks._ids_at(layout, i, rows[neg].astype(np.int64))
+    v = tasks._ids_at(layout, j, cols[neg].astype(np.int64))
     k = np.lexsort((v, u))[0]
     return int(u[k]), int(v[k]), float(vals[neg[k]])
 
@@ -400,7 +401,7 @@ def _rows_of(name, M, local, layout, j):
     S = E.matrix_from_coo(k, local.astype(np.int64), np.ones(local.size, np.float64), local.size, nrows,
                           dtype=np.float64)
     r, c, v = E.to_coo(E.mxm(S, M, "any_second"))
-    return np.asarray(r, np.int64), tasks._kept(layout).index(layout.bounds[j] + c), v
+    return np.asarray(r, np.int64), tasks._ids_at(layout, j, c), v
 
 
 def _entry(name, M, li, lj):

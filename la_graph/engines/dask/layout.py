@@ -140,6 +140,6 @@ class Layout:
             seg = np.searchsorted(bounds, pos, side="right") - 1
         return seg, pos - bounds[seg]
 
-    def ids(self, k):
-        """The indices segment ``k`` holds, in local order."""
-        return self.index(np.arange(self.bounds[k], self.bounds[k + 1], dtype=np.int64))
+    def ids(self, k, xp=np):
+        """The indices segment ``k`` holds, in local order (``xp``: numpy, or CuPy for them on the GPU)."""
+        return self.index(xp.arange(self.bounds[k], self.bounds[k + 1], dtype=np.int64))
