@@ -525,8 +525,14 @@ def main(argv=None):
             with open(args.out, "w") as f:
                 json.dump({**doc, "rows": rows, "traffic": traffic}, f, indent=1)
 
+    t0 = time.perf_counter()
+
+    def log(line):                  # the seconds since the start, at the end of each line (where the time went)
+        print(f"{line}  [{time.perf_counter() - t0:.0f} s]", flush=True)
+
     rows, traffic = measure(args.graphs, [int(w) for w in args.workers.split(",")], args.algos.split(","),
-                            weak=args.weak, repeat=args.repeat, local=args.local, check=not args.no_check, save=save,
+                            weak=args.weak, repeat=args.repeat, local=args.local, check=not args.no_check,
+                            save=save, log=log,
                             exchange=args.exchange, generate=args.generate, check_max=args.check_max,
                             check_sample=args.check_sample, spmd=args.spmd, client_driven=not args.no_client,
                             grid=args.grid, budget=args.budget, chunk_edges=args.chunk_edges,
