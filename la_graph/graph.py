@@ -378,6 +378,21 @@ class Graph:
         return np.bincount(self._indices, minlength=self._n).astype(np.int64)
 
     @cached_property
+    def out_weight(self):
+        """Each vertex's out-edge weights summed (float64; the out-degree when unweighted).
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> lg.Graph.from_edges([0, 0, 1], [1, 2, 2], w=[0.5, 2.0, 4.0], directed=True).out_weight.tolist()
+        [2.5, 4.0, 0.0]
+        """
+        if self._weights is None:
+            return self.out_degree.astype(np.float64)
+        rows = np.repeat(np.arange(self._n), self.out_degree)
+        return np.bincount(rows, weights=self._weights, minlength=self._n)
+
+    @cached_property
     def self_loops(self):
         """Number of self-loops."""
         rows, cols = self.edges()

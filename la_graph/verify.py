@@ -1656,7 +1656,7 @@ def check_pagerank_sample(G, ranks, alpha=0.85, *, tol=1e-6, weight=None, sample
     stopping at a change below ``n * tol`` guarantees over all vertices; see
     :func:`check_pagerank`).  ``weight`` as :func:`la_graph.pagerank` takes it
     (None: the weights when ``G`` has them).  Reads the in-rows of the sample
-    (and, weighted, the out-rows of their in-neighbours) and the out-degrees,
+    and the out-degrees (weighted: :attr:`~la_graph.Graph.out_weight`),
     so ``G`` may be a :class:`~la_graph.engines.dask.DistributedGraph`.
 
     Examples
@@ -1685,10 +1685,8 @@ def check_pagerank_sample(G, ranks, alpha=0.85, *, tol=1e-6, weight=None, sample
     dangling = float(r[out == 0].sum())
     vs = _sample(G, sample, seed)
     indptr, u, w = G.T.rows(vs)
-    if weighted and u.size:                # each in-neighbour's out-weight sum, from its own row
-        uu, back = np.unique(u, return_inverse=True)
-        ptr, _, ww = G.rows(uu)            # (every row has an entry: the edge into the sample)
-        part = r[u] * w / np.add.reduceat(ww, ptr[:-1])[back]
+    if weighted:                           # each in-neighbour's out-weight sum (not its row: an R-MAT hub's
+        part = r[u] * w / np.asarray(G.out_weight)[u]          # in-neighbours' rows hold most of the graph)
     else:
         part = r[u] / out[u]
     share = np.zeros(vs.size)

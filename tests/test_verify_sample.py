@@ -140,6 +140,9 @@ def test_distributed_graphs_read_their_rows_on_the_workers(threaded):
         check_bfs_sample(D, s, lg.bfs(H, s, engine="cpu").level, sample=200)
         check_cc_sample(D, lg.connected_components(H, engine="cpu"), sample=200)
         check_pagerank_sample(D, lg.pagerank(H, engine="cpu"), sample=200)
+        for X, Y in ((D, H), (D.T, H.T)):         # the out-weight sums the weighted check reads
+            assert np.allclose(X.out_weight, Y.out_weight)
+            assert np.allclose(Y.out_weight, np.asarray(Y.to_scipy().sum(axis=1)).ravel())
 
 
 def test_the_scaling_bench_checks_worker_made_graphs_at_a_sample():

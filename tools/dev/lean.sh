@@ -44,7 +44,7 @@ for w in ${WORKERS:-1 2 4}; do
   echo "== (c) $G on $w GPU worker(s) [$((SECONDS - t0)) s]"
   timeout -s INT -k 10 ${TC:-170} python3 -m la_graph.bench.scaling --local gpu --generate workers --graphs $G \
     --workers $w --spmd ${NOCLIENT:+--no-client} --algos ${ALGOS:-bfs,cc,pagerank,sssp} --repeat 2 --budget 3 \
-    --check-max 0 --chunk-edges $((1 << 24)) $REFS \
+    --check-max 0 --check-sample ${SAMPLE:-4096} --chunk-edges $((1 << 24)) $REFS \
     --no-yardstick --out $OUT/lean-$GN-$w.json 2>&1 | tee $OUT/lean-$GN-$w.log | quiet | notrace | tail -n 30
   gpus
 done
