@@ -134,6 +134,37 @@ def test_a_run_returning_an_object_of_its_engine_is_refused(E):
     assert E.run(lg.bfs, gen.path(5), 0).level.tolist() == list(range(5))
 
 
+def _boxes():
+    import glob
+    return set(glob.glob("/dev/shm/la_graph-run-*"))
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/dev/shm"), reason="no shared memory folder")
+def test_a_large_result_comes_back_through_shared_memory(E, monkeypatch, caplog):
+    """Rank 0's result travels through a file in /dev/shm when it holds SHARED_RESULT_BYTES or more (the
+    threshold lowered here), comes back equal and writable, and the file is gone after; a result too large
+    for the room left there goes through Dask, and the log says so."""
+    from la_graph.engines.dask import spmd
+    before = _boxes()
+    G = gen.rmat(9, 8, seed=3)
+    want = E.run(lg.bfs, G, 0)                               # (through Dask: a few kB)
+    assert np.array_equal(want.level, lg.bfs(G, 0, engine="cpu").level)
+    monkeypatch.setattr(spmd, "SHARED_RESULT_BYTES", 1)
+    got = E.run(lg.bfs, G, 0)
+    assert np.array_equal(got.level, want.level) and np.array_equal(got.parent, want.parent)
+    got.level[0] = 7                                         # (the mapped pages are the caller's)
+    assert _boxes() == before
+
+    class Full:
+        f_bavail, f_frsize = 1, 4096
+    monkeypatch.setattr(spmd.os, "statvfs", lambda path: Full)
+    with caplog.at_level("WARNING", logger="la_graph"):
+        got = E.run(lg.bfs, G, 0)
+    assert np.array_equal(got.level, want.level)
+    assert "goes back through Dask: shared memory" in caplog.text
+    assert _boxes() == before
+
+
 def test_runs_need_an_exchange_between_workers(client):
     from la_graph.engines.dask import DaskEngine
     with pytest.raises(lg.InvalidArgumentError, match="exchange='local'"):
