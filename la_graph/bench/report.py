@@ -420,7 +420,7 @@ def scaling_section(path, doc, img_dir, out):
         ok = all(r.get("checked") is not False for r in by.values())
         lines.append(f"| {graph} | {algo} | " + " | ".join(f"{by[w]['ms']:,.1f}" if w in by else "—" for w in workers)
                      + f" | {'yes' if ok else '**WRONG**'} |")
-    split = [r for r in doc["rows"] if r.get("collectives_per_run")]
+    split = [r for r in doc["rows"] if r.get("collectives_per_run") or r.get("inside_ms") is not None]
     if split:
         lines += ["", "Where a run's time goes (ms per run): rank 0 inside the algorithm (its result gathered; an "
                       "SPMD run's), the busiest worker's compute and exchange inside the collective products, and "
