@@ -9,7 +9,7 @@
 # Every part has its own time limit (SIGINT first: clusters are closed, pytest prints its summary; TA=0 or
 # TB=0 skips (a) or (b); one after another, (a)'s cases took 65 s each on 2026-11-28, so they now run at once);
 # about 9 minutes in all (TA=0 TB=0: (c) alone, about 7).  NOCLIENT=1: E.run rows only; ALGOS: which ones;
-# WORKERS: the counts (default 1 2 4); GRAPH: default rmat26:w1-255; NOREFS=1: no answers kept across counts.  Run from the repository root.
+# WORKERS: the counts (default 1 2 4); CHECKMAX: graphs up to this many vertices checked against the CPU engine (default 0); SAMPLE: sampled vertices checked (default 4096); GRAPH: default rmat26:w1-255; NOREFS=1: no answers kept across counts.  Run from the repository root.
 set -u
 . tools/gpu-machine.sh || exit 1
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl-dask/*.whl || exit 1
@@ -44,7 +44,7 @@ for w in ${WORKERS:-1 2 4}; do
   echo "== (c) $G on $w GPU worker(s) [$((SECONDS - t0)) s]"
   timeout -s INT -k 10 ${TC:-170} python3 -m la_graph.bench.scaling --local gpu --generate workers --graphs $G \
     --workers $w --spmd ${NOCLIENT:+--no-client} --algos ${ALGOS:-bfs,cc,pagerank,sssp} --repeat 2 --budget 3 \
-    --check-max 0 --check-sample ${SAMPLE:-4096} --chunk-edges $((1 << 24)) $REFS \
+    --check-max ${CHECKMAX:-0} --check-sample ${SAMPLE:-4096} --chunk-edges $((1 << 24)) $REFS \
     --no-yardstick --out $OUT/lean-$GN-$w.json 2>&1 | tee $OUT/lean-$GN-$w.log | quiet | notrace | tail -n 30
   gpus
 done
