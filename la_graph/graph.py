@@ -389,8 +389,7 @@ class Graph:
         """
         if self._weights is None:
             return self.out_degree.astype(np.float64)
-        rows = np.repeat(np.arange(self._n), self.out_degree)
-        return np.bincount(rows, weights=self._weights, minlength=self._n)
+        return np.bincount(self.edges()[0], weights=self._weights, minlength=self._n)
 
     @cached_property
     def self_loops(self):

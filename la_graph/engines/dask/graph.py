@@ -23,6 +23,7 @@ there and asks for the host arrays: that raises the error above, naming
 from __future__ import annotations
 
 import uuid
+from functools import cached_property
 
 import numpy as np
 
@@ -146,20 +147,17 @@ class DistributedGraph(Graph):
         _KEPT[key] = d
         return d
 
-    @property
+    @cached_property
     def out_weight(self):
         """Each vertex's out-edge weights summed (float64, gathered to the client; a ``plus.times`` product
         with ones on the workers), the out-degree when unweighted."""
-        w = self.__dict__.get("_out_weight")
-        if w is None:
-            if self.weighted:
-                E = self._engine
-                w = np.asarray(E.to_numpy(E.mxv(self._blocks(), E.full(self._n, 1.0), "plus_times"), fill=0),
-                               dtype=np.float64)
-            else:
-                w = self.out_degree.astype(np.float64)
-            w.flags.writeable = False
-            self.__dict__["_out_weight"] = w
+        if self.weighted:
+            E = self._engine
+            w = np.asarray(E.to_numpy(E.mxv(self._blocks(), E.full(self._n, 1.0), "plus_times"), fill=0),
+                           dtype=np.float64)
+        else:
+            w = self.out_degree.astype(np.float64)
+        w.flags.writeable = False
         return w
 
     def weight_range(self):
