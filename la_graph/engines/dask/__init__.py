@@ -621,7 +621,10 @@ class DaskEngine(Engine):
 
     def to_coo(self, x):
         coo = self._coo(_check_obj(x))
-        order = np.lexsort(coo[-2::-1])                  # by row, then column
+        if len(coo) == 3 and x.shape[0] * x.shape[1] < 2 ** 63:
+            order = np.argsort(coo[0] * x.shape[1] + coo[1])     # by row, then column: one key sorts faster
+        else:
+            order = np.argsort(coo[0]) if len(coo) == 2 else np.lexsort(coo[-2::-1])
         return tuple(c[order] for c in coo)
 
     def copy(self, x):
