@@ -240,12 +240,14 @@ class _Nccl(_Backend):
         from cupy.cuda import nccl
         self.nccl = nccl
         self.comm = nccl.NcclCommunicator(p, uid, rank)
+        self._stream = None      # a collective product's own stream (made on first use, on the worker's thread)
 
     def abort(self):
         super().abort()
         self.comm.abort()          # NCCL's own abort: operations waiting for a peer return
 
     def _group(self, sends, recvs):
+        """One NCCL group of ``sends`` and ``recvs`` ``[(peer, uint8 buffer)]``, queued on the current stream."""
         import cupy as cp
         nccl, stream = self.nccl, cp.cuda.get_current_stream().ptr
         nccl.groupStart()
@@ -260,6 +262,21 @@ class _Nccl(_Backend):
             nccl.groupEnd()
 
     def exchange(self, E, sends, recv_from, *, failed=False):
+        """A collective product's exchange, on a stream of its own that does not synchronise with the legacy
+        default stream: while a worker waits here for a peer, its event loop may have to send that peer a
+        task's input (a Dask transfer: the GPU object's copy to the host runs on the default stream), and
+        behind NCCL kernels on the default stream that copy waited for the peer, which waited for the input
+        (two H200s, client-driven BFS after a triangle count, 2026-11-28).  The stream first waits for the
+        work queued before on the current stream, and is drained before returning."""
+        import cupy as cp
+        if self._stream is None:
+            self._stream = cp.cuda.Stream(non_blocking=True)
+        before = cp.cuda.get_current_stream().record()
+        self._stream.wait_event(before)
+        with self._stream:
+            return self._exchange(E, sends, recv_from, failed)
+
+    def _exchange(self, E, sends, recv_from, failed):
         import cupy as cp
         from ..gpu.objects import GVec
         heads = np.zeros((len(sends), 3), np.int64)
@@ -276,7 +293,9 @@ class _Nccl(_Backend):
         in_heads = cp.empty((len(recv_from), 3), np.int64)
         self._group([(q, out_heads[m]) for m, (q, _) in enumerate(sends)],
                     [(q, in_heads[m]) for m, q in enumerate(recv_from)])
-        got_heads = cp.asnumpy(in_heads)              # waits for the headers
+        stream = cp.cuda.get_current_stream()
+        got_heads = in_heads.get(stream=stream)
+        stream.synchronize()                            # the headers have arrived
         peer_failed = bool((got_heads[:, 0] == _FAILED).any()) if len(recv_from) else False
         objs, recvs = [], []
         for q, (code, size, has_pres) in zip(recv_from, got_heads.tolist()):
@@ -290,7 +309,7 @@ class _Nccl(_Backend):
                 recvs.append((q, pres.view(cp.uint8)))
             objs.append(GVec(size, _DTYPES[code], val, pres))
         self._group(payload, recvs)
-        cp.cuda.get_current_stream().synchronize()
+        stream.synchronize()
         self.sent += sum(int(b.nbytes) for _, b in payload)
         if peer_failed and not failed:
             raise PeerFailed("another worker's share of the product failed; its error is in that worker's log")
