@@ -168,7 +168,9 @@ def _gpu_cluster(kind):
 @pytest.mark.gpu
 @pytest.mark.parametrize("kind", ["cuda", "two-on-one-gpu", "cuda-every-gpu"])
 def test_gpu_workers(kind):
-    """Ran on one H100 (2026-11-25): both kinds passed, 99 s together."""
+    """Ran on one H100 (2026-11-25): both one-GPU kinds passed, 99 s together.  ``cuda-every-gpu``: passed on
+    two H200s (2026-11-28), once a collective product's NCCL exchange had a stream of its own; before, it
+    stopped at the BFS after the triangle count (the exchange and a Dask transfer waited for each other)."""
     from la_graph.engines.dask import DaskEngine
     cluster = _gpu_cluster(kind)
     client = distributed.Client(cluster)
