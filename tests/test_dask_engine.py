@@ -234,7 +234,8 @@ def test_collective_products_agree(threaded, grid):
     for G in (gen.rmat(8, 5, seed=4, directed=True, weights=(1, 20)), gen.grid_2d(9, 11, weights=(1, 9), seed=2)):
         assert np.array_equal(lg.connected_components(G, engine=E), lg.connected_components(G, engine="cpu"))
         verify.check_bfs(G, 3, lg.bfs(G, 3, engine=E))
-        assert np.allclose(lg.sssp(G, 3, engine=E).distance, lg.sssp(G, 3, engine="cpu").distance)
+        # (distances only: the parents' step is an mxm, not a collective product, and took two thirds of the time)
+        assert np.allclose(lg.sssp(G, 3, engine=E, parent=False).distance, lg.sssp(G, 3, engine="cpu").distance)
         assert np.allclose(lg.pagerank(G, engine=E), lg.pagerank(G, engine="cpu"), rtol=1e-9, atol=1e-12)
         assert np.array_equal(lg.strongly_connected_components(G, engine=E),
                               lg.strongly_connected_components(G, engine="cpu"))

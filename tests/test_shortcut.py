@@ -83,6 +83,9 @@ def test_property_random_graphs(n, edges, directed, seed, depth, distance):
 
 @pytest.mark.parametrize("name", ["dimacs/rome99.gr", "snap/cit-HepTh.txt.gz"])
 def test_real_graphs_sampled_sources(engine, shared_data, name):
+    if engine.name == "reference" and name.startswith("snap/"):
+        # a minute of CI's ten; rome99 runs the same algebra on the reference engine
+        pytest.skip("the reference engine's shortcuts on cit-HepTh take about 60 s")
     G = real(shared_data, name)
     H = lg.shortcut(G, seed=0, engine=engine)
     sources = np.random.default_rng(2).choice(G.n, 12, replace=False)
