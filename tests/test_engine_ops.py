@@ -1232,6 +1232,40 @@ def _objects(E):
     return u, A
 
 
+def test_an_operand_not_of_this_engine_is_refused_by_name(engine):
+    """A numpy array, another engine's vector, or a matrix where a vector belongs: InvalidArgumentError
+    naming the argument (the CPU engine used to fail with AttributeError from inside python-graphblas)."""
+    E = engine
+    u, A = _objects(E)
+    other = la_graph.get_engine("reference" if E.name != "reference" else "cpu")
+    for bad in (np.ones(3), other.vector_from_coo([0], np.array([1]), 3, dtype=np.int64)):
+        calls = {"y": lambda: E.ewise_add(u, bad, "plus"), "x": lambda: E.ewise_mult(bad, u, "times"),
+                 "apply": lambda: E.apply(bad, "identity"), "select": lambda: E.select(bad, "valuegt", 0),
+                 "reduce": lambda: E.reduce(bad, "plus"), "mxv": lambda: E.mxv(A, bad, "plus_times"),
+                 "vxm": lambda: E.vxm(bad, A, "plus_times"), "nvals": lambda: E.nvals(bad),
+                 "to_numpy": lambda: E.to_numpy(bad, fill=0), "assign": lambda: E.assign(u, bad),
+                 "mask": lambda: E.ewise_add(u, u, "plus", mask=bad),
+                 "out": lambda: E.apply(u, "identity", out=bad)}
+        for what, call in calls.items():
+            with pytest.raises(InvalidArgumentError):
+                call()
+    with pytest.raises(InvalidArgumentError):
+        E.mxv(A, A, "plus_times")                   # a matrix where the vector belongs
+
+
+def test_mismatched_dimensions_are_refused(engine):
+    """Operands of different lengths: InvalidArgumentError, never a result or an engine's own error."""
+    E = engine
+    u, A = _objects(E)
+    v = E.full(4, 1, dtype=np.int64)
+    for call in (lambda: E.ewise_add(u, v, "plus"), lambda: E.ewise_mult(v, u, "times"),
+                 lambda: E.mxv(A, v, "plus_times"), lambda: E.vxm(v, A, "plus_times"), lambda: E.assign(u, v),
+                 lambda: E.apply(u, "identity", out=v), lambda: E.select(u, "valuegt", 0, mask=v),
+                 lambda: E.reduce_rows(A, "plus", out=v)):
+        with pytest.raises(InvalidArgumentError):
+            call()
+
+
 @pytest.mark.parametrize("name", ["nosuch_second", "min_nosuch", "minsecond", "plus_bogus_times"])
 def test_unknown_semiring(engine, name):
     u, A = _objects(engine)

@@ -430,15 +430,16 @@ class ReferenceEngine(Engine):
         return rows, cols, x.values.copy()
 
     def copy(self, x):
-        return Sparse(x.shape, x.keys.copy(), x.values.copy())
+        return Sparse(_check_shape(x, None, "x").shape, x.keys.copy(), x.values.copy())
 
     def nvals(self, x):
-        return int(x.keys.size)
+        return int(_check_shape(x, None, "x").keys.size)
 
     def size(self, x):
-        return x.shape[0] if len(x.shape) == 1 else x.shape
+        return _check_shape(x, None, "x").shape[0] if len(x.shape) == 1 else x.shape
 
     def isequal(self, x, y):
+        _check_shape(x, None, "x"), _check_shape(y, None, "y")
         return (x.shape == y.shape and np.array_equal(x.keys, y.keys)
                 and bool(np.all(x.values == y.values)))
 
@@ -476,6 +477,7 @@ class ReferenceEngine(Engine):
 
     def apply(self, x, op, *, right=None, out=None, mask=None, accum=None,
               structural=False, complement=False, replace=False):
+        _check_shape(x, None, "x")
         if right is None:
             values = _unary(_check_name(op, UNARY_OPS, "unary op"), x.values)
         else:
@@ -487,6 +489,7 @@ class ReferenceEngine(Engine):
     def select(self, x, op, thunk=None, *, out=None, mask=None, accum=None,
                structural=False, complement=False, replace=False):
         _check_name(op, SELECT_OPS, "select op")
+        _check_shape(x, None, "x")
         thunk = 0 if thunk is None else thunk
         rows, cols = np.divmod(x.keys, x.ncols)
         if op.startswith("value"):
@@ -501,7 +504,7 @@ class ReferenceEngine(Engine):
 
     def reduce(self, x, monoid):
         _check_name(monoid, MONOIDS, "monoid")
-        dtype = monoid_type(monoid, x.dtype)
+        dtype = monoid_type(monoid, _check_shape(x, None, "x").dtype)
         values = _cast(x.values, dtype)
         if values.size == 0:
             return dtype.type(_identity(monoid, dtype)).item()
@@ -531,8 +534,9 @@ class ReferenceEngine(Engine):
         return _output(T, out, mask, accum, structural, complement, replace)
 
     def assign(self, w, u, *, mask=None, accum=None, structural=False, complement=False, replace=False):
-        if isinstance(u, Sparse):
-            T = _check_shape(u, _check_shape(w, None, "w").shape, "u")
+        _check_shape(w, None, "w")
+        if not (np.isscalar(u) or isinstance(u, np.ndarray) and u.ndim == 0):   # an object like w, or a scalar
+            T = _check_shape(u, w.shape, "u")
         else:
             total = int(np.prod(w.shape))
             T = Sparse(w.shape, np.arange(total, dtype=np.int64), np.full(total, _cast([u], w.dtype)[0]))

@@ -13,7 +13,7 @@ from graphblas.core.dtypes import lookup_dtype
 from suitesparse_graphblas import ffi, lib
 from suitesparse_graphblas.utils import claim_buffer, unclaim_buffer
 
-from ...exceptions import InvalidArgumentError, InvalidGraphError, LaGraphError
+from ...exceptions import InvalidArgumentError, InvalidGraphError, LaGraphError, OutOfMemory
 from .kernels_bfs import fill_absent, mark
 
 _NULL = ffi.NULL
@@ -27,9 +27,43 @@ _CTYPE = {np.dtype(t): c for t, c in [
     (np.float32, "float"), (np.float64, "double")]}
 
 
-def _ok(info, what):
-    if info != 0:
-        raise LaGraphError(f"SuiteSparse:GraphBLAS failed in {what} (GrB_Info {info})")
+#: GrB_Info codes of failures, by name (GraphBLAS C API 2.0 and SuiteSparse's own)
+_INFO = {-1: "GrB_UNINITIALIZED_OBJECT", -2: "GrB_NULL_POINTER", -3: "GrB_INVALID_VALUE",
+         -4: "GrB_INVALID_INDEX", -5: "GrB_DOMAIN_MISMATCH", -6: "GrB_DIMENSION_MISMATCH",
+         -7: "GrB_OUTPUT_NOT_EMPTY", -8: "GrB_NOT_IMPLEMENTED", -101: "GrB_PANIC", -102: "GrB_OUT_OF_MEMORY",
+         -103: "GrB_INSUFFICIENT_SPACE", -104: "GrB_INVALID_OBJECT", -105: "GrB_INDEX_OUT_OF_BOUNDS",
+         -106: "GrB_EMPTY_OBJECT"}
+
+
+def _shape_of(x):
+    return (_vsize(x),) if isinstance(x, Vector) else (x.nrows, x.ncols) if isinstance(x, Matrix) else None
+
+
+def _ok(info, what, **operands):
+    """Raise for a failed GraphBLAS call ``what``: a dimension or domain mismatch as InvalidArgumentError naming
+    the ``operands``' shapes (``name=object``), out of memory as OutOfMemory, anything else as LaGraphError."""
+    if info == 0:
+        return
+    name = _INFO.get(info, f"GrB_Info {info}")
+    shapes = ", ".join(f"{k} {_shape_of(x)}" for k, x in operands.items() if _shape_of(x) is not None)
+    shapes = f" ({shapes})" if shapes else ""
+    if info == -6:
+        raise InvalidArgumentError(f"{what}: the operands' dimensions do not match{shapes}; {name}")
+    if info == -5:
+        raise InvalidArgumentError(f"{what}: an operand's type does not suit the operator{shapes}; {name}")
+    if info == -102:
+        raise OutOfMemory(f"{what}: SuiteSparse:GraphBLAS ran out of host memory{shapes}; {name}")
+    raise LaGraphError(f"SuiteSparse:GraphBLAS failed in {what}{shapes}; {name}")
+
+
+def _own(x, what, kind=None):
+    """``x``, checked to be a vector or matrix of this engine (``kind``: Vector or Matrix only)."""
+    if not isinstance(x, kind or (Vector, Matrix)):
+        want = {Vector: "vector", Matrix: "matrix"}.get(kind, "vector or matrix")
+        gb = {Vector: "Vector", Matrix: "Matrix"}.get(kind, "Vector or Matrix")
+        raise InvalidArgumentError(f"{what} must be a cpu-engine {want} (a python-graphblas {gb}, made by this "
+                                   f"engine), got {type(x).__module__}.{type(x).__name__}")
+    return x
 
 
 def _np(dtype):

@@ -20,7 +20,7 @@ from suitesparse_graphblas import ffi, lib
 from ...exceptions import InvalidArgumentError
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
 from .fused import FUSED
-from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _new_vector, _ok, _owning_full,
+from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _new_vector, _ok, _own, _owning_full, _shape_of,
                       _take_values, _vsize, graph_to_graphblas)
 
 _SPARSITY = {"sparse": lib.GxB_SPARSE, "dense": lib.GxB_BITMAP + lib.GxB_FULL}
@@ -220,6 +220,7 @@ class CPUEngine(Engine):
                                     sorted_cols=True, take_ownership=False, dtype=dtype)
 
     def to_numpy(self, x, fill=None, *, consume=False):
+        _own(x, "x")
         full = self.nvals(x) == (_vsize(x) if isinstance(x, Vector) else x.nrows * x.ncols)
         if fill is None and not full:
             raise InvalidArgumentError("to_numpy needs fill= for an object with missing entries")
@@ -236,24 +237,27 @@ class CPUEngine(Engine):
         return x.to_dense(fill_value=fill)
 
     def to_coo(self, x):
-        return x.to_coo()
+        return _own(x, "x").to_coo()
 
     def copy(self, x):
-        return x.dup()
+        return _own(x, "x").dup()
 
     def nvals(self, x):
+        _own(x, "x")
         n = ffi.new("GrB_Index*")
         _ok((lib.GrB_Vector_nvals if isinstance(x, Vector) else lib.GrB_Matrix_nvals)(n, x._carg), "nvals")
         return n[0]
 
     def size(self, x):
-        return x.size if isinstance(x, Vector) else (x.nrows, x.ncols)
+        return _own(x, "x").size if isinstance(x, Vector) else (x.nrows, x.ncols)
 
     def isequal(self, x, y):
-        return x.isequal(y)
+        _own(x, "x"), _own(y, "y")
+        return type(x) is type(y) and x.isequal(y)
 
     def hint(self, x, storage):
         Engine.hint(self, x, storage)
+        _own(x, "x")
         _ok(lib.GxB_Vector_Option_set(x._carg, lib.GxB_SPARSITY_CONTROL, ffi.cast("int", _SPARSITY[storage]))
             if isinstance(x, Vector) else
             lib.GxB_Matrix_Option_set(x._carg, lib.GxB_SPARSITY_CONTROL, ffi.cast("int", _SPARSITY[storage])),
@@ -270,15 +274,20 @@ class CPUEngine(Engine):
             kwargs["mask"] = ~m if complement else m
         elif complement:
             raise InvalidArgumentError("complement=True needs a mask")
-        if out is None:
-            if accum is not None:
-                raise InvalidArgumentError("accum needs out=")
-            return expr.new(**kwargs)
+        if out is None and accum is not None:
+            raise InvalidArgumentError("accum needs out=")
         if accum is not None:
             kwargs["accum"] = _binary(accum)
         if replace and mask is not None:  # without a mask, replace changes nothing (python-graphblas rejects it)
             kwargs["replace"] = True
-        out(**kwargs) << expr
+        try:
+            if out is None:
+                return expr.new(**kwargs)
+            out(**kwargs) << expr
+        except gb.exceptions.DimensionMismatch as exc:
+            shapes = ", ".join(f"{k} {_shape_of(x)}" for k, x in (("out", out), ("mask", mask)) if x is not None)
+            raise InvalidArgumentError(f"the operands' dimensions do not match the result's"
+                                       f"{f' ({shapes})' if shapes else ''}: {exc}") from exc
         return out
 
     @staticmethod
@@ -308,6 +317,7 @@ class CPUEngine(Engine):
         return (uses_left and mult.type != left.dtype) or (uses_right and mult.type2 != right.dtype)
 
     def _product(self, fn, what, sr, left, right, w, mask, accum, structural, complement, replace):
+        _outmask(w, mask, Matrix if what == "mxm" else Vector)
         if mask is not None and not structural:
             # SuiteSparse 9.4.5 crashes (an accumulating vxm into a sparse output under a full bool
             # value mask) or hangs (a value-masked vxm on R-MAT 12) on value masks of products; the
@@ -323,32 +333,38 @@ class CPUEngine(Engine):
         if accum is not None and self._accum_via_assign(sr, left, right):
             T = self._out(None, sr.return_type, self.size(w), None)
             _ok(fn(T._carg, _carg(mask), _NULL, sr.gb_obj, left._carg, right._carg,
-                   _desc(mask, structural, complement, False)), what)
+                   _desc(mask, structural, complement, False)), what, left=left, right=right, mask=mask)
             return self.assign(w, T, mask=mask, accum=accum, structural=structural, complement=complement,
                                replace=replace)
         _ok(fn(w._carg, _carg(mask), self._accum(accum, w), sr.gb_obj, left._carg, right._carg,
-               _desc(mask, structural, complement, replace)), what)
+               _desc(mask, structural, complement, replace)), what, left=left, right=right, out=w, mask=mask)
         return w
 
     def mxv(self, A, u, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
+        _own(A, "A", Matrix), _own(u, "u", Vector)
         sr = _semiring(semiring, _np(A.dtype), _np(u.dtype))
         w = self._out(out, sr.return_type, A.nrows, accum)
         return self._product(lib.GrB_mxv, "mxv", sr, A, u, w, mask, accum, structural, complement, replace)
 
     def vxm(self, u, A, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
+        _own(u, "u", Vector), _own(A, "A", Matrix)
         sr = _semiring(semiring, _np(u.dtype), _np(A.dtype))
         w = self._out(out, sr.return_type, A.ncols, accum)
         return self._product(lib.GrB_vxm, "vxm", sr, u, A, w, mask, accum, structural, complement, replace)
 
     def mxm(self, A, B, semiring, *, out=None, mask=None, accum=None,
             structural=False, complement=False, replace=False):
+        _own(A, "A", Matrix), _own(B, "B", Matrix)
         sr = _semiring(semiring, _np(A.dtype), _np(B.dtype))
         C = self._out(out, sr.return_type, (A.nrows, B.ncols), accum)
         return self._product(lib.GrB_mxm, "mxm", sr, A, B, C, mask, accum, structural, complement, replace)
 
     def _ewise(self, kind, x, y, op, out, mask, accum, structural, complement, replace):
+        _own(x, "x")
+        _own(y, "y", type(x))
+        _outmask(out, mask, type(x))
         bop = _typed_binary(op, np.result_type(_np(x.dtype), _np(y.dtype)))
         vec = isinstance(x, Vector)
         w = self._out(out, bop.return_type, x.size if vec else (x.nrows, x.ncols), accum)
@@ -358,7 +374,7 @@ class CPUEngine(Engine):
             _ok((lib.GrB_Vector_clear if vec else lib.GrB_Matrix_clear)(w._carg), "clear")
         fn = getattr(lib, f"GrB_{'Vector' if vec else 'Matrix'}_eWise{kind}_BinaryOp")
         _ok(fn(w._carg, _carg(mask), self._accum(accum, w), bop.gb_obj, x._carg, y._carg,
-               _desc(mask, structural, complement, replace)), f"ewise_{kind.lower()}")
+               _desc(mask, structural, complement, replace)), f"ewise_{kind.lower()}", x=x, y=y, out=w, mask=mask)
         return w
 
     def ewise_add(self, x, y, op, *, out=None, mask=None, accum=None,
@@ -371,13 +387,14 @@ class CPUEngine(Engine):
 
     def apply(self, x, op, *, right=None, out=None, mask=None, accum=None,
               structural=False, complement=False, replace=False):
+        _own(x, "x"), _outmask(out, mask, type(x))
         call = _apply_call(op, x.dtype, right) if isinstance(x, Vector) else None
         if call is not None:                                  # one raw call (python-graphblas' typing)
             typed, fn, rdt = call
             w = self._out(out, typed.return_type, _vsize(x), accum)
             args = (x._carg,) if rdt is None else (x._carg, rdt.type(right).item())
             _ok(fn(w._carg, _carg(mask), self._accum(accum, w), typed.gb_obj, *args,
-                   _desc(mask, structural, complement, replace)), "apply")
+                   _desc(mask, structural, complement, replace)), "apply", x=x, out=w, mask=mask)
             return w
         if right is None:
             expr = x.apply(_lookup(unary, op, "unary op", UNARY_OPS))
@@ -387,12 +404,13 @@ class CPUEngine(Engine):
 
     def select(self, x, op, thunk=None, *, out=None, mask=None, accum=None,
                structural=False, complement=False, replace=False):
+        _own(x, "x"), _outmask(out, mask, type(x))
         sel = _lookup(gb_select, _SELECT_NAMES.get(op, op), "select op", SELECT_OPS)
         expr = x.select(sel, thunk) if thunk is not None else x.select(sel)
         return self._store(expr, out, mask, accum, structural, complement, replace)
 
     def reduce(self, x, monoid_name):
-        m = _typed_monoid(monoid_name, _np(x.dtype))
+        m = _typed_monoid(monoid_name, _np(_own(x, "x").dtype))
         dt = _np(m.type)
         if isinstance(x, Vector):
             out = ffi.new(f"{_CTYPE[dt]}*")
@@ -404,11 +422,13 @@ class CPUEngine(Engine):
 
     def reduce_rows(self, A, monoid_name, *, out=None, mask=None, accum=None,
                     structural=False, complement=False, replace=False):
+        _own(A, "A", Matrix), _outmask(out, mask, Vector)
         expr = A.reduce_rowwise(_typed_monoid(monoid_name, _np(A.dtype)))
         return self._store(expr, out, mask, accum, structural, complement, replace)
 
     def extract(self, u, index, *, out=None, mask=None, accum=None,
                 structural=False, complement=False, replace=False):
+        _own(u, "u", Vector), _outmask(out, mask, Vector)
         idx = _index_array(index)
         if mask is None and accum is None and out is None and not complement and self.nvals(u) == _vsize(u):
             with _numpy_views(u) as (ua,):
@@ -416,6 +436,9 @@ class CPUEngine(Engine):
         return self._store(u[idx], out, mask, accum, structural, complement, replace)
 
     def assign(self, w, u, *, mask=None, accum=None, structural=False, complement=False, replace=False):
+        _own(w, "w"), _outmask(None, mask, type(w))
+        if not np.isscalar(u) and not (isinstance(u, np.ndarray) and u.ndim == 0):
+            _own(u, "u", type(w))                       # an object like w, or a scalar
         desc = _desc(mask, structural, complement, replace)
         acc = self._accum(accum, w)
         vec = isinstance(w, Vector)
@@ -435,10 +458,11 @@ class CPUEngine(Engine):
             else:
                 info = getattr(lib, f"GrB_Matrix_assign_{suffix}")(w._carg, _carg(mask), acc, x, lib.GrB_ALL,
                                                                     w.nrows, lib.GrB_ALL, w.ncols, desc)
-        _ok(info, "assign")
+        _ok(info, "assign", w=w, u=u, mask=mask)
         return w
 
     def scatter(self, w, index, values, *, dup="min", accum="min"):
+        _own(w, "w", Vector)
         idx = _index_array(index)
         vals = values.to_dense() if isinstance(values, Vector) else np.asarray(values)
         if dup == accum and dup in _UFUNC_AT and self.nvals(w) == _vsize(w):
@@ -451,6 +475,14 @@ class CPUEngine(Engine):
 
 
 _UFUNC_AT = {"min": np.minimum, "max": np.maximum, "plus": np.add}
+
+
+def _outmask(out, mask, kind):
+    """``out`` and ``mask``, where given, checked to be this engine's objects of ``kind`` (Vector or Matrix)."""
+    if out is not None:
+        _own(out, "out", kind)
+    if mask is not None:
+        _own(mask, "mask", kind)
 
 
 def _index_array(index):

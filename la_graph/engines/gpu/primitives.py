@@ -242,6 +242,9 @@ class GPUEngine(Engine):
                 raise InvalidArgumentError(f"out= must be a gpu-engine {kind.__name__}, got {type(out).__name__}")
             if shape is not None and GPUEngine._shape(out) != tuple(shape):
                 raise InvalidArgumentError(f"out= has shape {GPUEngine._shape(out)}, the result {tuple(shape)}")
+        want = tuple(shape) if shape is not None else GPUEngine._shape(out) if out is not None else None
+        if mask is not None and want is not None and GPUEngine._shape(mask) != want:
+            raise InvalidArgumentError(f"mask has shape {GPUEngine._shape(mask)}, the result {want}")
 
     def _csr(self, M):
         """(indptr, indices, values or None) of a matrix in CSR (a dense one converted, cached)."""
