@@ -1068,6 +1068,9 @@ class GPUEngine(Engine):
                 raise InvalidArgumentError(f"assign: u has shape {self._shape(u)}, w {shape}")
             T = _flat(u)
         else:
+            if not (np.isscalar(u) or isinstance(u, (np.ndarray, cp.ndarray)) and u.ndim == 0):
+                raise InvalidArgumentError(f"assign: u must be a scalar or a gpu-engine object like w, got "
+                                           f"{type(u).__module__}.{type(u).__name__}")
             s = _scalar(u, w.dtype)
             if isinstance(w, GVec) or w.dense:
                 T = (None, cp.full(N, s, w.dtype), None)
