@@ -123,7 +123,8 @@ def _parser():
                      help="pagerank: networkx, gap or graphalytics (default networkx)")
     run.add_argument("--k", type=int, default=None, help="bc: sample this many sources (default: all, exact)")
     run.add_argument("--out", type=Path, default=None, metavar="FILE.json",
-                     help="write the summary, timings and result arrays as JSON to this file")
+                     help="write the summary, timings and result arrays as JSON to this file (FILE.npz: the "
+                          "arrays as numpy's .npz, the rest as JSON in its 'run' entry; for large results)")
     run.add_argument("--json", action="store_true", help="print the summary and timings as JSON")
     run.add_argument("--check", action="store_true", help="verify the result with la_graph.verify")
 
@@ -494,10 +495,14 @@ def main(argv=None):
         print(f"  read {t_load:.3f} s, {took}" + ("; checked: correct" if args.check else ""))
     if args.out is not None:
         doc = {"algorithm": args.algo, "file": str(args.file), "engine": engine, "graph": _describe(G),
-               "seconds": seconds, "summary": summary,
-               "result": {k: _json_list(v) for k, v in result.items()}}   # lists only for the file
+               "seconds": seconds, "summary": summary}
         try:
-            args.out.write_text(json.dumps(doc))
+            if args.out.suffix == ".npz":    # the arrays as they are (APSP on facebook: 16 M distances)
+                with open(args.out, "wb") as f:
+                    np.savez(f, run=np.array(json.dumps(doc)), **{k: np.asarray(v) for k, v in result.items()})
+            else:
+                doc["result"] = {k: _json_list(v) for k, v in result.items()}   # lists only for the file
+                args.out.write_text(json.dumps(doc))
         except OSError as exc:
             print(f"la-graph: error: --out {args.out}: {exc.strerror or exc}", file=sys.stderr)
             return 2

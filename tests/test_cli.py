@@ -22,6 +22,19 @@ def test_info_json(capsys, tmp_path):
                  "max_out_degree": 1, "isolated_vertices": 2}
 
 
+def test_run_writes_npz_for_large_results(capsys, tmp_path):
+    """``--out FILE.npz``: the result arrays as numpy arrays (inf kept), the summary and timings as JSON in 'run'."""
+    out = tmp_path / "d.npz"
+    assert main(["run", "apsp", "karate", "--out", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    with np.load(out) as z:
+        run = json.loads(str(z["run"]))
+        D = z["distance"]
+    assert run["algorithm"] == "apsp" and run["summary"]["diameter"] == 5.0 and "result" not in run
+    G = lg.Graph.from_file(lg.data.path("karate"))
+    np.testing.assert_array_equal(D, lg.apsp(G))
+
+
 @pytest.mark.parametrize("algo", ["cc", "bfs"])
 def test_run_writes_checked_json(capsys, tmp_path, algo):
     out = tmp_path / "r.json"
