@@ -5,7 +5,7 @@
     la-graph info FILE [--format FMT] [--directed | --undirected]
     la-graph run ALGO FILE [--engine cpu|gpu|dask|reference] [--source S | --sources S,S,...]
                            [--method M] [--delta D] [--seed N] [--k K] [--alpha A] [--max-iter N] [--tol T]
-                           [--variant V] [--out FILE.json] [--json] [--check]
+                           [--variant V] [--out FILE.json|.npz] [--json] [--check]
     la-graph run cc karate              # a bundled example graph by name
     la-graph bench [ALGO ...] [--graphs ...] [--engines cpu,gpu] [--peers ...] [--repeat N] [--out FILE.json]
     la-graph bench --report benchmarks/results/*.json
