@@ -114,6 +114,12 @@ def check_coords(rows, cols, nrows, ncols):
     return rows, cols
 
 
+def is_scalar(u, arrays=(np.ndarray,)):
+    """Whether ``assign``'s ``u`` is a scalar (a Python or numpy scalar, or a 0-d array of one of ``arrays``)
+    rather than a vector or matrix, which must then be the engine's own."""
+    return np.isscalar(u) or isinstance(u, arrays) and u.ndim == 0
+
+
 def check_output_args(out, mask, accum, complement):
     """The rules on the output arguments that hold for every engine (``accum`` needs ``out`` ...)."""
     if accum is not None:

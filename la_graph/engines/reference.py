@@ -37,7 +37,7 @@ import numpy as np
 from ..exceptions import InvalidArgumentError
 from .base import (BINARY_OPS, BOOL_SEMIRINGS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, monoid_type)
 from .base import check_name as _check_name
-from .base import check_coords, check_output_args
+from .base import check_coords, check_output_args, is_scalar
 from .base import check_range as _check_range
 
 BOOL, I64 = np.dtype(bool), np.dtype(np.int64)
@@ -535,7 +535,7 @@ class ReferenceEngine(Engine):
 
     def assign(self, w, u, *, mask=None, accum=None, structural=False, complement=False, replace=False):
         _check_shape(w, None, "w")
-        if not (np.isscalar(u) or isinstance(u, np.ndarray) and u.ndim == 0):   # an object like w, or a scalar
+        if not is_scalar(u):                                # an object like w
             T = _check_shape(u, w.shape, "u")
         else:
             total = int(np.prod(w.shape))

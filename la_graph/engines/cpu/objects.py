@@ -35,8 +35,11 @@ _INFO = {-1: "GrB_UNINITIALIZED_OBJECT", -2: "GrB_NULL_POINTER", -3: "GrB_INVALI
          -106: "GrB_EMPTY_OBJECT"}
 
 
-def _shape_of(x):
-    return (_vsize(x),) if isinstance(x, Vector) else (x.nrows, x.ncols) if isinstance(x, Matrix) else None
+def _shapes(**operands):
+    """`` (name shape, ...)`` of the vectors and matrices among ``operands`` (``name=object``); '' if none."""
+    shapes = ", ".join(f"{k} {(_vsize(x),) if isinstance(x, Vector) else (x.nrows, x.ncols)}"
+                       for k, x in operands.items() if isinstance(x, (Vector, Matrix)))
+    return f" ({shapes})" if shapes else ""
 
 
 def _ok(info, what, **operands):
@@ -44,9 +47,7 @@ def _ok(info, what, **operands):
     the ``operands``' shapes (``name=object``), out of memory as OutOfMemory, anything else as LaGraphError."""
     if info == 0:
         return
-    name = _INFO.get(info, f"GrB_Info {info}")
-    shapes = ", ".join(f"{k} {_shape_of(x)}" for k, x in operands.items() if _shape_of(x) is not None)
-    shapes = f" ({shapes})" if shapes else ""
+    name, shapes = _INFO.get(info, f"GrB_Info {info}"), _shapes(**operands)
     if info == -6:
         raise InvalidArgumentError(f"{what}: the operands' dimensions do not match{shapes}; {name}")
     if info == -5:

@@ -18,10 +18,10 @@ from graphblas.core.operator import get_typed_op
 from suitesparse_graphblas import ffi, lib
 
 from ...exceptions import InvalidArgumentError
-from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine
+from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, is_scalar
 from .fused import FUSED
-from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _new_vector, _ok, _own, _owning_full, _shape_of,
-                      _take_values, _vsize, graph_to_graphblas)
+from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _new_vector, _ok, _own, _owning_full,
+                      _shapes, _take_values, _vsize, graph_to_graphblas)
 
 _SPARSITY = {"sparse": lib.GxB_SPARSE, "dense": lib.GxB_BITMAP + lib.GxB_FULL}
 _SEMIRING_CACHE = {}
@@ -285,9 +285,8 @@ class CPUEngine(Engine):
                 return expr.new(**kwargs)
             out(**kwargs) << expr
         except gb.exceptions.DimensionMismatch as exc:
-            shapes = ", ".join(f"{k} {_shape_of(x)}" for k, x in (("out", out), ("mask", mask)) if x is not None)
             raise InvalidArgumentError(f"the operands' dimensions do not match the result's"
-                                       f"{f' ({shapes})' if shapes else ''}: {exc}") from exc
+                                       f"{_shapes(out=out, mask=mask)}: {exc}") from exc
         return out
 
     @staticmethod
@@ -437,8 +436,8 @@ class CPUEngine(Engine):
 
     def assign(self, w, u, *, mask=None, accum=None, structural=False, complement=False, replace=False):
         _own(w, "w"), _outmask(None, mask, type(w))
-        if not np.isscalar(u) and not (isinstance(u, np.ndarray) and u.ndim == 0):
-            _own(u, "u", type(w))                       # an object like w, or a scalar
+        if not is_scalar(u):
+            _own(u, "u", type(w))                       # an object like w
         desc = _desc(mask, structural, complement, replace)
         acc = self._accum(accum, w)
         vec = isinstance(w, Vector)

@@ -621,10 +621,12 @@ class DaskEngine(Engine):
 
     def to_coo(self, x):
         coo = self._coo(_check_obj(x))
-        if len(coo) == 3 and x.shape[0] * x.shape[1] < 2 ** 63:
-            order = np.argsort(coo[0] * x.shape[1] + coo[1])     # by row, then column: one key sorts faster
+        if len(coo) == 2:
+            order = np.argsort(coo[0])
+        elif x.shape[0] * x.shape[1] < 2 ** 63:            # by row, then column: one key sorts faster than two
+            order = np.argsort(coo[0] * x.shape[1] + coo[1])
         else:
-            order = np.argsort(coo[0]) if len(coo) == 2 else np.lexsort(coo[-2::-1])
+            order = np.lexsort((coo[1], coo[0]))
         return tuple(c[order] for c in coo)
 
     def copy(self, x):

@@ -14,7 +14,7 @@ import cupy as cp
 import numpy as np
 
 from ...exceptions import InvalidArgumentError
-from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, monoid_type
+from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, is_scalar, monoid_type
 from . import interop
 from .fused import FUSED
 from .kernels import _NULL, FW_TILE, _kernel, _next_pow2
@@ -1068,7 +1068,7 @@ class GPUEngine(Engine):
                 raise InvalidArgumentError(f"assign: u has shape {self._shape(u)}, w {shape}")
             T = _flat(u)
         else:
-            if not (np.isscalar(u) or isinstance(u, (np.ndarray, cp.ndarray)) and u.ndim == 0):
+            if not is_scalar(u, (np.ndarray, cp.ndarray)):
                 raise InvalidArgumentError(f"assign: u must be a scalar or a gpu-engine object like w, got "
                                            f"{type(u).__module__}.{type(u).__name__}")
             s = _scalar(u, w.dtype)
