@@ -17,6 +17,7 @@ __all__ = [
     "FileFormatError",
     "NegativeCycleError",
     "PathLengthOverflowError",
+    "NumericRangeError",
     "ConvergenceError",
     "EngineUnavailable",
     "OutOfDeviceMemory",
@@ -65,6 +66,13 @@ class NegativeCycleError(LaGraphError, ValueError):
 class PathLengthOverflowError(LaGraphError, OverflowError):
     """A path's length does not fit in float64 (the sum of its weights overflows to infinity),
     so the vertex would be reported unreachable although it is reached."""
+
+
+class NumericRangeError(LaGraphError, ArithmeticError):
+    """A quantity an algorithm computes leaves the range its number type holds exactly (a count
+    beyond 2**53 in float64, a scaled count that underflows, an integer sum past int64), so the answer
+    would be wrong without a word.  The message names the quantity, the value or bound, and what to do.
+    docs/errors.md lists every place this can happen."""
 
 
 class ConvergenceError(LaGraphError, RuntimeError):
