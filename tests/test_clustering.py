@@ -109,6 +109,24 @@ def test_self_loops_duplicates_and_weights_are_ignored(engine):
     assert lg.local_clustering_coefficient(Graph.from_edges([0, 0], [0, 1]), engine=engine).tolist() == [0.0, 0.0]
 
 
+@pytest.mark.parametrize("loop", [5.0, 2.0, 3.0, 10.0, 0.0, -1.0, 0.5])
+def test_a_weighted_self_loop_counts_once(engine, loop):
+    # a triangle 0-1-2, a pendant 3, and a loop at 0 of any weight: the loop's weight was subtracted from
+    # 0's degree (5 -> [1, 1, 1, 0], 3 -> 0.0, 10 -> 0.048); found on an airline network
+    for directed in (False, True):
+        G = Graph.from_edges([0, 0, 1, 0, 0], [1, 2, 2, 3, 0], w=[1, 1, 1, 1, loop], directed=directed)
+        lcc = lg.local_clustering_coefficient(G, engine=engine)
+        check_lcc(G, lcc)
+        np.testing.assert_allclose(lcc, [1 / 3, 1, 1, 0] if not directed else [1 / 6, 0.5, 0.5, 0], rtol=1e-15)
+    G = Graph.from_edges([0, 0, 1, 0, 0], [1, 2, 2, 3, 0], w=[1, 1, 1, 1, loop])
+    want = nx.clustering(G.to_networkx(), weight=None)
+    assert lcc_of(G, engine) == [want[v] for v in range(4)]
+
+
+def lcc_of(G, engine):
+    return lg.local_clustering_coefficient(G, engine=engine).tolist()
+
+
 @pytest.mark.parametrize("n", [0, 1, 5])
 def test_no_edges(engine, n):
     assert lg.local_clustering_coefficient(Graph.from_edges([], [], n=n), engine=engine).tolist() == [0.0] * n

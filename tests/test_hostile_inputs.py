@@ -208,3 +208,37 @@ def test_engine_options_are_checked():
         with pytest.raises(lg.InvalidArgumentError, match=f"the {name} engine takes no options, got bogus=1"):
             with lg.use_engine(name, bogus=1):
                 pass
+
+
+# Algorithms that read only the structure: the same answer on a graph whose edges carry weights of
+# every kind (zero, negative, fractional, huge) with weighted self-loops and duplicate edges as on the
+# same edges unweighted.  LCC once subtracted a loop's weight from the degree.
+STRUCTURE_ONLY = {
+    "bfs": lambda G, e: lg.bfs(G, 0, engine=e).level,
+    "cc": lambda G, e: lg.connected_components(G, engine=e),
+    "scc": lambda G, e: lg.strongly_connected_components(G, engine=e),
+    "mis": lambda G, e: lg.maximal_independent_set(G.to_undirected(), engine=e),
+    "reachability": lambda G, e: lg.reachability(G, [0, 3], engine=e),
+    "triangle_count": lambda G, e: lg.triangle_count(G, engine=e),
+    "triangles": lambda G, e: lg.triangles(G.to_undirected(), engine=e),
+    "lcc": lambda G, e: lg.local_clustering_coefficient(G, engine=e),
+    "betweenness": lambda G, e: lg.betweenness_centrality(G, engine=e),
+    "cdlp": lambda G, e: lg.label_propagation(G, engine=e),
+    "core_number": lambda G, e: lg.core_number(G, engine=e),
+}
+
+
+@pytest.mark.parametrize("weights", ["zero", "negative", "fractional", "huge"])
+@pytest.mark.parametrize("directed", [False, True])
+def test_structure_only_algorithms_ignore_weights_loops_and_duplicates(engine, directed, weights):
+    rng = np.random.default_rng(7)
+    n, m = 40, 160
+    u, v = rng.integers(0, n, m), rng.integers(0, n, m)
+    u = np.r_[u, np.arange(0, n, 3), u[:30]]                     # loops, duplicates
+    v = np.r_[v, np.arange(0, n, 3), v[:30]]
+    w = {"zero": np.zeros(u.size), "negative": -rng.integers(1, 9, u.size).astype(float),
+         "fractional": rng.random(u.size) * 1e-3, "huge": rng.integers(1, 10**6, u.size) * 1e300}[weights]
+    W = lg.Graph.from_edges(u, v, w=w, n=n, directed=directed)
+    H = lg.Graph.from_edges(u, v, n=n, directed=directed)
+    for name, f in STRUCTURE_ONLY.items():
+        np.testing.assert_array_equal(f(W, engine), f(H, engine), err_msg=name)

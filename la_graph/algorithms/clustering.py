@@ -79,7 +79,9 @@ def local_clustering_coefficient(G, *, engine=None):
     S = G.to_undirected()                                    # N(v) = in- and out-neighbours
     loops = np.zeros(n, dtype=np.int64)
     if S.self_loops:
-        loops = E.to_numpy(E.reduce_rows(E.select(E.matrix(S), "diag"), "plus"), fill=0).astype(np.int64)
+        # a loop counts once whatever its weight (a weight of 5 once made |N(v)| = d - 5)
+        diag = E.apply(E.select(E.matrix(S), "diag"), "pair", right=1)
+        loops = E.to_numpy(E.reduce_rows(diag, "plus"), fill=0).astype(np.int64)
     d = (S.out_degree - loops).astype(np.float64)            # |N(v)|, v itself left out
     if S.nnz == loops.sum():                                 # no edge between two vertices
         return np.zeros(n)
