@@ -19,6 +19,7 @@ check_scc    strongly connected components, smallest-id labels
 check_mis    maximal independent set
 check_msf    minimum spanning forest of an undirected graph
 check_reachability  which vertices each of several sources reaches
+check_shortcut  a shortcut set: the graph's edges kept, every added edge within its reachability
 check_pagerank  PageRank ranks (the networkx, GAP or Graphalytics definition)
 check_triangles  triangles at each vertex, and the total
 check_lcc    local clustering coefficients (LDBC Graphalytics)
@@ -40,7 +41,7 @@ from . import _validation as V
 from .exceptions import InvalidSourceError, VerificationError
 
 __all__ = ["check_bfs", "check_sssp", "check_apsp", "check_cc", "check_scc", "check_mis", "check_msf",
-           "check_reachability"]
+           "check_reachability", "check_shortcut"]
 __all__ += ["check_pagerank", "check_triangles", "check_lcc"]
 __all__ += ["check_betweenness", "check_cdlp", "check_core_number"]
 __all__ += ["check_bfs_sample", "check_sssp_sample", "check_cc_sample", "check_pagerank_sample"]
@@ -806,6 +807,94 @@ def check_reachability(G, sources, R, *, sample=None, seed=0):
             if R[i, v]:
                 _fail(f"R[{i}, {v}] = True but vertex {v} is not reachable from {s}")
             _fail(f"R[{i}, {v}] = False but vertex {v} is reachable from {s}")
+
+
+def check_shortcut(G, H, *, sample=None, seed=0):
+    """Check a shortcut set: ``H`` reaches exactly what ``G`` reaches.
+
+    ``H`` (the result of :func:`la_graph.shortcut`) must have ``G``'s vertices,
+    hold every edge of ``G`` (weights aside; an undirected graph's edges both
+    ways), and join by each other edge ``u -> v`` (a shortcut) a pair that
+    ``G`` connects: ``v`` reachable from ``u`` in ``G``.  The first makes ``H``
+    reach at least what ``G`` reaches (and no BFS in ``H`` deeper), the second
+    at most: the shortcuts lie in ``G``'s transitive closure.
+
+    A shortcut inside one strong component of ``G`` (scipy) holds at once; the
+    others are tested with scipy breadth-first searches: each shortcut goes
+    with whichever of its ends has more shortcuts (a pivot of ParSC's
+    searches), and one search forward from that tail, or backward (in ``G``
+    reversed) from that head, checks them all.
+
+    Parameters
+    ----------
+    G, H : Graph
+    sample : int, optional
+        Run only this many of those searches, drawn at random with ``seed``;
+        default: all.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first edge of ``G`` missing from ``H``, or the first
+        shortcut that ``G`` does not connect.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_shortcut
+    >>> G = Graph.from_edges([0, 1, 2], [1, 2, 3], directed=True)       # path 0 -> 1 -> 2 -> 3
+    >>> check_shortcut(G, Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], directed=True))
+    >>> check_shortcut(G, Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0], directed=True))
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: H has the edge 3 -> 0, but 0 is not reachable from 3 in G
+    """
+    V.check_graph(G)
+    V.check_graph(H, name="H")
+    n = G.n
+    if H.n != n:
+        _fail(f"H has {H.n} vertices, G has {n}")
+    gu, gv = G.edges()
+    found, _ = _edge_lookup(H, gu, gv)
+    bad = np.flatnonzero(~found)
+    if bad.size:
+        j = int(bad[0])
+        _fail(f"the edge {gu[j]} -> {gv[j]} of G is not in H")
+    hu, hv = (np.asarray(x, np.int64) for x in H.edges())
+    found, _ = _edge_lookup(G, hu, hv)
+    keep = ~found & (hu != hv)
+    if not keep.any():
+        return
+    S, cs = _structure(G), _csgraph()
+    _, comp = cs.connected_components(S, directed=True, connection="strong")
+    keep &= comp[hu] != comp[hv]
+    u, v = hu[keep], hv[keep]
+    if u.size == 0:
+        return
+    # each shortcut goes to whichever end has more of them (a pivot of ParSC's searches): a search
+    # forward from it, or backward (G reversed) to it, checks them all
+    ahead = np.bincount(u, minlength=n)[u] >= np.bincount(v, minlength=n)[v]
+    todo = [(S, u[ahead], v[ahead], True), (S.T.tocsr(), v[~ahead], u[~ahead], False)]
+    searches = []                                 # (graph, from, targets, forward)
+    for M, a, b, forward in todo:
+        order = np.lexsort((b, a))
+        a, b = a[order], b[order]
+        cut = np.flatnonzero(np.r_[True, a[1:] != a[:-1]]) if a.size else np.zeros(0, np.int64)
+        searches += [(M, int(a[i]), part, forward) for i, part in zip(cut, np.split(b, cut[1:]))]
+    pick = range(len(searches))
+    if sample is not None and sample < len(searches):
+        pick = np.sort(np.random.default_rng(seed).choice(len(searches), int(sample), replace=False))
+    reached = np.zeros(n, bool)
+    for i in pick:
+        M, s, targets, forward = searches[i]
+        seen = cs.breadth_first_order(M, s, directed=True, return_predecessors=False)
+        reached[seen] = True
+        miss = np.flatnonzero(~reached[targets])
+        reached[seen] = False
+        if miss.size:
+            t = int(targets[miss[0]])
+            a, b = (s, t) if forward else (t, s)
+            _fail(f"H has the edge {a} -> {b}, but {b} is not reachable from {a} in G")
 
 
 # ---------------------------------------------------------------------- apsp

@@ -31,6 +31,7 @@ from .. import _progress, _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NegativeCycleError, OutOfMemory
 from ..graph import Graph
+from ._certify import certified
 from .steps import step
 
 __all__ = ["apsp", "apsp_blocks", "METHODS", "floyd_warshall"]
@@ -47,6 +48,7 @@ FW_DENSITY = {True: 256, False: 16}
 BLOCK_BYTES = 1 << 26
 
 
+@certified("apsp")
 def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, output="numpy"):
     """Shortest-path lengths between all pairs of vertices, as a dense ``n x n`` array.
 
@@ -163,6 +165,7 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, outpu
     return out
 
 
+@certified("apsp_blocks")
 def apsp_blocks(G, block_rows=None, *, max_bytes=None, engine=None):
     """Stream the all-pairs distance matrix a block of rows at a time.
 

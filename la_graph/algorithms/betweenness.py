@@ -45,6 +45,7 @@ from .. import _progress, _validation as V
 from .._random import check_seed
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError
+from ._certify import certified
 from .steps import step
 
 __all__ = ["betweenness_centrality", "batch_size", "rescale", "sample_sources"]
@@ -59,6 +60,7 @@ STEP_SOURCES = 1024
 WORK_BYTES = 80
 
 
+@certified("betweenness_centrality")
 def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=None, sources=None,
                            engine=None, progress=False):
     """Shortest-path betweenness centrality of every vertex (Brandes, batched in linear algebra).

@@ -39,6 +39,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
+from ._certify import certified
 from .reachability import sweep
 from .steps import step
 
@@ -128,6 +129,7 @@ class BFSResult:
         return 0 if self.level is None else int(self.level.max(initial=-1)) + 1
 
 
+@certified("bfs")
 def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="auto", engine=None,
         output="numpy"):
     """Breadth-first search from one source or several.

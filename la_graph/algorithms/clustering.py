@@ -32,11 +32,13 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
+from ._certify import certified
 from .triangles import oriented_edges, triangle_sums, vertex_triangles
 
 __all__ = ["local_clustering_coefficient"]
 
 
+@certified("local_clustering_coefficient")
 def local_clustering_coefficient(G, *, engine=None):
     """The local clustering coefficient of every vertex, as LDBC Graphalytics defines it.
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from .. import _validation as V
 from ..engines import get_engine
+from ._certify import certified
 from .steps import step
 
 __all__ = ["connected_components", "component_labels", "fastsv_round"]
@@ -45,6 +46,7 @@ def fastsv_round(E, A, f, gp, mngp):
     return f, gp_new, not E.isequal(gp_new, gp)
 
 
+@certified("connected_components")
 def connected_components(G, *, engine=None, output="numpy"):
     """Label the connected components of ``G``.
 

@@ -45,6 +45,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
+from ._certify import certified
 from .steps import step
 
 __all__ = ["core_number", "core_peel"]
@@ -53,6 +54,7 @@ __all__ = ["core_number", "core_peel"]
 _GONE = np.iinfo(np.int64).max // 2
 
 
+@certified("core_number")
 def core_number(G, *, engine=None):
     """The core number of every vertex (k-core decomposition by peeling).
 

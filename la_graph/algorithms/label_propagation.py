@@ -36,6 +36,7 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidGraphError
+from ._certify import certified
 
 __all__ = ["label_propagation", "MAX_N"]
 
@@ -43,6 +44,7 @@ __all__ = ["label_propagation", "MAX_N"]
 MAX_N = 1 << 31
 
 
+@certified("label_propagation")
 def label_propagation(G, *, max_iter=10, engine=None):
     """Community labels by synchronous label propagation (LDBC Graphalytics CDLP).
 

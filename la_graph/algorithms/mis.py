@@ -31,11 +31,13 @@ from .. import _validation as V
 from ..engines import get_engine
 from .. import _random
 from .._random import check_seed
+from ._certify import certified
 from .steps import step
 
 __all__ = ["maximal_independent_set", "vertex_priorities", "luby", "luby_round"]
 
 
+@certified("maximal_independent_set")
 def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
     """A maximal independent set of an undirected graph (Luby's algorithm).
 

@@ -47,6 +47,7 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from .._keys import weight_ranks
+from ._certify import certified
 from .steps import step
 
 __all__ = ["minimum_spanning_forest", "MSFResult", "weight_ranks", "msf_edges", "msf_round", "msf_forest",
@@ -85,6 +86,7 @@ class MSFResult:
         return self.labels.size - self.u.size
 
 
+@certified("minimum_spanning_forest")
 def minimum_spanning_forest(G, *, engine=None, output="numpy"):
     """A minimum spanning forest of undirected ``G`` (a minimum spanning tree per component).
 

@@ -43,6 +43,7 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import ConvergenceError, InvalidArgumentError, InvalidGraphError
+from ._certify import certified
 from .steps import step
 
 __all__ = ["pagerank", "pagerank_iterate"]
@@ -50,6 +51,7 @@ __all__ = ["pagerank", "pagerank_iterate"]
 VARIANTS = ("networkx", "gap", "graphalytics")
 
 
+@certified("pagerank")
 def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, weight=None, dangling=None,
              variant="networkx", engine=None):
     """PageRank of every vertex, by power iteration.

@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
+from ._certify import certified
 from .steps import step
 
 __all__ = ["reachability", "sweep", "default_batch", "reach_sweep"]
@@ -73,6 +74,7 @@ def sweep(E, A, Q, visited, *, parent=None, level=None, k=0, depth=None):
     return Q, k
 
 
+@certified("reachability")
 def reachability(G, sources, *, batch=None, engine=None):
     """Which vertices each source reaches.
 

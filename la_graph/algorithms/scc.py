@@ -45,12 +45,14 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from .._random import vertex_ranks
+from ._certify import certified
 from .connected_components import connected_components
 from .steps import step
 
 __all__ = ["strongly_connected_components", "scc_labels", "scc_trim", "scc_fwbw", "scc_color"]
 
 
+@certified("strongly_connected_components")
 def strongly_connected_components(G, *, engine=None, output="numpy"):
     """Label the strongly connected components of a directed graph.
 

@@ -45,6 +45,7 @@ import scipy.sparse as sp
 from .. import _validation as V
 from ..engines import get_engine
 from ..graph import Graph
+from ._certify import certified
 from .reachability import sweep
 
 __all__ = ["shortcut", "search_schedule"]
@@ -74,6 +75,7 @@ def search_schedule(n, *, eps=1.0, layers=2, distance=1, depth=None):
             "radius": distance * (depth * nk * layers - 1)}
 
 
+@certified("shortcut")
 def shortcut(G, *, seed=0, eps=1.0, layers=2, distance=1, depth=None, rounds=1, runs=1, engine=None):
     """Add Fineman's shortcuts: a graph with the same reachability and fewer BFS levels.
 

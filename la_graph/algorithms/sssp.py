@@ -45,6 +45,7 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NegativeCycleError, PathLengthOverflowError
+from ._certify import certified
 from .bfs import bfs
 from .steps import step
 
@@ -83,6 +84,7 @@ class SSSPResult:
     delta: float | None = None
 
 
+@certified("sssp")
 def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True, engine=None):
     """Shortest-path distances (and parents) from one source or several.
 

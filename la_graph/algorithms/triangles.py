@@ -36,11 +36,13 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
+from ._certify import certified
 from .steps import step
 
 __all__ = ["triangles", "triangle_count", "oriented_edges", "triangle_sums", "triangle_total", "vertex_triangles"]
 
 
+@certified("triangle_count")
 def triangle_count(G, *, engine=None):
     """The number of triangles of ``G`` taken as undirected (the GAP TC kernel).
 
@@ -96,6 +98,7 @@ def triangle_total(E, S):
     return int(E.reduce(C, "plus"))
 
 
+@certified("triangles")
 def triangles(G, *, engine=None):
     """The number of triangles at each vertex of ``G`` taken as undirected.
 
