@@ -28,12 +28,25 @@
 // Heavy rows: the chunks' warps add partial sums into hsum (zero at launch), and a second
 // phase after a barrier finishes those entries.
 //
+// Path counts outgrow float64 (binomial coefficients on a grid), so once a level is complete its
+// counts are divided, per source, by the power of two 2^e that centres their binary exponents on 0
+// (frexp's exponents x_max and x_min of the source's counts at that level, e = floor((x_max + x_min) / 2):
+// the algebra's D_d of la_graph/algorithms/betweenness.py; exact, so the result is bit for bit the
+// unscaled one wherever that one is finite).  Two passes over the level with a barrier between: the
+// exponents' max and min per source (atomics into ex[2 i], ex[2 i + 1]), then the scaling, e kept in the
+// entry's last 4 bytes (lev[4 k + 1]).  On the way back coef = (1 / sigma + T) / 2^e of its own level,
+// so that the sum T of a parent's children is at the parent's scale.  A source whose counts at a
+// level span more than 2^BC_SPREAD (the algebra's COUNT_SPREAD) cannot be held even so: the first
+// such (source, level) is recorded in st[10..12] (st[10] = 1, st[11] = the source's row i, st[12] = the
+// level), and the host raises.
+//
 // Counters (st, int64, 0 at launch): st[3 * slot + {0, 1, 2}] counts the entries appended to
 // the queue, the heavy list and the chunk list in phase L, slot = (L + 1) % 3; block 0 clears
 // slot (L + 2) % 3 in phase L (read by every block before the barrier that opened phase L - 1,
 // appended to only after the barrier that closes phase L), as sssp_nearfar does.  st[9]: the
 // levels D (for the host's log).  Every block tracks the same offsets; block 0 writes them.
 #define BC_BLOCK 512
+#define BC_SPREAD 1800
 
 template <typename IT, typename VT>
 __device__ __forceinline__ void bc_forward_edges(const IT* __restrict__ indices, int* lev, double* sig, VT* q,
@@ -65,11 +78,12 @@ __device__ __forceinline__ double bc_pull(const IT* __restrict__ indices, const 
   return t;
 }
 
-// (i, v) of level d with its sum T over the children: delta to total[v], coef over sigma
-__device__ __forceinline__ void bc_finish(double* sig, double* total, long long key, long long v, double t,
-                                          bool keep_coef) {
+// (i, v) of level d with its sum T over the children: delta to total[v], coef over sigma (at the
+// scale of level d - 1: divided by 2^e of level d, kept in lev[4 key + 1])
+__device__ __forceinline__ void bc_finish(double* sig, const int* lev, double* total, long long key, long long v,
+                                          double t, bool keep_coef) {
   const double s = __ldcg(&sig[2 * key]);
-  if (keep_coef) sig[2 * key] = 1.0 / s + t;
+  if (keep_coef) sig[2 * key] = scalbn(1.0 / s + t, -__ldcg(&lev[4 * key + 1]));
   if (t != 0.0) atomicAdd(&total[v], s * t);
 }
 
@@ -77,7 +91,7 @@ template <typename IT, typename VT>
 __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
     const IT* __restrict__ indptr, const IT* __restrict__ indices, long long n, long long b, int* lev, double* sig,
     VT* q, long long* qoff, long long* hoff, long long* coff, VT* hq, double* hsum, long long* ch_h, long long* ch_p,
-    double* total, long long* st, unsigned long long* bar, long long big, int chunk, int gs) {
+    double* total, long long* st, unsigned long long* bar, long long big, int chunk, int gs, int* ex) {
   const int sub = threadIdx.x & (gs - 1);
   const int lane = threadIdx.x & 31;
   const unsigned gmask = la_group_mask(gs);
@@ -95,6 +109,10 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
     if (lead) {
       long long* old = st + 3 * ((L + 2) % 3);
       old[0] = old[1] = old[2] = 0;
+    }
+    for (long long i = tid; i < b; i += nthreads) {  // the last level's exponents were read before the barrier
+      ex[2 * i] = -2147483647 - 1;
+      ex[2 * i + 1] = 2147483647;
     }
     for (long long e = qlo + tid / gs; e < qhi; e += ngroups) {
       const long long key = (long long)__ldcg(&q[e]);
@@ -136,6 +154,30 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
       la_grid_sync(bar, barrier);
     }
     const long long nq = __ldcg(&cnt[0]);
+    if (nq > 0) {  // level L + 1 = q[qhi, qhi + nq) is complete: scale its counts, per source
+      for (long long e = qhi + tid; e < qhi + nq; e += nthreads) {
+        const long long key = (long long)__ldcg(&q[e]), i = key % b;
+        int x;
+        frexp(__ldcg(&sig[2 * key]), &x);
+        atomicMax(&ex[2 * i], x);
+        atomicMin(&ex[2 * i + 1], x);
+      }
+      barrier += gridDim.x;
+      la_grid_sync(bar, barrier);
+      for (long long e = qhi + tid; e < qhi + nq; e += nthreads) {
+        const long long key = (long long)__ldcg(&q[e]), i = key % b;
+        const int hi = __ldcg(&ex[2 * i]), lo = __ldcg(&ex[2 * i + 1]), x = (hi + lo) >> 1;
+        if (hi - lo > BC_SPREAD &&
+            atomicCAS((unsigned long long*)&st[10], 0ULL, 1ULL) == 0ULL) {
+          st[11] = i;
+          st[12] = L + 1;
+        }
+        sig[2 * key] = scalbn(__ldcg(&sig[2 * key]), -x);
+        lev[4 * key + 1] = x;
+      }
+      barrier += gridDim.x;
+      la_grid_sync(bar, barrier);
+    }
     hbase += nh;
     cbase += nc;
     L += 1;
@@ -158,7 +200,7 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
     const long long lo = __ldcg(&qoff[D - 1]), hi = __ldcg(&qoff[D]);
     for (long long e = lo + tid; e < hi; e += nthreads) {
       const long long key = (long long)__ldcg(&q[e]);
-      sig[2 * key] = 1.0 / __ldcg(&sig[2 * key]);
+      sig[2 * key] = scalbn(1.0 / __ldcg(&sig[2 * key]), -__ldcg(&lev[4 * key + 1]));
     }
   }
   for (int d = D - 2; d >= 1; --d) {
@@ -172,7 +214,7 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
       if (end - start > big) continue;  // its chunks, below
       double t = bc_pull(indices, lev, sig, b, i, d + 1, start + sub, end, gs);
       for (int off = gs >> 1; off > 0; off >>= 1) t += __shfl_xor_sync(gmask, t, off);
-      if (sub == 0) bc_finish(sig, total, key, v, t, d > 1);
+      if (sub == 0) bc_finish(sig, lev, total, key, v, t, d > 1);
     }
     const long long c_lo = __ldcg(&coff[d]), c_hi = __ldcg(&coff[d + 1]);
     for (long long c = c_lo + warp; c < c_hi; c += nwarps) {
@@ -190,7 +232,7 @@ __global__ void __launch_bounds__(BC_BLOCK, 2) bc_batch(
       la_grid_sync(bar, barrier);
       for (long long h = h_lo + tid; h < h_hi; h += nthreads) {
         const long long key = (long long)__ldcg(&hq[h]);
-        bc_finish(sig, total, key, key / b, __ldcg(&hsum[h]), d > 1);
+        bc_finish(sig, lev, total, key, key / b, __ldcg(&hsum[h]), d > 1);
       }
     }
   }

@@ -43,8 +43,12 @@ def brandes_sums(indptr, indices, n, sources, endpoints, nchunks):
 
     Per source: a queue BFS counting shortest paths ``sigma``, then the
     dependencies ``delta(w) = sum over v with d(v) = d(w) + 1 of sigma(w) /
-    sigma(v) (1 + delta(v))`` in reverse queue order.  Sources are dealt to
-    ``nchunks`` chunks, each with its own scratch and its own row of sums.
+    sigma(v) (1 + delta(v))`` in reverse queue order.  Each level's counts
+    are kept divided by the geometric mean of their largest and smallest
+    (``grow[l]``, relative to level ``l - 1``'s), so counts beyond float64
+    still give exact ratios.
+    Sources are dealt to ``nchunks`` chunks, each with its own scratch and its
+    own row of sums.
     """
     out = np.zeros((nchunks, n))
     for c in numba.prange(nchunks):
@@ -53,12 +57,13 @@ def brandes_sums(indptr, indices, n, sources, endpoints, nchunks):
         delta = np.zeros(n)
         queue = np.empty(n, np.int64)
         acc = out[c]
+        grow = np.ones(n + 1)                # level l's counts are sigma times grow[1] ... grow[l]
         for k in range(c, sources.size, nchunks):
             s = sources[k]
             dist[s] = 0
             sigma[s] = 1.0
             queue[0] = s
-            head, tail = 0, 1
+            head, tail, level_end = 0, 1, 1
             while head < tail:
                 u = queue[head]
                 head += 1
@@ -70,12 +75,22 @@ def brandes_sums(indptr, indices, n, sources, endpoints, nchunks):
                         tail += 1
                     if dist[v] == dist[u] + 1:
                         sigma[v] += sigma[u]
+                if head == level_end and tail > level_end:   # the next level is complete: over its middle
+                    top, bottom = 0.0, np.inf
+                    for i in range(level_end, tail):
+                        top = max(top, sigma[queue[i]])
+                        bottom = min(bottom, sigma[queue[i]])
+                    mid = np.sqrt(top) * np.sqrt(bottom)
+                    for i in range(level_end, tail):
+                        sigma[queue[i]] /= mid
+                    grow[dist[queue[level_end]]] = mid
+                    level_end = tail
             for i in range(tail - 1, -1, -1):
                 x = queue[i]
                 for p in range(indptr[x], indptr[x + 1]):
                     v = indices[p]
                     if dist[v] == dist[x] + 1:
-                        delta[x] += sigma[x] / sigma[v] * (1.0 + delta[v])
+                        delta[x] += sigma[x] / (sigma[v] * grow[dist[v]]) * (1.0 + delta[v])
                 if x != s:
                     acc[x] += delta[x]
                 if endpoints:

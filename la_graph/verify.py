@@ -1316,13 +1316,17 @@ def _bc_reference(G, sources, endpoints):
             cut = np.searchsorted(level, np.arange(depth + 1))
             sigma = np.zeros(n)
             sigma[s] = 1.0
-            for lev in range(depth):                             # path counts, one level down at a time
+            grow = np.ones(depth + 1)     # level l's counts are sigma times grow[1] ... grow[l] (float64 holds
+            for lev in range(depth):      # a level's counts over their geometric middle, not a big grid's ~1e420)
                 a, b = eu[cut[lev]:cut[lev + 1]], ev[cut[lev]:cut[lev + 1]]
-                sigma += np.bincount(b, weights=sigma[a], minlength=n)
+                np.add.at(sigma, b, sigma[a])                    # path counts, one level down at a time
+                below = np.unique(b)
+                grow[lev + 1] = np.sqrt(sigma[below].max()) * np.sqrt(sigma[below].min())
+                sigma[below] /= grow[lev + 1]
             delta = np.zeros(n)
             for lev in range(depth - 1, -1, -1):                 # dependencies, one level up at a time
                 a, b = eu[cut[lev]:cut[lev + 1]], ev[cut[lev]:cut[lev + 1]]
-                delta += np.bincount(a, weights=sigma[a] * (1.0 + delta[b]) / sigma[b], minlength=n)
+                np.add.at(delta, a, sigma[a] / (sigma[b] * grow[lev + 1]) * (1.0 + delta[b]))
             delta[s] = 0.0
             bc += delta
             if endpoints:
@@ -1358,7 +1362,9 @@ def check_betweenness(G, bc, *, sources=None, normalized=True, endpoints=False, 
     ``d(v) = d(u) + 1`` are the shortest-path DAG, over which the path counts
     ``sigma`` are summed level by level downward and the dependencies
     ``delta(u) = sum sigma(u) / sigma(v) (1 + delta(v))`` level by level
-    upward (one vectorized step per level).  The sums are scaled as
+    upward (one vectorized step per level); each level's counts are kept
+    divided by the geometric mean of their largest and smallest, so that
+    counts beyond float64 (a big grid's) still give their exact ratios.  The sums are scaled as
     ``networkx.betweenness_centrality`` (NetworkX 3.6) scales them.
 
     The reference costs one BFS and a few passes over the edges per source: for

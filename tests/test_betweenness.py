@@ -1,5 +1,8 @@
 import math
 import random
+from collections import deque
+from fractions import Fraction
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -10,8 +13,10 @@ from hypothesis import strategies as st
 import la_graph as lg
 from la_graph import _validation
 from la_graph.algorithms import betweenness as B
+from la_graph.engines.cpu import kernels_bc
 from la_graph.verify import check_betweenness
 
+from .engines import algebra_only
 from .graphs import SMALL, real
 
 #: graphs with more vertices than this are checked from a sample of sources (exact is n BFS each)
@@ -311,3 +316,76 @@ def test_gpu_kernel_real_graphs(shared_data, name):
     for endpoints in (False, True):
         want = lg.betweenness_centrality(G, k=64, seed=1, endpoints=endpoints, engine="cpu")
         _same(lg.betweenness_centrality(G, k=64, seed=1, endpoints=endpoints, engine=E), want)
+
+
+# ---------------------------------------------------------------------- path counts beyond float64 (issue 37)
+def _ladder(levels):
+    """Source 0; at distance d (1 .. levels) a_d, b_d joined to both of the next level's (2**(d-1) paths each)
+    and c_d on a path (1 path): at level d the counts span 2**(d-1), past float64 beyond d = 1025."""
+    u, v = [0, 0, 0], [1, 2, 3]
+    for d in range(2, levels + 1):
+        a, b, c = 3 * d - 2, 3 * d - 1, 3 * d
+        u += [a - 3, a - 3, b - 3, b - 3, c - 3]
+        v += [a, b, a, b, c]
+    return lg.Graph.from_edges(np.array(u), np.array(v), n=3 * levels + 1)
+
+
+def _exact_brandes(G, sources):
+    """Raw Brandes sums in exact arithmetic: path counts as Python ints, dependencies as Fractions."""
+    n = G.n
+    adj = [G.indices[G.indptr[i]:G.indptr[i + 1]].tolist() for i in range(n)]
+    bc = [Fraction(0)] * n
+    for s in sources:
+        dist, sigma, order, q = [-1] * n, [0] * n, [s], deque([s])
+        dist[s], sigma[s] = 0, 1
+        while q:
+            v = q.popleft()
+            for w in adj[v]:
+                if dist[w] < 0:
+                    dist[w] = dist[v] + 1
+                    q.append(w)
+                    order.append(w)
+                if dist[w] == dist[v] + 1:
+                    sigma[w] += sigma[v]
+        delta = [Fraction(0)] * n
+        for w in reversed(order):
+            for v in adj[w]:
+                if dist[v] == dist[w] - 1:
+                    delta[v] += Fraction(sigma[v], sigma[w]) * (1 + delta[w])
+            if w != s:
+                bc[w] += delta[w]
+    return np.array([float(x) for x in bc])
+
+
+@pytest.mark.parametrize("algebra", [False, True])
+def test_path_counts_beyond_float64_are_exact(engine, algebra):
+    # 2**1099 paths to the last level: unscaled, the counts were inf and the result NaN
+    G, srcs = _ladder(1100), [0, 1]
+    E = algebra_only(engine.name) if algebra else engine
+    bc = lg.betweenness_centrality(G, sources=srcs, normalized=False, engine=E)
+    want = B.rescale(_exact_brandes(G, srcs), G.n, normalized=False, directed=False, endpoints=False,
+                     sources=np.array(srcs))
+    np.testing.assert_allclose(bc, want, rtol=1e-12, atol=0)
+    check_betweenness(G, bc, sources=srcs, normalized=False, rtol=1e-12)   # the checker scales its counts too
+
+
+@pytest.mark.parametrize("algebra", [False, True])
+def test_path_counts_spread_beyond_float64_raise(engine, algebra):
+    E = algebra_only(engine.name) if algebra else engine
+    with pytest.raises(lg.exceptions.NumericRangeError, match=r"source 0 .* distance 1802 .*2\*\*1800"):
+        lg.betweenness_centrality(_ladder(1850), sources=[0], engine=E)
+
+
+def test_grid_corner_counts_beyond_float64(engine):
+    # corner to corner of 600 x 600: C(1198, 599) ~ 1e359 paths (1200 levels: the ladder covers the reference engine)
+    if engine.name == "reference":
+        pytest.skip("1200 levels of the reference engine's products take a minute")
+    G = lg.generators.grid_2d(600, 600)
+    bc = lg.betweenness_centrality(G, sources=[0, 1], engine=engine)
+    assert np.isfinite(bc).all()
+    check_betweenness(G, bc, sources=[0, 1], rtol=1e-11)
+
+
+def test_every_kernel_checks_the_algebras_spread():
+    assert kernels_bc.SPREAD == B.COUNT_SPREAD
+    assert f"#define BC_SPREAD {B.COUNT_SPREAD}\n" in (Path(B.__file__).parents[2] / "gpu" / "bc.cu").read_text()

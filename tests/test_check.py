@@ -188,3 +188,15 @@ def test_check_shortcut():
         check_shortcut(CHAIN, lg.Graph.from_edges(u[1:], v[1:], n=41, directed=True))
     with pytest.raises(VerificationError, match="40 -> 0, but 0 is not reachable from 40"):
         check_shortcut(CHAIN, lg.Graph.from_edges(np.r_[u, 40], np.r_[v, 0], n=41, directed=True))
+
+
+def test_distributed_graph(threaded, monkeypatch):
+    from la_graph.engines.dask import DaskEngine, rmat
+
+    E = DaskEngine(threaded)
+    G = rmat(E, 7, seed=1)
+    assert lg.bfs(G, 0, engine=E, check=True).nlevels == lg.bfs(G.to_graph(), 0).nlevels  # full: G gathered
+    monkeypatch.setattr(_certify, "FULL_CHECK_MAX_NNZ", 10)
+    lg.connected_components(G, engine=E, check=True)                 # check_cc_sample, rows read on the workers
+    with pytest.raises(InvalidArgumentError, match="no sampled checker"):
+        lg.core_number(G, engine=E, check=True)                      # refused before it runs

@@ -24,7 +24,25 @@ Backward, from the deepest level ``D`` with ``W_D = 1 ./ F_D``::
     bc += ones' plus.second delta_{d-1}      (summed over the batch's sources)
     W_{d-1} = (1 ./ F_{d-1}) + T             ((1 + delta) / sigma, since delta = sigma T)
 
-down to level 1 (a source's dependency on itself is not counted).  Shortest
+down to level 1 (a source's dependency on itself is not counted).
+
+Path counts grow like binomial coefficients (corner to corner of a 700 x 700
+grid: about 1e420 paths, past float64's 1.8e308), but the sweep back needs only
+ratios of counts of consecutive levels.  So each level is kept scaled, a source
+(a row) at a time, by a power of two (exact: the answer is bit for bit the
+unscaled one wherever that one is finite)::
+
+    x_max, x_min = binary exponents of the row's largest and smallest count
+    D_d = diag(2^-e_d),  e_d = floor((x_max + x_min) / 2)    (centres the row's range on 1)
+    F_d = D_d F_d                                              (counts over 2^(e_1 + ... + e_d))
+
+and the sweep back scales ``W_d`` by the same ``D_d`` (``W_d = D_d (1 ./ F_d + T)``),
+so that ``T`` at level ``d - 1`` carries the scale of level ``d - 1``: every
+quantity stays within ``2^(COUNT_SPREAD / 2)`` of 1 times ``n``.  A level whose
+counts from one source span more than ``2^COUNT_SPREAD`` (largest over
+smallest) cannot be held even so: it raises
+:class:`~la_graph.exceptions.NumericRangeError`, as does any sum that is not
+finite at the end.  Shortest
 paths only ever join consecutive levels, so a self-loop never counts and a
 duplicate edge is one edge: neither changes the result.  Edge weights are
 ignored (NetworkX's default ``weight=None``): paths are counted by hops.
@@ -44,11 +62,11 @@ import numpy as np
 from .. import _progress, _validation as V
 from .._random import check_seed
 from ..engines import get_engine
-from ..exceptions import InvalidArgumentError
+from ..exceptions import InvalidArgumentError, NumericRangeError
 from ._certify import certified
 from .steps import step
 
-__all__ = ["betweenness_centrality", "batch_size", "rescale", "sample_sources"]
+__all__ = ["betweenness_centrality", "batch_size", "rescale", "sample_sources", "COUNT_SPREAD"]
 
 #: bytes a batch's ``b x n`` matrices may take at most (levels, visited, the backward sweep's temporaries)
 BATCH_BYTES = 1 << 29
@@ -58,6 +76,11 @@ STEP_SOURCES = 1024
 #: (8 bytes of value + 8 of index, each vertex in one level), the visited pattern (9) and
 #: the backward sweep's ``T``, ``W`` and ``delta`` (16 each) beside the level they come from
 WORK_BYTES = 80
+#: the largest ratio, as a power of two, of the largest to the smallest path count from one source at one
+#: level: scaled to centre the range on 1, the counts stay within 2**±900, and what the sweep back computes
+#: from them within n times that (every engine's kernel checks the same bound: gpu/bc.cu's BC_SPREAD,
+#: la_graph/engines/cpu/kernels_bc.py's SPREAD)
+COUNT_SPREAD = 1800
 
 
 @certified("betweenness_centrality")
@@ -246,6 +269,10 @@ def _brandes(E, G, srcs, endpoints, progress=False):
     finally:
         bar.close()
     bc += E.to_numpy(total)
+    if not np.isfinite(bc).all():   # a safety net: the level scaling keeps every sum within range
+        v = int(np.flatnonzero(~np.isfinite(bc))[0])
+        raise NumericRangeError(f"betweenness: the dependency sum of vertex {v} is {bc[v]} (not finite) even with "
+                                "path counts scaled per level; please report the graph")
     if endpoints:
         bc += E.to_numpy(ends)   # ... and every vertex reached is an end, its own source aside
         bc[srcs] -= 1
@@ -278,14 +305,17 @@ def _brandes_batch(E, G, srcs, total, ends):
     rows = np.arange(b, dtype=np.int64)
     F = E.matrix_from_coo(rows, srcs, 1.0, b, n, dtype=np.float64)   # level 0: one path to each source
     P = E.hint(E.matrix_from_coo(rows, srcs, True, b, n, dtype=bool), "dense")   # visited: a mask read at random
-    levels = [F]
+    levels, scales = [F], [None]   # scales[d]: D_d (None: the identity, level 0's)
     while True:   # forward: F<!P, replace> = F plus.first A, the path counts of the next level
         F = E.mxm(F, A, "plus_first", mask=P, structural=True, complement=True)
         reached_now = E.nvals(F)
         if reached_now == 0:
             break
         E.assign(P, True, mask=F, structural=True)
+        D = level_scale(E, F, srcs, len(levels))
+        F = E.mxm(D, F, "plus_times")   # one term a row: the exact product
         levels.append(E.hint(F, "sparse") if reached_now * 16 < b * n else F)   # kept until the sweep back
+        scales.append(D)
     ones = E.full(b, 1.0)
     reached = None
     if ends is not None:
@@ -294,12 +324,43 @@ def _brandes_batch(E, G, srcs, total, ends):
     del P
     if len(levels) < 3:   # no vertex strictly between a source and a target
         return reached
-    W = E.apply(levels.pop(), "minv")   # deepest level: (1 + 0) / sigma
+    W = E.mxm(scales.pop(), E.apply(levels.pop(), "minv"), "plus_times")   # deepest level: (1 + 0) / sigma
     while len(levels) > 1:   # backward, down to level 1
-        Fd = levels.pop()
+        Fd, Dd = levels.pop(), scales.pop()
         T = E.mxm(W, AT, "plus_first", mask=Fd, structural=True)   # sum over children of (1 + delta) / sigma
         delta = E.ewise_mult(Fd, T, "times")
         E.vxm(ones, delta, "plus_second", out=total, accum="plus")
-        if len(levels) > 1:
-            W = E.ewise_add(E.apply(Fd, "minv"), T, "plus")
+        if len(levels) > 1:   # to the scale of level d - 1, as T above is at level d's
+            W = E.mxm(Dd, E.ewise_add(E.apply(Fd, "minv"), T, "plus"), "plus_times")
     return reached
+
+
+def level_scale(E, F, srcs, d):
+    """``D = diag(2^-e)``, ``b x b``: the power of two a row (source) of level ``d``'s counts ``F`` is divided by.
+
+    ``e = floor((x_max + x_min) / 2)`` of the binary exponents (:func:`numpy.frexp`) of the row's largest
+    and smallest count, so the row's counts straddle 1.  Raises
+    :class:`~la_graph.exceptions.NumericRangeError` when ``x_max - x_min > COUNT_SPREAD``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from la_graph.engines import get_engine
+    >>> from la_graph.algorithms.betweenness import level_scale
+    >>> E = get_engine("reference")
+    >>> F = E.matrix_from_coo(np.array([0, 0]), np.array([1, 2]), np.array([1.0, 12.0]), 1, 3)
+    >>> E.to_numpy(level_scale(E, F, np.array([0]), 1)).tolist()        # exponents 1 and 4: divide by 2**2
+    [[0.25]]
+    """
+    b = srcs.size
+    _, hi = np.frexp(E.to_numpy(E.reduce_rows(F, "max"), fill=1.0))   # a row without entries: any scale
+    _, lo = np.frexp(E.to_numpy(E.reduce_rows(F, "min"), fill=1.0))
+    over = np.flatnonzero(hi - lo > COUNT_SPREAD)
+    if over.size:
+        i = int(over[0])
+        raise NumericRangeError(
+            f"betweenness: the shortest-path counts from source {int(srcs[i])} to the vertices at distance {d} "
+            f"span a factor 2**{int(hi[i] - lo[i])}, beyond the 2**{COUNT_SPREAD} that float64 holds even "
+            "scaled per level; this source's dependencies cannot be computed in float64: leave it out of sources=")
+    rows = np.arange(b, dtype=np.int64)
+    return E.matrix_from_coo(rows, rows, np.ldexp(1.0, -((hi.astype(np.int64) + lo) >> 1)), b, b, dtype=np.float64)

@@ -17,6 +17,7 @@ import numpy as np
 from graphblas import Matrix, Vector
 
 from ..._keys import weight_ranks
+from ...exceptions import NumericRangeError
 from ..base import Declined
 from . import (kernels_apsp, kernels_bc, kernels_bfs, kernels_cc, kernels_kcore, kernels_msf, kernels_pr,
                kernels_reach, kernels_scc, kernels_sssp, kernels_tc)
@@ -25,6 +26,12 @@ from .objects import (_bitmap_views, _frontier, _indices, _numpy_views, _owning_
                       _vsize)
 
 _FUSED = {}
+
+#: the most work, in edges (or vertices) touched, a kernel call does before it returns to this
+#: module's loop, which calls it again: Python's KeyboardInterrupt (Ctrl-C) takes effect between
+#: calls, so an interrupt stops a long loop within about a call's time.  2**25 random-access
+#: edges take ~0.1-0.3 s on one core; a smaller call costs its few microseconds of dispatch
+CALL_WORK = 1 << 25
 
 #: step name -> its CPU implementation (``CPUEngine.fused_steps``)
 FUSED = MappingProxyType(_FUSED)
@@ -455,13 +462,32 @@ def core_peel(E, G):
 # ---- betweenness ----
 @fuses
 def brandes_sources(E, G, srcs, total, ends):
-    """Brandes over the batch in one parallel numba loop (a BFS and a backward sweep per source)."""
-    acc, counts, reached = kernels_bc.brandes(G.indptr, _unsigned(G.indices), np.asarray(srcs, np.int64), G.n,
-                                              ends is not None, numba.get_num_threads())
-    E.apply(E.vector_from_numpy(acc), "identity", out=total, accum="plus")
+    """Brandes over the batch in parallel numba calls (a BFS and a backward sweep per source), each call a
+    bounded batch of sources into per-thread sums (an interrupt takes effect between calls)."""
+    n, srcs = G.n, np.asarray(srcs, np.int64)
+    nt = max(1, min(numba.get_num_threads(), srcs.size))
+    acc = np.zeros((nt, n))
+    counts = np.zeros((nt, n if ends is not None else 0), np.int64)
+    reached, failed = np.zeros(srcs.size, np.int64), np.zeros(srcs.size, np.int64)
+    work = kernels_bc.work_arrays(nt, n)
+    indices = _unsigned(G.indices)
+    per_call = nt * max(1, CALL_WORK // (nt * (2 * G.nnz + n) + 1))   # about two graph passes a source
+    for lo in range(0, srcs.size, per_call):
+        hi = min(srcs.size, lo + per_call)
+        kernels_bc.brandes(G.indptr, indices, srcs[lo:hi], ends is not None, acc, counts, reached[lo:hi],
+                           failed[lo:hi], *work)
+        bad = np.flatnonzero(failed[lo:hi] >= 0)
+        if bad.size:
+            i = lo + int(bad[0])
+            raise NumericRangeError(
+                f"betweenness: the shortest-path counts from source {int(srcs[i])} to the vertices at distance "
+                f"{int(failed[i])} span a factor beyond 2**{kernels_bc.SPREAD}, more than float64 holds even "
+                "scaled per level; this source's dependencies cannot be computed in float64: leave it out of "
+                "sources=")
+    E.apply(E.vector_from_numpy(acc.sum(axis=0)), "identity", out=total, accum="plus")
     if ends is None:
         return None
-    E.apply(E.vector_from_numpy(counts), "identity", out=ends, accum="plus")
+    E.apply(E.vector_from_numpy(counts.sum(axis=0)), "identity", out=ends, accum="plus")
     return reached
 
 

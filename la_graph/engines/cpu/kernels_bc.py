@@ -1,91 +1,123 @@
 """Brandes' betweenness for a batch of sources in one compiled loop, the sources shared among threads.
 
-Per source: a BFS that counts shortest paths (``sigma``) and records the visit
-order, then a sweep back along that order that accumulates each vertex's
-dependency ``delta[v] = sigma[v] * sum over children w of (1 + delta[w]) / sigma[w]``
-(children: out-neighbours one level further).  The sweep goes a level at a
-time and keeps ``coef[w] = (1 + delta[w]) / sigma[w]`` of the level below,
-set once that level is finished and 0 elsewhere: an out-neighbour is at most
-a level deeper, so the sum over children is the sum of ``coef`` over all
-out-neighbours (one read per edge, no level test).  Each thread keeps its own
-work arrays and its own row of sums; the rows are added at the end.
+Per source: a BFS that counts shortest paths (``sigma``) a level at a time and
+records the visit order, then a sweep back along that order that accumulates
+each vertex's dependency ``delta[v] = sigma[v] * sum over children w of (1 +
+delta[w]) / sigma[w]`` (children: out-neighbours one level further).
+
+Path counts outgrow float64 (binomial coefficients on a grid), so each level's
+counts are divided, once the level is complete, by the power of two
+``2^e_d`` that centres their binary exponents on 0 (the algebra's ``D_d`` in
+``la_graph/algorithms/betweenness.py``; exact, so the result is bit for bit the
+unscaled one wherever that one is finite).  A level whose counts span more than
+``2^SPREAD`` stops its source: ``failed[i]`` is that level, the caller raises.
+
+The sweep goes a level at a time and keeps ``coef[w] = (1 + delta[w]) / sigma[w]``
+of the level below, times ``2^-e`` of that level (so that the sum over
+children is at the scale of the parent's level), set once that level is
+finished and 0 elsewhere: an out-neighbour is at most a level deeper, so the
+sum over children is the sum of ``coef`` over all out-neighbours (one read per
+edge, no level test).
+
+Each thread keeps its own work arrays and its own row of sums, all allocated by
+the caller, and :func:`brandes` returns nothing: a kernel call does a bounded
+batch of sources and builds no Python object on its way out, so a Ctrl-C that
+arrives during the call is raised by Python as the call returns (boxing a
+returned array runs Python code that would meet the pending signal and leave
+the interpreter with an exception set: a SystemError or a crash).
 """
 
 from __future__ import annotations
+
+import math
 
 import numba
 import numpy as np
 from numba import prange
 
+#: the algebra's COUNT_SPREAD: the largest binary-exponent spread of one source's counts at one level
+SPREAD = 1800
+
+
+def work_arrays(threads, n):
+    """Per-thread scratch of :func:`brandes` for ``n`` vertices, in its reset state (reused across calls)."""
+    return (np.full((threads, n), -1, np.int32), np.zeros((threads, n)), np.zeros((threads, n)),
+            np.empty((threads, n)), np.empty((threads, n), np.int64), np.empty((threads, n + 1)))
+
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def brandes(indptr, indices, srcs, n, want_ends, threads):
-    """``(dependency sums (n,), ends (n,) or empty, reached (b,))`` over the sources ``srcs``, on
-    ``threads`` threads (numba's ``get_num_threads()``, passed in: a kernel that reads it is not cached).
+def brandes(indptr, indices, srcs, want_ends, acc, cnt, reached, failed, dist, sigma, coef, delta, order, scale):
+    """Brandes from each of ``srcs``, on ``acc.shape[0]`` threads (thread ``t`` takes sources ``t, t + nt, ...``).
 
-    ``ends[v]``: how many of the sources reach ``v`` (itself included);
-    ``reached[i]``: how many vertices source ``i`` reaches (itself included).
+    Adds thread ``t``'s dependency sums to ``acc[t]`` (and, ``want_ends``, to ``cnt[t, v]`` one per source
+    reaching ``v``); ``reached[i]``: how many vertices source ``i`` reaches (itself included);
+    ``failed[i]``: the level whose counts span more than ``2^SPREAD``, or -1.  The work arrays
+    (:func:`work_arrays`) are left as they were found.
     """
     b = srcs.size
-    nt = max(1, min(threads, b))
-    acc = np.zeros((nt, n))
-    cnt = np.zeros((nt, n if want_ends else 0), np.int64)
-    reached = np.zeros(b, np.int64)
+    nt = acc.shape[0]
     for t in prange(nt):
-        dist = np.full(n, -1, np.int32)
-        sigma = np.zeros(n)
-        coef = np.zeros(n)                            # (1 + delta[w]) / sigma[w] once w is finished, else 0
-        delta = np.empty(n)                           # by position in order
-        order = np.empty(n, np.int64)
+        dist_t, sigma_t, coef_t, delta_t, order_t, scale_t = dist[t], sigma[t], coef[t], delta[t], order[t], scale[t]
         for i in range(t, b, nt):
             s = srcs[i]
-            dist[s] = 0
-            sigma[s] = 1.0
-            order[0] = s
-            head, tail = 0, 1
-            while head < tail:                       # forward: levels and path counts
-                v = order[head]
-                head += 1
-                dn = dist[v] + 1
-                for e in range(indptr[v], indptr[v + 1]):
-                    w = indices[e]
-                    if dist[w] < 0:
-                        dist[w] = dn
-                        order[tail] = w
-                        tail += 1
-                    if dist[w] == dn:
-                        sigma[w] += sigma[v]
-            hi = tail
-            while hi > 1:                            # backward, a level at a time, deepest first (not the source's)
+            dist_t[s] = 0
+            sigma_t[s] = 1.0
+            scale_t[0] = 1.0
+            order_t[0] = s
+            lo, hi, d, bad = 0, 1, 0, -1
+            while True:                               # forward, a level at a time: path counts
+                tail = hi
+                for j in range(lo, hi):
+                    v = order_t[j]
+                    sv = sigma_t[v]
+                    for e in range(indptr[v], indptr[v + 1]):
+                        w = indices[e]
+                        if dist_t[w] < 0:
+                            dist_t[w] = d + 1
+                            order_t[tail] = w
+                            tail += 1
+                        if dist_t[w] == d + 1:
+                            sigma_t[w] += sv
+                if tail == hi:
+                    break
+                d += 1
+                xmax, xmin = -(1 << 30), 1 << 30
+                for j in range(hi, tail):
+                    x = math.frexp(sigma_t[order_t[j]])[1]
+                    xmax = max(xmax, x)
+                    xmin = min(xmin, x)
+                lo, hi = hi, tail
+                if xmax - xmin > SPREAD:
+                    bad = d
+                    break
+                f = math.ldexp(1.0, -((xmax + xmin) >> 1))   # exact: a power of two
+                scale_t[d] = f
+                for j in range(lo, hi):
+                    sigma_t[order_t[j]] *= f
+            tail = hi
+            failed[i] = bad
+            while hi > 1 and bad < 0:                 # backward, a level at a time, deepest first (not the source's)
                 lo = hi - 1
-                d = dist[order[lo]]
-                while dist[order[lo - 1]] == d:
+                d = dist_t[order_t[lo]]
+                while dist_t[order_t[lo - 1]] == d:
                     lo -= 1
+                f = scale_t[d]
                 for j in range(lo, hi):              # out-neighbours are at most a level deeper, and only the
-                    v = order[j]                     # level below is finished: the children are those of nonzero coef
+                    v = order_t[j]                   # level below is finished: the children are those of nonzero coef
                     c = 0.0
                     for e in range(indptr[v], indptr[v + 1]):
-                        c += coef[indices[e]]
-                    delta[j] = sigma[v] * c
+                        c += coef_t[indices[e]]
+                    delta_t[j] = sigma_t[v] * c
                 for j in range(lo, hi):
-                    v = order[j]
-                    coef[v] = (1.0 + delta[j]) / sigma[v]
-                    acc[t, v] += delta[j]
+                    v = order_t[j]
+                    coef_t[v] = (1.0 + delta_t[j]) / sigma_t[v] * f
+                    acc[t, v] += delta_t[j]
                 hi = lo
             reached[i] = tail
             for j in range(tail):                    # reset what this source touched
-                v = order[j]
+                v = order_t[j]
                 if want_ends:
                     cnt[t, v] += 1
-                dist[v] = -1
-                sigma[v] = 0.0
-                coef[v] = 0.0
-    total = np.zeros(n)
-    ends = np.zeros(n if want_ends else 0, np.int64)
-    for t in range(nt):
-        for v in range(n):
-            total[v] += acc[t, v]
-        if want_ends:
-            for v in range(n):
-                ends[v] += cnt[t, v]
-    return total, ends, reached
+                dist_t[v] = -1
+                sigma_t[v] = 0.0
+                coef_t[v] = 0.0

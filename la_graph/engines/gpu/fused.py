@@ -21,7 +21,7 @@ import numpy as np
 
 from ..._keys import weight_ranks
 from ... import _random
-from ...exceptions import InvalidArgumentError, LaGraphError
+from ...exceptions import InvalidArgumentError, LaGraphError, NumericRangeError
 from ..base import Declined
 from .kernels import _NULL, _kernel, _next_pow2
 from .memory import _device_errors, _free_device_bytes, _reserve
@@ -1175,6 +1175,9 @@ def core_peel(E, G):
 #: BC_CHUNK for the grid's warps (a hub does not hold a level up)
 BC_BIG_ROW = 1024
 BC_CHUNK = 1024
+#: gpu/bc.cu's BC_SPREAD, the algebra's COUNT_SPREAD: the largest binary-exponent spread of one source's
+#: path counts at one level
+BC_SPREAD = 1800
 #: bytes of (source, vertex) arrays one launch may take, at most half the free device memory: as many
 #: sources a launch as fit (R-MAT 22 with 64 sources takes 6.4 GB in one launch)
 BC_BATCH_BYTES = 16 << 30
@@ -1230,7 +1233,7 @@ def _bc_launch(E, G, srcs, acc, seen_by):
     VT = _I32 if N <= np.iinfo(np.int32).max else _I64        # a (source, vertex) key: vertex * b + source
     hcap, ccap = max(b * nheavy, 1), max(b * nchunks, 1)
     _reserve(N * (16 + VT.itemsize + (1 if seen_by is not None else 0)) + hcap * (VT.itemsize + 8) + 16 * ccap
-             + 24 * (n + 2) + 8 * n + 256, f"Brandes' {b} x {n:,} levels, path counts and level queue")
+             + 24 * (n + 2) + 8 * n + 8 * b + 256, f"Brandes' {b} x {n:,} levels, path counts and level queue")
     keys = cp.asarray(srcs * b + np.arange(b, dtype=np.int64))
     ent = cp.zeros(2 * N, _F64)                          # (sigma, level) entries of 16 bytes (bc.cu)
     sig, lev = ent, ent.view(cp.int32)[2:]               # lev[4 k]: the int32 8 bytes into entry k
@@ -1244,11 +1247,19 @@ def _bc_launch(E, G, srcs, acc, seen_by):
     hq, hsum = cp.empty(hcap, VT), cp.zeros(hcap, _F64)
     ch_h, ch_p = cp.empty(ccap, _I64), cp.empty(ccap, _I64)
     st, bar = cp.zeros(16, _I64), cp.zeros(1, cp.uint64)
+    ex = cp.empty(2 * b, _I32)                           # per source: a level's largest and smallest exponent
     blocks = max(1, min(2 * E._sms, -(-N // _BC_BLOCK)))     # all resident: __launch_bounds__(BC_BLOCK, 2)
     _kernel("bc.cu", "bc_batch", indices.dtype, VT)(
         (blocks,), (_BC_BLOCK,),
         (indptr, indices, np.int64(n), np.int64(b), lev, sig, q, offs[:n + 2], offs[n + 2:2 * n + 4], offs[2 * n + 4:],
-         hq, hsum, ch_h, ch_p, acc, st, bar, np.int64(BC_BIG_ROW), np.int32(max(int(BC_CHUNK), 1)), np.int32(gs)))
+         hq, hsum, ch_h, ch_p, acc, st, bar, np.int64(BC_BIG_ROW), np.int32(max(int(BC_CHUNK), 1)), np.int32(gs),
+         ex))
+    failed, i, level = (int(x) for x in cp.asnumpy(st[10:13]))   # one read a launch: a level's counts out of range
+    if failed:
+        raise NumericRangeError(
+            f"betweenness: the shortest-path counts from source {int(srcs[i])} to the vertices at distance {level} "
+            f"span a factor beyond 2**{BC_SPREAD}, more than float64 holds even scaled per level; this source's "
+            "dependencies cannot be computed in float64: leave it out of sources=")
     if log.isEnabledFor(logging.DEBUG):
         log.debug("brandes_sources: %d sources, %d levels on %d blocks", b, int(st[9]), blocks)
     if seen_by is None:
