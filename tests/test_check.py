@@ -200,3 +200,16 @@ def test_distributed_graph(threaded, monkeypatch):
     lg.connected_components(G, engine=E, check=True)                 # check_cc_sample, rows read on the workers
     with pytest.raises(InvalidArgumentError, match="no sampled checker"):
         lg.core_number(G, engine=E, check=True)                      # refused before it runs
+
+
+@pytest.mark.gpu
+def test_device_outputs_are_checked_on_the_host():
+    try:
+        E = lg.get_engine("gpu")
+    except lg.EngineUnavailable as exc:
+        pytest.skip(f"gpu engine unavailable: {exc}")
+    for name in ("bfs", "connected_components", "strongly_connected_components", "maximal_independent_set",
+                 "minimum_spanning_forest", "apsp"):
+        G, args, kw, _ = CASES[name]
+        out = getattr(lg, name)(G, *args, **kw, engine=E, output="device", check=True)
+        assert not isinstance(out, np.ndarray)             # the caller keeps the device arrays
