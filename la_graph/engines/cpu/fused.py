@@ -10,6 +10,7 @@ step's algebra runs instead.
 
 from __future__ import annotations
 
+import functools
 from types import MappingProxyType
 
 import numba
@@ -37,9 +38,41 @@ CALL_WORK = 1 << 25
 FUSED = MappingProxyType(_FUSED)
 
 
+def _interrupt_in(exc):
+    """The KeyboardInterrupt ``exc`` was raised from, or None."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _interruptible(fn):
+    """``fn`` raising a Ctrl-C that came during a numba call as KeyboardInterrupt.
+
+    A numba function returning an array boxes it through a Python call (the
+    dtype, from numba's pickled constants); a SIGINT that arrived during the
+    loop makes Python raise KeyboardInterrupt there, and numba's dispatcher
+    reports that as SystemError("returned a result with an exception set").
+    The call itself had finished: only its result is lost.
+    """
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except SystemError as exc:
+            interrupt = _interrupt_in(exc)
+            if interrupt is None:
+                raise
+            raise interrupt.with_traceback(interrupt.__traceback__) from None
+    return run
+
+
 def fuses(fn):
-    """Declare ``fn`` the CPU implementation of the step of its name."""
-    _FUSED[fn.__name__] = fn
+    """Declare ``fn`` the CPU implementation of the step of its name (Ctrl-C within it: KeyboardInterrupt)."""
+    _FUSED[fn.__name__] = _interruptible(fn)
     return fn
 
 
@@ -379,9 +412,17 @@ def sssp_bellman_ford(E, G, d, parent, q, max_rounds):
     _need_weights("sssp_bellman_ford", G)
     _search_vectors("sssp_bellman_ford", d, parent)
     frontier, nf = _queue(q, np.int64)
+    indices = _unsigned(G.indices)
+    rounds = 0
     with _numpy_views(d, parent) as (dd, pp):   # d and parent lent to the kernel: updated in place, no copies
-        frontier, nf, rounds = kernels_sssp.bellman_ford(G.indptr, _unsigned(G.indices), G.weights, dd, pp,
-                                                         frontier, nf, max_rounds)
+        nxt, *scratch = kernels_sssp.bf_scratch(pp, frontier, nf)
+        while True:   # calls of bounded work: an interrupt takes effect between them
+            frontier, nxt, nf, more, cycle = kernels_sssp.bf_rounds(G.indptr, indices, G.weights, dd, pp, frontier,
+                                                                    nf, max_rounds - rounds, nxt, *scratch,
+                                                                    CALL_WORK)
+            rounds += more
+            if cycle or nf == 0 or rounds >= max_rounds:
+                break
         last = np.sort(frontier[:nf])
         values = dd[last]
     q = Vector.from_coo(last, values, size=G.n, dtype=np.float64)
@@ -397,7 +438,12 @@ def sssp_batch(E, G, sources, delta, max_rounds, parent):
     P = np.full((k, n) if parent else (k, 0), -1, np.int64)
     maxw = _max_weight(G)
     step = _bucket_width(delta, maxw) if delta is not None else 0.0
-    active = kernels_sssp.batch(G.indptr, _unsigned(G.indices), G.weights, D, P, sources, step, maxw, max_rounds)
+    active = np.zeros(k, bool)
+    per_call = max(numba.get_num_threads(), CALL_WORK // (n + G.nnz))   # about a graph pass a source
+    for lo in range(0, k, per_call):   # calls of bounded work: an interrupt takes effect between them
+        hi = min(k, lo + per_call)
+        active[lo:hi] = kernels_sssp.batch(G.indptr, _unsigned(G.indices), G.weights, D[lo:hi], P[lo:hi],
+                                           sources[lo:hi], step, maxw, max_rounds)
     return Matrix.from_dense(D), (Matrix.from_dense(P) if parent else None), active
 
 
@@ -408,7 +454,15 @@ def floyd_warshall(E, G):
     n = G.n
     w = G.weights if G.weights is not None else np.empty(0)
     D = kernels_apsp.dense_from_csr(G.indptr, _unsigned(G.indices), w, n)
-    v = kernels_apsp.floyd_warshall(D, kernels_apsp.TILE) if n else -1
+    T = kernels_apsp.TILE
+    nb = (n + T - 1) // T
+    # rounds a call: a round is n^2 T vectorized min-plus updates, ~16 to an edge's time (2e9 a second, 2 cores)
+    per_call = max(1, CALL_WORK * 16 // (n * n * T + 1))
+    v = -1
+    for K in range(0, nb, per_call):   # calls of bounded work: an interrupt takes effect between them
+        v = kernels_apsp.floyd_warshall(D, T, K, min(nb, K + per_call))
+        if v >= 0:
+            break
     M = Matrix(np.float64, n, n)
     M.ss.pack_fullr(D, take_ownership=True)  # the numpy array becomes the matrix: no copy
     return M, int(v)
@@ -493,8 +547,17 @@ def brandes_sources(E, G, srcs, total, ends):
 
 # ---- triangles ----
 def _triangles(S, per_vertex):
-    rank = kernels_tc.degree_rank(S.indptr, S.n)
-    return kernels_tc.triangles(S.indptr, _unsigned(S.indices), rank, S.n, numba.get_num_threads(), per_vertex)
+    n = S.n
+    rank = kernels_tc.degree_rank(S.indptr, n)
+    ptr, ind = kernels_tc.later_neighbours(S.indptr, _unsigned(S.indices), rank, n)
+    work = kernels_tc.work_before(ptr, ind, n)
+    part = np.zeros((numba.get_num_threads(), n if per_vertex else 1), np.int64)
+    lo = 0
+    while lo < n:   # ranges of vertices of bounded work: an interrupt takes effect between calls
+        hi = max(lo + 1, int(np.searchsorted(work, work[lo] + CALL_WORK, "right")) - 1)
+        kernels_tc.triangles(ptr, ind, n, lo, hi, part)
+        lo = hi
+    return part.sum(axis=0)
 
 
 @fuses
@@ -560,6 +623,17 @@ def pagerank_iterate(E, G, weighted, alpha, p, d, variant, max_iter, tol):
     da = _NO_VALUES if d is None else np.ascontiguousarray(d, np.float64)
     threshold = {"networkx": n * tol, "gap": tol}.get(variant, -np.inf)
     r = np.full(n, 1.0 / n)
-    iterations, change = kernels_pr.iterate(tptr, tind, tw, s, pa, da, mode, float(alpha), int(max_iter),
-                                            float(threshold), bounds, parallel, r)
+    scale, dangling, w, lost = kernels_pr.start(s, float(alpha), r)
+    w_next = np.empty(n)
+    per_call = max(1, CALL_WORK // (n + tptr.size + tind.size))   # iterations a call: bounded work (interrupts)
+    iterations, change = 0, np.inf
+    while iterations < max_iter:
+        it, change, lost = kernels_pr.iterate(tptr, tind, tw, pa, da, mode, float(alpha),
+                                              int(min(per_call, max_iter - iterations)), float(threshold), bounds,
+                                              parallel, r, scale, dangling, w, w_next, lost)
+        iterations += it
+        if it % 2:   # the kernel swapped its buffers an odd number of times
+            w, w_next = w_next, w
+        if change < threshold:
+            break
     return _owning_full(r), int(iterations), (float("nan") if variant == "graphalytics" else float(change))

@@ -93,17 +93,19 @@ def _minplus_tile(D, C, R, i0, i1, j0, j1, kn):
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def floyd_warshall(D, T):
-    """Blocked Floyd-Warshall in place on the C-contiguous float64 square matrix ``D``.
+def floyd_warshall(D, T, K0, K1):
+    """Rounds ``K0 .. K1 - 1`` of the blocked Floyd-Warshall in place on the C-contiguous float64 square matrix ``D``.
 
-    Returns -1, or a vertex ``v`` with ``D[v, v] < 0`` (it lies on a closed walk of
-    negative weight); ``D`` is then left part way.
+    All rounds (``0 .. ceil(n / T) - 1``) in order make the whole algorithm; a
+    caller runs a few per call, so that an interrupt takes effect between
+    calls.  Returns -1, or a vertex ``v`` with ``D[v, v] < 0`` (it lies on a
+    closed walk of negative weight); ``D`` is then left part way.
     """
     n = D.shape[0]
     nb = (n + T - 1) // T
     C = np.empty((n, T))
     R = np.empty((T, n))
-    for K in range(nb):
+    for K in range(K0, K1):
         k0 = K * T
         k1 = min(n, k0 + T)
         kn = k1 - k0

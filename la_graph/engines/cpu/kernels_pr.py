@@ -11,6 +11,10 @@ The rows are cut into chunks of about equal work (rows plus edges): the
 chunks run in parallel (``prange``) or one after the other, and each keeps
 its own partial sums of the change and the dangling rank, added in chunk
 order afterwards -- the same numbers either way.
+
+A call runs as many iterations as its caller allows (``max_iter``) and
+returns what the next call needs: the caller keeps each call to a bounded
+amount of work, so that an interrupt (Ctrl-C) takes effect between calls.
 """
 
 from __future__ import annotations
@@ -81,25 +85,19 @@ def _rows(lo, hi, tptr, tind, tw, weighted, scale, dangling, p, d, mode, cst, cs
     return change, lost
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
-def iterate(tptr, tind, tw, s, p, d, mode, alpha, max_iter, threshold, bounds, parallel, r):
-    """Iterate from ``r`` (updated in place) until the L1 change is below ``threshold`` or ``max_iter`` times.
+@numba.njit(cache=True, nogil=True)
+def start(s, alpha, r):
+    """What :func:`iterate` carries from call to call, made from ``r``: ``(scale, dangling, w, lost)``.
 
-    ``s``: the out-degrees (out-weights) as float64, dangling where 0;
-    ``tw``: the weights of ``A'`` in its CSR order (empty: unweighted);
-    ``p``, ``d``: the jump and dangling distributions (``mode`` says which are
-    read); ``bounds``: the chunks' row bounds; ``parallel``: the chunks in
-    parallel.  Returns ``(iterations, last change)``.
+    ``scale = alpha / s`` where ``s`` is nonzero (the algebra's value mask), 0
+    where dangling; ``w = r * scale``; ``lost`` the rank on dangling vertices.
     """
     n = r.size
-    chunks = bounds.size - 1
-    weighted = tw.size > 0
     scale = np.empty(n)
     dangling = np.empty(n, np.bool_)
     w = np.empty(n)
-    w_next = np.empty(n)
     lost = 0.0
-    for k in range(n):                       # scale = alpha / s where s is nonzero (the algebra's value mask)
+    for k in range(n):
         if s[k] != 0:
             scale[k] = (1.0 / s[k]) * alpha
             dangling[k] = False
@@ -108,6 +106,27 @@ def iterate(tptr, tind, tw, s, p, d, mode, alpha, max_iter, threshold, bounds, p
             dangling[k] = True
             lost += r[k]
         w[k] = r[k] * scale[k]
+    return scale, dangling, w, lost
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def iterate(tptr, tind, tw, p, d, mode, alpha, max_iter, threshold, bounds, parallel, r, scale, dangling, w, w_next,
+            lost):
+    """Iterate from ``r`` (updated in place) until the L1 change is below ``threshold`` or ``max_iter`` times.
+
+    ``tw``: the weights of ``A'`` in its CSR order (empty: unweighted);
+    ``p``, ``d``: the jump and dangling distributions (``mode`` says which are
+    read); ``bounds``: the chunks' row bounds; ``parallel``: the chunks in
+    parallel.  ``scale``, ``dangling``, ``w``, ``lost``: as :func:`start` made
+    them, or as the last call left them; ``w_next`` scratch of ``n``.  Each
+    iteration swaps ``w`` and ``w_next``: after an odd number of them the
+    next call takes them the other way round.  Returns ``(iterations, last
+    change, lost)``; a caller runs a bounded number of iterations per call
+    (an interrupt takes effect between calls) and calls again.
+    """
+    n = r.size
+    chunks = bounds.size - 1
+    weighted = tw.size > 0
     part_change = np.empty(chunks)
     part_lost = np.empty(chunks)
     change = np.inf
@@ -140,4 +159,4 @@ def iterate(tptr, tind, tw, s, p, d, mode, alpha, max_iter, threshold, bounds, p
         w, w_next = w_next, w
         if change < threshold:
             break
-    return it, change
+    return it, change, lost

@@ -251,17 +251,14 @@ def _parent_cycle(par, d, root, starts, m, stamp, owner, check):
 
 
 @numba.njit(cache=True, nogil=True)
-def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
-    """Frontier Bellman-Ford rounds from ``frontier[:nf]``, in place; relaxes with the newest distances.
+def bf_scratch(par, frontier, nf):
+    """The state :func:`bf_rounds` carries from call to call: ``(nxt, queued, stamp, owner, root, counts)``.
 
-    Each round relaxes every out-edge of the frontier; the vertices whose
-    distance dropped form the next frontier.  Stops when the frontier is empty,
-    after ``max_rounds`` rounds, or (with parents) as soon as the parents form a
-    cycle -- a negative one; the frontier is then that one vertex on it.  The
-    parents are searched for a cycle whenever ``n`` edges were relaxed since the
-    last search (O(1) per edge).  Returns ``(frontier, nf, rounds)``.
+    ``queued`` marks ``frontier[:nf]``; ``root`` the sources (their own
+    parents now); ``counts``: the edges relaxed since the last parent-cycle
+    search and the searches made.
     """
-    n = d.size
+    n = frontier.size
     want_par = par.size > 0
     nxt = np.empty(n, np.int64)
     queued = np.zeros(n, np.bool_)
@@ -270,12 +267,35 @@ def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
     root = np.zeros(n if want_par else 0, np.bool_)  # the sources: their own parents at the start
     for v in range(root.size):
         root[v] = par[v] == v
-    checks = 0
-    work = 0
     for i in range(nf):
         queued[frontier[i]] = True
+    return nxt, queued, stamp, owner, root, np.zeros(2, np.int64)
+
+
+@numba.njit(cache=True, nogil=True)
+def bf_rounds(indptr, indices, w, d, par, frontier, nf, max_rounds, nxt, queued, stamp, owner, root, counts,
+              max_work):
+    """Frontier Bellman-Ford rounds from ``frontier[:nf]``, in place; relaxes with the newest distances.
+
+    Each round relaxes every out-edge of the frontier; the vertices whose
+    distance dropped form the next frontier.  Stops when the frontier is empty,
+    after ``max_rounds`` rounds, after the round that took the edges relaxed
+    in this call to ``max_work`` or more (a caller calls again: an interrupt
+    takes effect between calls), or (with parents) as soon as the parents form
+    a cycle -- a negative one; the frontier is then that one vertex on it.  The
+    parents are searched for a cycle whenever ``n`` edges were relaxed since the
+    last search (O(1) per edge).  ``nxt`` ... ``counts``: as :func:`bf_scratch`
+    made them, or as the last call left them.  Returns ``(frontier, nxt, nf,
+    rounds, cycle)``: the frontier and the scratch for the next call (they
+    change places each round), the rounds run, whether a cycle was found.
+    """
+    n = d.size
+    want_par = par.size > 0
+    work = counts[0]
+    checks = counts[1]
+    done = 0
     rounds = 0
-    while nf > 0 and rounds < max_rounds:
+    while nf > 0 and rounds < max_rounds and done < max_work:
         rounds += 1
         for i in range(nf):
             queued[frontier[i]] = False
@@ -284,6 +304,7 @@ def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
             u = frontier[i]
             du = d[u]
             work += indptr[u + 1] - indptr[u]
+            done += indptr[u + 1] - indptr[u] + 1
             for k in range(indptr[u], indptr[u + 1]):
                 v = indices[k]
                 x = du + w[k]
@@ -303,7 +324,20 @@ def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
             c = _parent_cycle(par, d, root, frontier, nf, stamp, owner, checks)
             if c >= 0:
                 frontier[0] = c
-                return frontier, 1, rounds
+                counts[0] = work
+                counts[1] = checks
+                return frontier, nxt, 1, rounds, True
+    counts[0] = work
+    counts[1] = checks
+    return frontier, nxt, nf, rounds, False
+
+
+@numba.njit(cache=True, nogil=True)
+def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
+    """:func:`bf_rounds` to the end, in one call (no bound on the work).  Returns ``(frontier, nf, rounds)``."""
+    nxt, queued, stamp, owner, root, counts = bf_scratch(par, frontier, nf)
+    frontier, _, nf, rounds, _ = bf_rounds(indptr, indices, w, d, par, frontier, nf, max_rounds, nxt, queued, stamp,
+                                           owner, root, counts, np.iinfo(np.int64).max)
     return frontier, nf, rounds
 
 

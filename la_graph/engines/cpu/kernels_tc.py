@@ -1,4 +1,4 @@
-"""Triangles (the total, or at every vertex) in one compiled pass over the edges oriented by degree.
+"""Triangles (the total, or at every vertex) in compiled passes over the edges oriented by degree.
 
 The edges of the simple undirected graph are oriented from the earlier end to
 the later one in the order of ascending degree (ties by id), as
@@ -8,7 +8,9 @@ For each vertex ``u`` its later neighbours are marked; every later neighbour
 ``k`` then scans its own later neighbours ``v``, and each marked one closes the
 triangle ``u, k, v``: counted once for the total, or at all three corners.
 Vertices are dealt to the threads round-robin (so the hubs spread), each
-thread adding into a row of its own; the rows are summed at the end.
+thread adding into a row of its own; the rows are summed at the end.  A call
+takes a range of vertices (:func:`work_before` tells each one's work), so a
+caller bounds the work of a call and an interrupt takes effect between calls.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def degree_rank(indptr, n):
 
 
 @numba.njit(cache=True, nogil=True)
-def _later_neighbours(indptr, indices, rank, n):
+def later_neighbours(indptr, indices, rank, n):
     """CSR of ``u -> v`` for the edges with ``rank[u] < rank[v]`` (self-loops dropped)."""
     ptr = np.zeros(n + 1, np.int64)
     for u in range(n):
@@ -57,18 +59,38 @@ def _later_neighbours(indptr, indices, rank, n):
     return ptr, ind
 
 
-@numba.njit(parallel=True, cache=True)
-def triangles(indptr, indices, rank, n, nthreads, per_vertex):
-    """Triangles of the simple undirected graph in CSR (``rank``: the degree order), int64.
+@numba.njit(cache=True, nogil=True)
+def work_before(ptr, ind, n):
+    """``out[u]``: the entries :func:`triangles` reads for the vertices before ``u`` (n + 1 of them, from 0).
 
-    ``per_vertex``: the count at each vertex (n), else the total (one entry).
+    Vertex ``u`` reads its later neighbours' rows and its own (twice, for the marks).
     """
-    ptr, ind = _later_neighbours(indptr, indices, rank, n)
-    part = np.zeros((nthreads, n if per_vertex else 1), np.int64)
+    out = np.zeros(n + 1, np.int64)
+    for u in range(n):
+        c = 2 * (ptr[u + 1] - ptr[u]) + 1
+        for p in range(ptr[u], ptr[u + 1]):
+            k = ind[p]
+            c += ptr[k + 1] - ptr[k]
+        out[u + 1] = out[u] + c
+    return out
+
+
+@numba.njit(parallel=True, cache=True)
+def triangles(ptr, ind, n, lo, hi, part):
+    """Add the triangles at the vertices ``lo .. hi - 1`` (and their later neighbours) into ``part``, int64.
+
+    ``ptr``, ``ind``: :func:`later_neighbours`.  ``part``: one row per thread
+    of ``n`` counts (per vertex) or of one (the total); the rows are summed
+    at the end.  The vertices of a range are dealt to the rows round-robin;
+    a caller takes ranges of bounded work in turn, so that an interrupt takes
+    effect between calls.
+    """
+    nthreads = part.shape[0]
+    per_vertex = part.shape[1] == n
     for c in numba.prange(nthreads):
         mark = np.zeros(n, np.bool_)
         t = part[c]
-        for u in range(c, n, nthreads):
+        for u in range(lo + c, hi, nthreads):
             for p in range(ptr[u], ptr[u + 1]):
                 mark[ind[p]] = True
             for p in range(ptr[u], ptr[u + 1]):
@@ -84,4 +106,3 @@ def triangles(indptr, indices, rank, n, nthreads, per_vertex):
                             t[0] += 1
             for p in range(ptr[u], ptr[u + 1]):
                 mark[ind[p]] = False
-    return part.sum(axis=0)

@@ -1,0 +1,113 @@
+"""Ctrl-C during a long computation: KeyboardInterrupt within about a second, and the engine still answers.
+
+One subprocess per engine runs every case: warm on a tiny graph (numba's
+compile is cached on disk), start the long run, send itself SIGINT after
+``DELAY`` s, time the KeyboardInterrupt, then compute a small answer with
+the same engine and compare it with the reference engine's.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+#: the slack a slow CI machine gets: the kernels return to Python every ~0.1-0.3 s
+LIMIT_S = 2.0
+
+SCRIPT = textwrap.dedent('''
+    import json, os, signal, sys, threading, time
+    import numpy as np
+    import la_graph as lg
+
+    engine, delay = sys.argv[1], float(sys.argv[2])
+    gen = lg.generators
+    W = (1, 100)
+    cases = {   # name: (graph of the long run, tiny graph, the run)
+        "pagerank": (lambda: gen.rmat(14, 16, seed=1, directed=True), lambda: gen.rmat(6, 8, seed=1, directed=True),
+                     lambda G, big: lg.pagerank(G, variant="graphalytics", max_iter=10**6 if big else 20,
+                                                engine=engine)),
+        "sssp_batch": (lambda: gen.rmat(12, 48, seed=1, weights=W, directed=True),
+                       lambda: gen.rmat(6, 8, seed=1, weights=W, directed=True),
+                       lambda G, big: lg.sssp(G, sources=np.arange(G.n), parent=False, engine=engine).distance),
+        "sssp_bellman_ford": (lambda: gen.grid_2d(1000, 1000, weights=W, seed=1),
+                              lambda: gen.grid_2d(8, 8, weights=W, seed=1),
+                              lambda G, big: lg.sssp(G, 0, method="bellman_ford", engine=engine).distance),
+        "apsp": (lambda: gen.erdos_renyi(3000, 0.05, seed=1, weights=W),
+                 lambda: gen.erdos_renyi(80, 0.1, seed=1, weights=W),
+                 lambda G, big: lg.apsp(G, method="floyd_warshall", engine=engine)),
+        "triangles": (lambda: gen.rmat(18, 32, seed=1), lambda: gen.rmat(6, 8, seed=1),
+                      lambda G, big: lg.triangles(G, engine=engine)),
+        "betweenness": (lambda: gen.rmat(14, 8, seed=1), lambda: gen.rmat(6, 8, seed=1),
+                        lambda G, big: lg.betweenness_centrality(G, engine=engine)),
+    }
+    out = {}
+    for name in sys.argv[3:]:
+        big, small, run = cases[name]
+        S = small()
+        run(S, False)   # warm: compiled, cached
+        G = big()
+        sent = []
+        def fire():
+            time.sleep(delay)
+            sent.append(time.perf_counter())
+            os.kill(os.getpid(), signal.SIGINT)
+        th = threading.Thread(target=fire)
+        th.start()
+        t0 = time.perf_counter()
+        try:
+            run(G, True)
+            res = {"raised": None, "ran_s": time.perf_counter() - t0}
+        except BaseException as exc:
+            res = {"raised": type(exc).__name__, "after_s": time.perf_counter() - sent[0] if sent else None}
+        th.join()
+        try:
+            got = run(S, False)
+            ref = {"pagerank": lambda: lg.pagerank(S, variant="graphalytics", max_iter=20, engine="reference"),
+                   "sssp_batch": lambda: lg.sssp(S, sources=np.arange(S.n), parent=False, engine="reference").distance,
+                   "sssp_bellman_ford": lambda: lg.sssp(S, 0, method="bellman_ford", engine="reference").distance,
+                   "apsp": lambda: lg.apsp(S, method="floyd_warshall", engine="reference"),
+                   "triangles": lambda: lg.triangles(S, engine="reference"),
+                   "betweenness": lambda: lg.betweenness_centrality(S, engine="reference")}[name]()
+            res["after_ok"] = bool(np.allclose(np.asarray(got, float), np.asarray(ref, float)))
+        except BaseException as exc:
+            res["after_ok"] = f"{type(exc).__name__}: {exc}"
+        out[name] = res
+    print(json.dumps(out))
+''')
+
+CASES = ["pagerank", "sssp_batch", "sssp_bellman_ford", "apsp", "triangles", "betweenness"]
+_runs = {}
+
+
+def _run(engine):
+    """Every case in one subprocess on ``engine`` (once per engine): ``{case: result}``."""
+    if engine not in _runs:
+        proc = subprocess.run([sys.executable, "-c", SCRIPT, engine, "1.0", *CASES], capture_output=True, text=True,
+                              timeout=600)
+        if proc.returncode:
+            pytest.fail(f"the interrupt runs failed:\n{proc.stderr[-3000:]}")
+        _runs[engine] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return _runs[engine]
+
+
+@pytest.fixture(scope="module", params=["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+def interrupted(request):
+    import la_graph
+
+    try:
+        la_graph.get_engine(request.param)
+    except la_graph.EngineUnavailable as exc:
+        pytest.skip(f"{request.param} engine unavailable: {exc}")
+    return _run(request.param)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_ctrl_c_stops_within_a_second_and_engine_answers(interrupted, case):
+    res = interrupted[case]
+    assert res["raised"] == "KeyboardInterrupt", res
+    assert res["after_s"] <= LIMIT_S, res
+    assert res["after_ok"] is True, res
