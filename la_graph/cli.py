@@ -10,8 +10,12 @@
     la-graph bench [ALGO ...] [--graphs ...] [--engines cpu,gpu] [--peers ...] [--repeat N] [--out FILE.json]
     la-graph bench --report benchmarks/results/*.json
 
-``ALGO`` is any of :data:`ALGORITHMS`.  ``--out`` writes the result (and timings) as JSON.
+``ALGO`` is any of :data:`ALGORITHMS`.  ``--out`` writes the result (and timings) as JSON.  ``FILE`` ``-``
+reads the graph from standard input (an edge list unless ``--format`` says otherwise).
 ``bench`` runs the benchmark suite (``la-graph bench --help``, ``benchmarks/README.md``).
+
+Exit status: 0 done; 1 ``--check`` found the result wrong (``la-graph: check failed: ...``); 2 an error
+(``la-graph: error: ...``); 130 interrupted (Ctrl-C: ``la-graph: interrupted``).
 """
 
 from __future__ import annotations
@@ -30,8 +34,14 @@ import numpy as np
 import la_graph as lg
 
 from . import data
-from .exceptions import FileFormatError, LaGraphError, NumberingWarning
+from .algorithms.label_propagation import propagate as _propagate
+from .exceptions import FileFormatError, InvalidArgumentError, LaGraphError, NumberingWarning, VerificationError
 from .io import FORMATS
+
+#: the suffixes ``--out`` writes
+OUT_SUFFIXES = (".json", ".npz")
+#: ``FILE`` for standard input
+STDIN = "-"
 
 #: ``la-graph run`` ALGO -> what it runs
 ALGORITHMS = {
@@ -68,7 +78,8 @@ def _parser():
     sub = p.add_subparsers(dest="command", required=True)
 
     def graph_args(sp):
-        sp.add_argument("file", help=f"graph file, or a bundled graph name ({', '.join(data.names())})")
+        sp.add_argument("file", help=f"graph file, - for standard input (an edge list unless --format says "
+                                     f"otherwise), or a bundled graph name ({', '.join(data.names())})")
         sp.add_argument("--format", dest="fmt", default=None, choices=FORMATS, metavar="FMT",
                         help=f"file format: {', '.join(FORMATS)} (default: from the extension, .gz aside)")
         d = sp.add_mutually_exclusive_group()
@@ -136,10 +147,24 @@ def _parser():
     return p
 
 
+def _stdin(args):
+    """``FILE`` for reading standard input (``-``; ``/dev/stdin`` too): the path to read it by, with
+    ``--format`` edgelist unless given (standard input has no extension to tell the format by)."""
+    if args.file == STDIN and sys.stdin is not None and sys.stdin.isatty():
+        raise InvalidArgumentError("FILE - reads the graph from standard input, which is a terminal here: pipe "
+                                   "or redirect the file in ('cat g.txt | la-graph run cc -', '< g.txt')")
+    if args.fmt is None:
+        args.fmt = "edgelist"
+    return "/dev/stdin" if args.file == STDIN else args.file
+
+
 def _load(args):
     from .graph import Graph
 
-    path = data.path(args.file) if args.file in data.names() and not Path(args.file).exists() else args.file
+    if args.file in (STDIN, "/dev/stdin"):
+        path = _stdin(args)
+    else:
+        path = data.path(args.file) if args.file in data.names() and not Path(args.file).exists() else args.file
     if not Path(path).exists():
         raise FileNotFoundError(f"{args.file}: no such file, and no bundled graph of that name "
                                 f"(bundled: {', '.join(data.names())})")
@@ -313,11 +338,11 @@ def _bc(args, G, engine):
 
 
 def _cdlp(args, G, engine):
-    rounds = 10 if args.max_iter is None else args.max_iter
-    labels = lg.label_propagation(G, max_iter=rounds, engine=engine)
+    max_iter = 10 if args.max_iter is None else args.max_iter
+    labels, rounds = _propagate(G, max_iter, engine)        # rounds: those run (fewer once no label changes)
     roots, sizes = np.unique(labels, return_counts=True)
     summary = {"rounds": rounds, "communities": int(roots.size), "largest_community": int(sizes.max(initial=0))}
-    return summary, {"labels": labels}, lambda: lg.verify.check_cdlp(G, labels, rounds)
+    return summary, {"labels": labels}, lambda: lg.verify.check_cdlp(G, labels, max_iter)
 
 
 def _kcore(args, G, engine):
@@ -382,7 +407,8 @@ _RUNNERS = {"bfs": _bfs, "cc": _cc, "scc": _scc, "sssp": _sssp, "apsp": _apsp, "
 
 def _run(args, G):
     """Run ALGO: the first call (it may load compiled kernels: start-up), then, when that took under a
-    second, a second call whose time is the warm one; returns (summary, result arrays, times)."""
+    second, a second call whose time is the warm one; returns (summary, result arrays, times, the
+    VerificationError of a failed --check or None)."""
     run = _RUNNERS[args.algo]
     t = time.perf_counter()
     summary, result, check = run(args, G, args.engine)
@@ -392,23 +418,45 @@ def _run(args, G):
         t = time.perf_counter()
         run(args, G, args.engine)
         times["warm"] = time.perf_counter() - t
+    failed = None
     if args.check:
-        check()
-    return summary, result, times
+        try:
+            check()
+        except VerificationError as exc:
+            failed = exc
+    return summary, result, times, failed
+
+
+#: advice of the Python API -> the command line's way of doing it
+_ADVICE = {
+    "pass fmt= one of": "pass --format, one of",
+    "use Graph.from_edges(..., directed=False) or G.to_undirected()": "pass --undirected to read every edge as "
+                                                                      "two-way",
+    "stream the rows with apsp_blocks(G, block_rows)": "ask for some rows with 'la-graph run sssp --sources "
+                                                       "S,S,...', or stream them all from Python with "
+                                                       "la_graph.apsp_blocks",
+    "pass weight=False to ignore the weights": "read the file without its weight column to ignore the weights "
+                                               "(--usecols 0,1)",
+    "pass base=1 to number from 1 (base=0 to keep them, silently)": "pass --base 1 to number from 1 (--base 0 to "
+                                                                    "keep them, silently)",
+}
+#: the Python arguments that are options of ``la-graph run``, in ``name=value`` advice
+_ARGUMENT = re.compile(r"\b(engine|method|variant|delta|max_iter|alpha|tol|k|seed|base|fmt)='?([\w.+-]+)'?")
 
 
 def _cli_words(message):
-    """An error message of the Python API in the command line's words (its option names)."""
-    message = (message.replace("engine='cpu'", "--engine cpu").replace("engine='gpu'", "--engine gpu")
-               .replace("pass fmt= one of", "pass --format, one of")
-               .replace("use Graph.from_edges(..., directed=False) or G.to_undirected()",
-                        "pass --undirected to read every edge as two-way")
-               .replace("stream the rows with apsp_blocks(G, block_rows)",
-                        "ask for some rows with 'la-graph run sssp --sources S,S,...', or stream them all "
-                        "from Python with la_graph.apsp_blocks"))
+    """An error message of the Python API in the command line's words (its option names).
+
+    The library's messages advise Python arguments (``pass weight=False``, ``use method='bellman_ford'``);
+    on the command line the advice is an option (``--usecols 0,1``, ``--method bellman_ford``).
+    """
+    for api, cli in _ADVICE.items():
+        message = message.replace(api, cli)
+    message = _ARGUMENT.sub(lambda m: f"--{'format' if m[1] == 'fmt' else m[1].replace('_', '-')} {m[2]}", message)
     message = re.sub(r"\b(raise )max_iter or tol\b", r"\1--max-iter or --tol", message)
-    return re.sub(r"^(variant|method|delta|max_iter|alpha|tol|k|seed) (must|is)\b",
-                  lambda m: f"--{m[1].replace('_', '-')} {m[2]}", message)
+    message = re.sub(r"^(variant|method|delta|max_iter|alpha|tol|k|seed|sources?) (must|is)\b",
+                     lambda m: f"--{m[1].replace('_', '-')} {m[2]}", message)
+    return re.sub(r"^(sources?)\b(?=\[| \d| -)", r"--\1", message)
 
 
 def _brief(value, head=5):
@@ -431,12 +479,16 @@ def _json_list(values):
 
 
 def _check_out(path):
-    """Fail before the work if ``--out`` cannot be written."""
+    """Fail before the work if ``--out`` cannot be written, or names a suffix it does not write."""
     if path is None:
         return
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         raise OSError(f"--out {path}: is a folder, not a file")
+    if path.suffix.lower() not in OUT_SUFFIXES:
+        raise InvalidArgumentError(f"--out {path}: --out writes .json (the summary, timings and result) or .npz "
+                                   f"(the result arrays as numpy's .npz), not {path.suffix or 'a file without a suffix'}"
+                                   f": name the file FILE.json or FILE.npz")
     if not parent.is_dir():
         raise OSError(f"--out {path}: the folder {parent} does not exist")
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
@@ -444,7 +496,26 @@ def _check_out(path):
 
 
 def main(argv=None):
-    """Entry point of ``la-graph``; returns the exit status."""
+    """Entry point of ``la-graph``; returns the exit status.
+
+    Ctrl-C prints ``la-graph: interrupted`` and returns 130 (128 + SIGINT, the shell's convention); the
+    dask engine's worker processes never see it (they are closed with the engine).  Python warnings
+    print as one ``la-graph: warning: ...`` line each.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return _main(argv)
+    except KeyboardInterrupt:
+        print("la-graph: interrupted", file=sys.stderr)
+        return 130
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"la-graph: warning: {_cli_words(str(message))}", file=sys.stderr)
+
+
+def _main(argv):
     args = _parser().parse_args(argv)
     if args.command == "bench":
         from .bench.command import run as bench
@@ -479,25 +550,31 @@ def main(argv=None):
                 raise type(exc)(f"LA_GRAPH_ENGINE={os.environ['LA_GRAPH_ENGINE']} asked for it: {exc}") from exc
             raise
         args.engine = engine
-        summary, result, times = _run(args, G)
+        summary, result, times, failed = _run(args, G)
     except (LaGraphError, OSError) as exc:
         print(f"la-graph: error: {_cli_words(str(exc))}", file=sys.stderr)
         return 2
     seconds = {"read": t_load, **times}
     if args.json:
         print(json.dumps({"algorithm": args.algo, "file": str(args.file), "engine": engine, "graph": _describe(G),
-                          "seconds": seconds, "summary": summary, "checked": bool(args.check)}))
+                          "seconds": seconds, "summary": summary, "checked": bool(args.check) and not failed,
+                          **({"check_failed": str(failed)} if failed else {})}))
     else:
         parts = ", ".join(f"{k.replace('_', ' ')} {_brief(v)}" for k, v in summary.items())
         print(f"{args.algo} on {args.file} ({G.n} vertices, {G.nedges} edges, {engine} engine): {parts}")
         took = (f"{args.algo} {times['warm'] * 1e3:.2f} ms (first call {times['first'] * 1e3:.2f} ms, with start-up)"
                 if "warm" in times else f"{args.algo} {times['first'] * 1e3:.2f} ms (with start-up)")
-        print(f"  read {t_load:.3f} s, {took}" + ("; checked: correct" if args.check else ""))
+        print(f"  read {t_load:.3f} s, {took}"
+              + (("; check failed" if failed else "; checked: correct") if args.check else ""))
+    if failed:                         # a wrong result is not written to --out
+        print(f"la-graph: check failed: {failed}" + (f" (--out {args.out} not written)" if args.out else ""),
+              file=sys.stderr)
+        return 1
     if args.out is not None:
         doc = {"algorithm": args.algo, "file": str(args.file), "engine": engine, "graph": _describe(G),
                "seconds": seconds, "summary": summary}
         try:
-            if args.out.suffix == ".npz":    # the arrays as they are (APSP on facebook: 16 M distances)
+            if args.out.suffix.lower() == ".npz":    # the arrays as they are (APSP on facebook: 16 M distances)
                 with open(args.out, "wb") as f:
                     np.savez(f, run=np.array(json.dumps(doc)), **{k: np.asarray(v) for k, v in result.items()})
             else:

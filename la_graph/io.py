@@ -315,8 +315,9 @@ def _read_bytes(path, progress):
     chunks, total = [], 0
     try:
         with open(path, "rb") as raw:
-            stream = gzip.GzipFile(fileobj=raw, mode="rb") if raw.read(2) == b"\x1f\x8b" else raw
-            raw.seek(0)
+            # peek, not read and seek back: a pipe (standard input) cannot seek
+            stream = gzip.GzipFile(fileobj=raw, mode="rb") if raw.peek(2)[:2] == b"\x1f\x8b" else raw
+            seekable = raw.seekable()
             while chunk := stream.read(_CHUNK):
                 chunks.append(chunk)
                 total += len(chunk)
@@ -324,7 +325,7 @@ def _read_bytes(path, progress):
                     raise FileFormatError(
                         f"{path}: the text is larger than this machine's memory ({_size(limit)}); it cannot be read"
                     )
-                bar.update(raw.tell() - bar.n)
+                bar.update((raw.tell() if seekable else total) - bar.n)
     except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
         raise FileFormatError(f"{path}: corrupt or truncated gzip data ({exc})") from exc
     finally:

@@ -1,4 +1,9 @@
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -236,3 +241,107 @@ def test_many_sources_are_shortened_on_the_text_line(capsys):
     assert "reached [34, 34, 34, 34, 34, ... (34 in all)]" in line
     assert main(["run", "sssp", "karate", "--sources", many, "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["summary"]["reached"]) == 34      # whole in --json
+
+
+# ------------------------------------------------------------------ issue 37
+
+
+def test_advice_is_in_the_command_lines_words(capsys, tmp_path):
+    """The library's 'pass weight=False' and 'use method=...' become options."""
+    g = tmp_path / "neg.txt"
+    g.write_text("0 1 -1\n1 2 2\n2 0 1\n")
+    assert main(["run", "pagerank", str(g)]) == 2
+    err = capsys.readouterr().err
+    assert "--usecols 0,1" in err and "weight=False" not in err
+    assert main(["run", "sssp", str(g), "--method", "delta_stepping"]) == 2
+    assert "use --method bellman_ford" in capsys.readouterr().err
+
+
+def test_failed_check_says_so(capsys, monkeypatch, tmp_path):
+    def wrong(G, labels):
+        raise lg.VerificationError("vertices 0 and 1 are joined but labelled apart")
+
+    monkeypatch.setattr(lg.verify, "check_cc", wrong)
+    out = tmp_path / "r.json"
+    assert main(["run", "cc", "karate", "--check", "--out", str(out)]) == 1
+    cap = capsys.readouterr()
+    assert "check failed" in cap.out and "checked: correct" not in cap.out
+    assert cap.err.startswith("la-graph: check failed: vertices 0 and 1 are joined") and not out.exists()
+
+
+def test_cdlp_reports_the_rounds_it_ran(capsys, tmp_path):
+    g = tmp_path / "two.txt"
+    g.write_text("0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n")       # two triangles: settled after one round
+    assert main(["run", "cdlp", str(g), "--undirected", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert 1 < summary["rounds"] < 10 and summary["communities"] == 2     # was 10, its --max-iter
+
+
+@pytest.mark.parametrize("name", ["x.csv", "x", "x.txt"])
+def test_out_suffix_must_be_json_or_npz(capsys, tmp_path, name):
+    out = tmp_path / name
+    assert main(["run", "cc", "karate", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "FILE.json or FILE.npz" in err and not out.exists()
+
+
+def _cli(*argv, **kw):
+    return subprocess.Popen([sys.executable, "-m", "la_graph.cli", *argv], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+@pytest.mark.parametrize("name", ["-", "/dev/stdin"])
+def test_reads_a_pipe(name):
+    if not os.path.exists("/dev/stdin"):
+        pytest.skip("no /dev/stdin here")
+    p = _cli("run", "cc", name)
+    out, err = p.communicate("0 1\n1 2\n5 6\n", timeout=120)
+    assert p.returncode == 0, err
+    assert "7 vertices, 3 edges" in out and "components 4" in out
+
+
+def _interrupt(p, ready):
+    """SIGINT to the process group of ``p`` (as Ctrl-C at a terminal) once ``ready()``; (stdout, stderr)."""
+    deadline = time.monotonic() + 60
+    while not ready() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.killpg(p.pid, signal.SIGINT)
+    return p.communicate(timeout=60)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
+def test_ctrl_c_is_one_line():
+    """Ctrl-C while reading a graph from a pipe that never ends: one line, exit 130."""
+    p = _cli("run", "cc", "-", start_new_session=True)
+    p.stdin.write("0 1\n")
+    p.stdin.flush()
+    psutil = pytest.importorskip("psutil")
+    proc = psutil.Process(p.pid)
+    # reading: the process has imported everything and waits in read()
+    _, err = _interrupt(p, lambda: proc.status() == psutil.STATUS_SLEEPING and proc.cpu_times().user > 0.3
+                        and time.sleep(1) is None)
+    assert p.returncode == 130 and err == "la-graph: interrupted\n"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_ctrl_c_on_the_dask_engine(tmp_path):
+    """Ctrl-C during a dask run: one line, exit 130, no worker's traceback (23-124 lines), no process left."""
+    psutil = pytest.importorskip("psutil")
+    pytest.importorskip("distributed")
+    g = tmp_path / "path.txt"
+    g.write_text("".join(f"{i} {i + 1}\n" for i in range(2000)))     # core_number: seconds on dask
+    p = _cli("run", "kcore", str(g), "--engine", "dask", "--no-progress", start_new_session=True)
+    proc = psutil.Process(p.pid)
+    kids = []
+
+    def ready():
+        kids[:] = proc.children(recursive=True)
+        return len(kids) >= 3 and time.sleep(2) is None                # the workers and the resource tracker
+
+    _, err = _interrupt(p, ready)
+    assert p.returncode == 130
+    lines = [x for x in err.splitlines() if not x.startswith("la-graph: warning:")]
+    assert lines == ["la-graph: interrupted"], err
+    time.sleep(2)
+    assert not [k for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]

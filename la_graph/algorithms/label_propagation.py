@@ -87,6 +87,12 @@ def label_propagation(G, *, max_iter=10, engine=None):
     >>> lg.label_propagation(lg.Graph.from_edges([0], [1], n=3), max_iter=1).tolist()   # 0 and 1 swap
     [1, 0, 2]
     """
+    return propagate(G, max_iter, engine)[0]
+
+
+def propagate(G, max_iter=10, engine=None):
+    """:func:`label_propagation`'s labels and the iterations it ran: ``(labels, rounds)``, ``rounds`` at most
+    ``max_iter`` (fewer where an iteration changed no label; that one counts)."""
     G = V.check_graph(G)
     max_iter = V.check_count(max_iter, "max_iter")
     n = G.n
@@ -96,7 +102,7 @@ def label_propagation(G, *, max_iter=10, engine=None):
     E = get_engine(engine)
     labels = E.iota(n)
     if n == 0 or G.nnz == 0:
-        return E.to_numpy(labels)
+        return E.to_numpy(labels), 0
     A = E.matrix(G)
     AT = E.matrix(G, transpose=True) if G.directed else None
     if G.self_loops:
@@ -105,7 +111,7 @@ def label_propagation(G, *, max_iter=10, engine=None):
     ids = np.arange(n, dtype=np.int64)
     d = E.vector_from_numpy(n - 1 - ids)         # d[l] = n - 1 - l: ties go to the smallest label
     host = ids
-    for _ in range(max_iter):
+    for rounds in range(1, max_iter + 1):
         L = E.matrix_from_coo(ids, host, n, n, n, dtype=np.int64)        # L[u, label[u]] = n
         C = E.mxm(A, L, "plus_second")                                  # C[v, l] = n * count of l among v's neighbours
         if AT is not None:
@@ -117,5 +123,5 @@ def label_propagation(G, *, max_iter=10, engine=None):
         prev, host = host, E.to_numpy(labels)
         if np.array_equal(prev, host):
             break
-    return host
+    return host, rounds
 

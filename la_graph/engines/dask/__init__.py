@@ -65,10 +65,18 @@ Examples
 from __future__ import annotations
 
 import ast
+import asyncio
 import contextlib
 import itertools
+import multiprocessing
+import multiprocessing.resource_tracker
 import os
+import signal
+import sys
+import threading
+import warnings
 import weakref
+from collections.abc import Mapping
 from concurrent.futures import CancelledError
 
 import numpy as np
@@ -85,12 +93,14 @@ from . import tasks
 from .layout import Layout
 
 try:
+    import dask
     import distributed
 except ImportError as exc:  # pragma: no cover - the registry turns this into EngineUnavailable
     raise EngineUnavailable(f"the dask engine needs dask and distributed ({exc}); "
                             "install them with: pip install 'la_graph[dask]'") from exc
 
-__all__ = ["DaskEngine", "DVector", "DMatrix", "Layout", "local_cluster", "DistributedGraph", "read_edges", "rmat"]
+__all__ = ["DaskEngine", "DVector", "DMatrix", "Layout", "local_cluster", "DistributedGraph", "read_edges", "rmat",
+           "LatencyWarning", "LATENCY_BOUND"]
 
 #: the environment variable naming a scheduler to connect to
 SCHEDULER_ENV = "LA_GRAPH_DASK_SCHEDULER"
@@ -146,6 +156,66 @@ def _semiring_parts(semiring):
     return add, mult
 
 
+class LatencyWarning(UserWarning):
+    """An algorithm that waits on the cluster once per round, for many rounds, runs on the dask engine."""
+
+
+#: step -> (its algorithm, what its rounds are): the steps whose rounds grow with the graph's depth, each
+#: round a few waits for the whole cluster (a round trip through the scheduler, milliseconds): SSSP took
+#: ~550x the cpu engine's time on Wiki-Vote, core_number 59 s on a 2,000-vertex path
+LATENCY_BOUND = {
+    **dict.fromkeys(("bfs_push", "bfs_pull", "bfs_search", "bfs_multi"), ("bfs", "one per BFS level")),
+    **dict.fromkeys(("sssp_delta_stepping", "sssp_bellman_ford", "sssp_batch", "sssp_relax"),
+                    ("sssp", "one per distance bucket or relaxation")),
+    "reach_sweep": ("reachability", "one per BFS level"),
+    "brandes_sources": ("betweenness_centrality", "two per BFS level of each batch of sources"),
+    **dict.fromkeys(("scc_trim", "scc_fwbw", "scc_color"), ("strongly_connected_components",
+                                                            "one per search step and coloring round")),
+    "core_peel": ("core_number", "one per vertex-removal round"),
+    "floyd_warshall": ("apsp", "one per pivot vertex"),
+}
+
+
+class _LatencyNotes(Mapping):
+    """The dask engine's ``fused_steps``: empty, but looking up a step of :data:`LATENCY_BOUND` warns once per
+    algorithm and process, in the client (not on the workers, whose SPMD runs take no round trips)."""
+
+    def __init__(self):
+        self.noted = set()
+
+    def __getitem__(self, name):
+        raise KeyError(name)
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self):
+        return 0
+
+    def get(self, name, default=None):
+        algo = LATENCY_BOUND.get(name)
+        if algo is not None and algo[0] not in self.noted:
+            self.noted.add(algo[0])
+            if not _on_worker():
+                warnings.warn(f"{algo[0]} is latency-bound on the dask engine: its rounds ({algo[1]}) each wait "
+                              f"for the cluster, milliseconds apiece, whatever the graph's size; for a graph that "
+                              f"fits in one machine's memory the cpu engine (or the gpu engine) is faster, often "
+                              f"by orders of magnitude", LatencyWarning, stacklevel=4)
+        return default
+
+
+def _on_worker():
+    """Whether this thread runs a Dask worker's task (an SPMD run's algorithm)."""
+    try:
+        distributed.get_worker()
+    except ValueError:
+        return False
+    return True
+
+
+_LATENCY_NOTES = _LatencyNotes()
+
+
 #: the error of an object whose placement is not the engine's (the SPMD runs raise it too)
 OTHER_PLACEMENT = ("an object of the dask engine was made by another dask engine, or on another set of "
                    "workers (the cluster changed since); make it again with this engine")
@@ -191,6 +261,12 @@ class DaskEngine(Engine):
     name = "dask"
     narrow_ids = False
 
+    @property
+    def fused_steps(self):
+        """None: every step runs as its algebra.  A latency-bound step looked up warns (:class:`LatencyWarning`,
+        once per algorithm and process; see :data:`LATENCY_BOUND`)."""
+        return _LATENCY_NOTES
+
     def __init__(self, client=None, *, address=None, grid=None, local="cpu", workers=None, seed=0,
                  threads=None, low_latency=True, exchange="auto"):
         if local not in ("cpu", "gpu", "reference"):
@@ -231,9 +307,10 @@ class DaskEngine(Engine):
             if address:
                 where = "address=" if self._address else f"${SCHEDULER_ENV}"
                 try:
+                    _check_scheduler(address)
                     self._client = distributed.Client(address)
-                except (OSError, ValueError) as exc:       # no scheduler there (a timeout), or a malformed address
-                    _close_unmade(exc)
+                except (OSError, ValueError, MemoryError) as exc:   # no scheduler there (a timeout), a malformed
+                    _close_unmade(exc)                              # address, or a server that is no scheduler
                     raise EngineUnavailable(f"the dask engine could not connect to the Dask scheduler at "
                                             f"{address!r} (from {where}): {exc}") from exc
                 weakref.finalize(self, _close, self._client, None)    # its own Client: closed with the engine
@@ -968,6 +1045,67 @@ class DaskEngine(Engine):
         return self._gather(self._per_part(tasks.nbytes, _check_obj(x)))
 
 
+class _NotAScheduler(OSError):
+    """Something answers at the address, but not as a Dask scheduler (why, in words)."""
+
+
+def _connect_timeout():
+    """Dask's connect timeout in seconds (``distributed.comm.timeouts.connect``, 30 s by default)."""
+    return dask.utils.parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="seconds")
+
+
+def _check_scheduler(address):
+    """Raise :class:`_NotAScheduler` unless a Dask scheduler completes Dask's handshake at ``address``
+    within the connect timeout; OSError where nothing answers there, ValueError for a malformed address.
+
+    distributed's own connect waits for the handshake without a limit: a server that accepts and stays
+    silent -- the dashboard's port 8787 given for the scheduler's 8786, any HTTP server -- made
+    ``Client(address)`` hang for good, and one that answers first with other bytes made its frame reader
+    allocate exabytes (numpy's MemoryError).  Only ``tcp://`` and ``tls://`` addresses are checked.
+    """
+    scheme, loc = distributed.comm.parse_address(address)
+    if scheme not in ("tcp", "tls"):
+        return
+    host, port = distributed.comm.parse_host_port(loc)      # ValueError: no port
+    seconds = _connect_timeout()
+    args = distributed.security.Security().get_connection_args("client")
+
+    async def shake():
+        # connect() retries a refused connection for `seconds`, then raises OSError; the margin leaves that
+        # error to it, so that the outer timeout is a silent server's
+        comm = await asyncio.wait_for(distributed.comm.connect(address, timeout=seconds, **args), seconds + 1)
+        await comm.close()
+
+    outcome = []
+
+    def attempt():                        # a thread of its own: the caller may run inside an event loop
+        try:
+            asyncio.run(shake())
+            outcome.append(None)
+        except BaseException as exc:      # noqa: BLE001 - handed to the caller
+            outcome.append(exc)
+
+    t = threading.Thread(target=attempt, name="la_graph: is it a Dask scheduler?", daemon=True)
+    t.start()
+    t.join(seconds + 5)
+    exc = outcome[0] if outcome else TimeoutError()
+    if exc is None:
+        return
+    if type(exc) is OSError:
+        raise exc                         # nothing listens there (connect's own error, after its retries)
+    hint = (f"8787 is the port of Dask's dashboard, a web page; the scheduler listens on 8786 by default: "
+            f"try {scheme}://{host}:8786" if port == 8787 else
+            "an HTTP server such as Dask's dashboard, or another service? Give the scheduler's own address "
+            "(port 8786 by default; 'dask scheduler' prints it)")
+    if isinstance(exc, TimeoutError):
+        what = f"something accepted the connection but sent no Dask handshake within {seconds + 1:g} s"
+    elif isinstance(exc, distributed.comm.CommClosedError):
+        what = "something accepted the connection and closed it during Dask's handshake"
+    else:
+        what = f"something answered with bytes that are not Dask's protocol ({type(exc).__name__})"
+    raise _NotAScheduler(f"{what}: not a Dask scheduler; {hint}") from exc
+
+
 def _close_unmade(exc):
     """Close the :class:`distributed.Client` whose constructor raised ``exc`` (its frame is in the traceback).
 
@@ -989,17 +1127,92 @@ def local_cluster(workers, local="cpu"):
     """``(client, cluster)`` of ``workers`` worker processes on this machine, one thread each.
 
     ``local="gpu"``: dask-cuda's LocalCUDACluster, one worker per GPU (``workers`` of them).
+
+    The worker processes never see SIGINT (:func:`_sigint_blocked`), and a script that would start them
+    from its top level without ``if __name__ == "__main__":`` is refused (:func:`_check_main_guarded`).
     """
+    _check_main_guarded()
     if local == "gpu":
         try:
             import dask_cuda
         except ImportError as exc:
             raise EngineUnavailable(f"GPU workers need dask-cuda ({exc}): pip install dask-cuda") from exc
-        cluster = dask_cuda.LocalCUDACluster(n_workers=workers, dashboard_address=":0", silence_logs=50)
-    else:
-        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=":0", silence_logs=50)
-    return distributed.Client(cluster), cluster
+    with _sigint_blocked():
+        if local == "gpu":
+            cluster = dask_cuda.LocalCUDACluster(n_workers=workers, dashboard_address=":0", silence_logs=50)
+        else:
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                               dashboard_address=":0", silence_logs=50)
+        return distributed.Client(cluster), cluster
+
+
+#: the error of a script that starts the LocalCluster from its top level, unguarded
+UNGUARDED_MAIN = ("the dask engine starts a LocalCluster of worker processes, and each of them imports the main "
+                  "script {script} again (Python's 'spawn' start), which would start a cluster of its own: guard "
+                  "the script's top-level code with 'if __name__ == \"__main__\":' (or give the engine a "
+                  "scheduler: address=, $LA_GRAPH_DASK_SCHEDULER)")
+
+
+def _check_main_guarded():
+    """Refuse to start worker processes from a script's unguarded top level (EngineUnavailable).
+
+    Each worker process re-imports the main script; unguarded, the import runs the algorithm again, whose
+    LocalCluster then fails to start in every worker ("Nanny failed to start": 337 lines of tracebacks).
+    Caught here twice: in such a re-import (multiprocessing is still bootstrapping the process), and
+    before that in the script itself, when its running top-level statement is in no
+    ``if __name__ == "__main__":`` block.
+    """
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise EngineUnavailable(UNGUARDED_MAIN.format(script="(this process is one of them)"))
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if path is None or dask.config.get("distributed.worker.multiprocessing-method", "spawn") == "fork":
+        return                                    # interactive, or children that import nothing
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is main.__dict__ and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if frame is None:
+        return                                    # the script's top level is not running (a callback, a thread)
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return                                    # no source to tell by
+    line = frame.f_lineno
+    for node in tree.body:
+        if isinstance(node, ast.If) and node.lineno <= line <= node.end_lineno and _names_main(node.test):
+            return
+    raise EngineUnavailable(UNGUARDED_MAIN.format(script=repr(path)))
+
+
+def _names_main(test):
+    """Whether an ``if`` test compares ``__name__`` with ``"__main__"`` (either way round, ``==`` or ``!=``)."""
+    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+    words = {n.value for n in ast.walk(test) if isinstance(n, ast.Constant)}
+    return "__name__" in names and "__main__" in words
+
+
+@contextlib.contextmanager
+def _sigint_blocked():
+    """SIGINT blocked in this thread while the worker processes start.
+
+    The threads started meanwhile (distributed's event loop, which starts the processes) and the
+    processes themselves inherit the blocked mask: Ctrl-C at a terminal, sent to the whole process
+    group, then interrupts this process alone, where the command line reports it in one line and
+    the cluster is closed, instead of every worker printing its own KeyboardInterrupt traceback.
+    A SIGINT that comes meanwhile waits, and interrupts this thread once the block ends.
+    """
+    if not hasattr(signal, "pthread_sigmask"):    # pragma: no cover - Windows
+        yield
+        return
+    # multiprocessing's resource tracker, started by the first worker process, unblocks SIGINT in the thread
+    # that starts it (distributed's event loop, whose later threads start the workers): started here first
+    multiprocessing.resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 #: what to do when a worker runs out of memory, by its local engine
