@@ -2,6 +2,7 @@
 missing algorithms and peers skipped with a note, JSON record, report page and plots, CLI."""
 
 import json
+import re
 import math
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 import la_graph as lg
-from la_graph.bench import cases, graphs, harness, peers, report
+from la_graph.bench import cases, external, graphs, harness, peers, report
 from la_graph.bench.targets import TARGETS
 from la_graph.cli import main
 
@@ -224,11 +225,11 @@ def test_targets_met_not_met_wrong_and_unmeasured(tmp_path):
     assert ev2[("cc", "rmat20", "cpu")]["met"] is True and ev2[("cc", "rmat20", "cpu")]["run"] == "p.json (provisional)"
     out = report.render([path], tmp_path / "docs" / "benchmarks.md")
     text = out.read_text()
-    assert "| 3 | bfs | rmat20, 16 random sources | cpu | faster than scipy and igraph | 10 | scipy 20 (2.00×); igraph 30 (3.00×) " \
-           "| **yes** | `r.json` |" in text
-    assert "**WRONG**" in text and "not measured" in text
-    assert (tmp_path / "docs" / "benchmarks" / "r-bfs.png").stat().st_size > 1000
-    assert "](benchmarks/r-speedup.png)" in text
+    # the page: one table per algorithm and engine, the peers beside la_graph (their speed-up), no targets
+    assert "| rmat20 | 10 | 20 | 16 random sources | 10 | 1.0 | 20 (2.00×) | 30 (3.00×) | c1 |" in text
+    assert "**WRONG**" in text and "met" not in text.lower().split("## cpu engine")[1]
+    assert "](benchmarks/cpu-speedup.png)" in text
+    assert (tmp_path / "docs" / "benchmarks" / "cpu-speedup.png").stat().st_size > 1000
 
 
 def test_report_skips_other_json_only_when_asked(tmp_path):
@@ -236,17 +237,27 @@ def test_report_skips_other_json_only_when_asked(tmp_path):
     other.write_text(json.dumps({"date": "x", "engine": "cpu", "graphs": [], "results": [{"tool": "t"}]}))
     with pytest.raises(ValueError, match="not a benchmark record"):
         report.load([other])
-    assert report.load([other, ROOT / "benchmarks/results/cpu-foundation.json"], skip_others=True)[0][0].name == \
-        "cpu-foundation.json"
+    record = ROOT / "benchmarks/results/cpu-2core-all-suite-2026-11-27.json"
+    skipped = []
+    assert report.load([other, record], skip_others=True, skipped=skipped)[0][0] == record and skipped == [other]
 
 
-def test_report_reads_earlier_script_records():
-    docs = report.load([ROOT / "benchmarks/results/cpu-foundation.json"])
-    (_, doc), = docs
-    assert doc["schema"] == 2 and doc["engines"] == ["cpu"]
-    bfs = [r for r in doc["results"] if r["algorithm"] == "bfs" and r["graph"] == "rmat20"
-           and r["impl"] == "la_graph[cpu]" and not r["variant"]]
-    assert len(bfs) == 1 and bfs[0]["per"] == 16
+def test_committed_page_is_the_generated_one(tmp_path):
+    """docs/benchmarks.md is what ``la-graph bench --report benchmarks/results/*.json`` writes."""
+    page = report.render(sorted((ROOT / report.RESULTS).glob("*.json")), tmp_path / "benchmarks.md", plots=False,
+                         skip_others=True)
+    assert page.read_text() == (ROOT / report.PAGE).read_text()
+    embedded = set(re.findall(r"\]\(benchmarks/([^)]+\.png)\)", page.read_text()))
+    assert embedded <= {p.name for p in (ROOT / "docs" / "benchmarks").glob("*.png")}
+
+
+def test_records_are_never_overwritten(tmp_path):
+    first = tmp_path / "bench-cpu-20260101-0000.json"
+    assert harness.free_path(first) == first
+    first.write_text("{}")
+    assert harness.free_path(first).name == "bench-cpu-20260101-0000-2.json"
+    (tmp_path / "bench-cpu-20260101-0000-2.json").write_text("{}")
+    assert harness.free_path(first).name == "bench-cpu-20260101-0000-3.json"
 
 
 # ---------------------------------------------------------------- the CLI
@@ -261,7 +272,10 @@ def test_cli_bench_and_report(tmp_path, capsys):
     assert f"wrote {out}" in capsys.readouterr().out
     page = tmp_path / "bench.md"
     assert main(["bench", "--report", str(out), "--report-out", str(page)]) == 0
-    assert "## test: `run.json`" in page.read_text()
+    assert "`run.json`" in page.read_text() and "targets" not in capsys.readouterr().out
+    assert main(["bench", "cc", "--graphs", "grid5", "--repeat", "1", "--peers", "none", "--out", str(out),
+                 "--no-progress"]) == 0                      # the first record stays: the second gets a new name
+    assert json.loads(out.read_text())["label"] == "test" and (tmp_path / "run-2.json").is_file()
     assert main(["bench", "--list"]) == 0
     assert "reachability" in capsys.readouterr().out
     tri = tmp_path / "tri.json"                      # run's name for triangle counting is the bench's tc
@@ -291,7 +305,6 @@ def test_cli_bench_errors(tmp_path, capsys):
 
 # ---------------------------------------------------------------- the ECL suite (external peers)
 def test_egr_files_hold_the_csr_and_int32_weights(tmp_path):
-    from la_graph.bench import external
 
     G = lg.Graph.from_edges([0, 0, 1], [1, 2, 2], w=[3.0, 1.0, 7.0], n=4)
     raw = np.fromfile(external.write_egr(G, tmp_path / "g.egr", weights=True), np.int32)
@@ -310,7 +323,6 @@ def test_egr_files_hold_the_csr_and_int32_weights(tmp_path):
 
 
 def test_ecl_build_patch_and_output_parsing():
-    from la_graph.bench import external
 
     line = 'printf("%.1f MHz and %.1f MHz", deviceProp.clockRate * 0.001, deviceProp.memoryClockRate * 0.001);'
     assert external.patch(line) == 'printf("%.1f MHz and %.1f MHz", 0 * 0.001, 0 * 0.001);'
@@ -350,10 +362,10 @@ def test_self_reported_times_and_checks():
         harness.time_interleaved([ours, ecl], repeat=2)
         return harness._record(algo, G, "g", setting, [ours, ecl], lambda *a: None)
 
-    good = rows(peers.SelfReported(0.002, {"components": 3}, True))[1]
+    good = rows(external.SelfReported(0.002, {"components": 3}, True))[1]
     assert good["status"] == "ok" and good["times_s"] == [0.002, 0.002] and good["summary"] == {"components": 3}
-    assert rows(peers.SelfReported(0.002, {"components": 4}, True))[1]["status"] == "wrong"
-    bad = rows(peers.SelfReported(0.002, {"components": 3}, False, "ERROR: found adjacent nodes"))[1]
+    assert rows(external.SelfReported(0.002, {"components": 4}, True))[1]["status"] == "wrong"
+    bad = rows(external.SelfReported(0.002, {"components": 3}, False, "ERROR: found adjacent nodes"))[1]
     assert bad["status"] == "wrong" and "own check" in bad["note"]
 
 

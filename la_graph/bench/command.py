@@ -2,12 +2,15 @@
 
 ::
 
-    la-graph bench                                  # every algorithm, the targets' graphs, CPU engine, all peers
+    la-graph bench                                  # every algorithm, the standard graphs, CPU engine, all peers
     la-graph bench bfs cc --graphs rmat18 grid512 --repeat 3
-    la-graph bench --suite targets ladder --engines cpu --out benchmarks/results/cpu.json --render
-    la-graph bench --engines gpu --out benchmarks/results/gpu-h100-suite.json    # on a GPU machine
+    la-graph bench --suite targets ladder --engines cpu --render
+    la-graph bench --engines gpu                    # on a GPU machine
     la-graph bench --report benchmarks/results/*.json                             # -> docs/benchmarks.md
     la-graph bench --list                                                         # what there is
+
+Records go to ``benchmarks/results/`` (:data:`la_graph.bench.report.RESULTS`), never over
+an earlier one.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ import os
 import sys
 from pathlib import Path
 
-from . import cases, peers
+from ..exceptions import InvalidArgumentError
+from . import cases, harness, peers
+from .report import PAGE, RESULTS, render
 
 #: ``la-graph run``'s names of the algorithms the bench names otherwise
 _RUN_NAMES = {"triangles": "tc"}
@@ -43,7 +48,8 @@ def add_arguments(p):
                    help="graph names (e.g. rmat20, grid1000, usroads-48, rmat20:w1-255, uk-2007-05:sym; see "
                         "la_graph.bench.graphs); default: the suites' graphs")
     p.add_argument("--suite", nargs="+", default=["targets"], choices=["targets", "ladder", "families", "real"],
-                   help="default graph sets: targets (the graphs of the published speed goals, default), ladder (R-MAT "
+                   help="default graph sets: targets (the standard graphs: R-MAT 20, a 1000 x 1000 grid, a road "
+                        "network, a web crawl and a few more per algorithm; default), ladder (R-MAT "
                         "scales, see --scales), families (every generated family), real (the data folder's graphs)")
     p.add_argument("--scales", type=_scales, default=None,
                    help="R-MAT scales of the ladder, e.g. 16-23 (default 16-21 on the CPU, 16-23 on the GPU)")
@@ -58,16 +64,19 @@ def add_arguments(p):
                    help="seconds of timed runs per implementation and case at most; slower ones run fewer "
                         "rounds, at least one (default 60)")
     p.add_argument("--out", type=Path, default=None,
-                   help="JSON record (default: benchmarks/results/bench-<engines>-<date>.json)")
+                   help=f"JSON record (default: {RESULTS.as_posix()}/bench-<engines>-<date>.json); a file that "
+                        "exists is never overwritten: the record gets the next free name (-2, -3, ...)")
     p.add_argument("--label", default="", help="a title for the run on the report page")
     p.add_argument("--provisional", action="store_true",
                    help="mark the record provisional (e.g. a pipeline check on a loaded machine): the report "
-                        "takes a target from it only where no other record has it")
+                        "leaves it out")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     p.add_argument("--report", nargs="+", type=Path, default=None, metavar="JSON",
-                   help="render these records into the benchmarks page instead of running")
-    p.add_argument("--report-out", type=Path, default=Path("docs/benchmarks.md"),
-                   help="the page --report writes (default docs/benchmarks.md; plots go to docs/benchmarks/)")
+                   help="render these records into the benchmarks page instead of running (JSON files that "
+                        "are not benchmark records are skipped with a note)")
+    p.add_argument("--report-out", type=Path, default=PAGE,
+                   help=f"the page --report writes (default {PAGE.as_posix()}; plots go to "
+                        f"{PAGE.with_suffix('').as_posix()}/)")
     p.add_argument("--render", action="store_true",
                    help="after the run, render every record in the --out folder into the page (--report-out)")
     p.add_argument("--list", action="store_true", help="list algorithms, suites and peers, then exit")
@@ -96,17 +105,17 @@ def _list(args):
 
 def run(args, argv=None):
     """Execute ``la-graph bench`` (``argv``: its command line, recorded); returns the exit status."""
-    from ..exceptions import InvalidArgumentError
-
     if args.list:
         return _list(args)
     if args.report:
-        from .report import render
-
         missing = [str(p) for p in args.report if not p.is_file()]
         if missing:
             raise FileNotFoundError(f"no such benchmark record: {', '.join(missing)}")
-        print(f"wrote {render(args.report, args.report_out)}")
+        skipped = []
+        page = render(args.report, args.report_out, skip_others=True, skipped=skipped)
+        for p in skipped:
+            print(f"note: skipped {p}: not a benchmark record")
+        print(f"wrote {page}")
         return 0
     algos = [_RUN_NAMES.get(a, a) for a in args.algos] or list(cases.ALGORITHMS)
     bad = [a for a in algos if a not in cases.ALGORITHMS]
@@ -125,9 +134,7 @@ def run(args, argv=None):
             raise InvalidArgumentError(f"unknown peer {bad[0]!r}; there are {', '.join(peers.TOOLS)} (or none)")
     if args.repeat < 1:
         raise InvalidArgumentError(f"--repeat must be at least 1, got {args.repeat}")
-    from . import harness
     from .graphs import family, find_file
-    from .report import evaluate, targets_table
 
     from .. import data
 
@@ -147,8 +154,8 @@ def run(args, argv=None):
     out = args.out
     if out is None:
         stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M")
-        folder = Path("benchmarks/results") if Path("benchmarks/results").is_dir() else Path(".")
-        out = folder / f"bench-{'-'.join(args.engines)}-{stamp}.json"
+        out = RESULTS / f"bench-{'-'.join(args.engines)}-{stamp}.json"
+    out = harness.free_path(out)   # chosen once: the run's checkpoints rewrite this file only
 
     def save(doc):  # after every row too, so that a long run killed midway keeps what it measured
         if not doc["results"]:
@@ -167,12 +174,7 @@ def run(args, argv=None):
     save(doc)
     for n in doc["notes"]:
         print(f"note: {n}")
-    evals = [e for e in evaluate([(out, doc)]) if "ours" in e]
-    if evals:
-        print("\ntargets measured in this run:\n" + targets_table(evals))
     print(f"\nwrote {out} ({doc['seconds']:.0f} s)")
     if args.render:
-        from .report import render
-
         print(f"wrote {render(sorted(Path(out).parent.glob('*.json')), args.report_out, skip_others=True)}")
     return 0

@@ -14,7 +14,7 @@ Each program reads a graph in the ECL binary CSR format (:func:`write_egr`),
 runs its kernels once, prints its own GPU compute time (CUDA events, graph
 already on the device) and checks its answer (ECL-CC, ECL-MIS against the
 input; ECL-MST and ECL-APSP against a CPU computation).  :func:`run` parses
-that output into a :class:`~la_graph.bench.peers.SelfReported`: the benchmark
+that output into a :class:`SelfReported`: the benchmark
 records the reported time, and checks the program's verdict and its summary
 (component counts) against la_graph's verified answer.
 
@@ -39,6 +39,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -217,10 +218,19 @@ def _deep_stack():
         resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
 
 
-def run(algo, egr, *, exe=None, timeout=120):
-    """Run the ECL program of ``algo`` on an ``.egr`` file; returns a :class:`~la_graph.bench.peers.SelfReported`."""
-    from .peers import SelfReported
+@dataclass
+class SelfReported:
+    """What a program that times and checks itself printed: its compute time (seconds), its
+    summary (e.g. ``{"components": 12}``), whether its own check passed, and its output's tail."""
 
+    seconds: float
+    summary: dict
+    verified: bool
+    log: str = ""
+
+
+def run(algo, egr, *, exe=None, timeout=120):
+    """Run the ECL program of ``algo`` on an ``.egr`` file; returns a :class:`SelfReported`."""
     exe = Path(exe or programs().get(algo) or "")
     if not exe.is_file():
         raise FileNotFoundError(f"{PROGRAMS[algo][0]} is not built: run 'python -m la_graph.bench.external build'")

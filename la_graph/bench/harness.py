@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from . import cases, peers as peer_mod
+from .external import SelfReported
 from .graphs import build, family
 
 
@@ -75,7 +76,7 @@ class Impl:
 
 def _timed(impl):
     """Seconds of one call: wall clock (the device synchronised around it), or the time a
-    program that times itself reports (:class:`~la_graph.bench.peers.SelfReported`)."""
+    program that times itself reports (:class:`~la_graph.bench.external.SelfReported`)."""
     if impl.sync:
         impl.sync()
     t = time.perf_counter()
@@ -83,7 +84,7 @@ def _timed(impl):
     if impl.sync:
         impl.sync()
     t = time.perf_counter() - t
-    return impl.raw.seconds if isinstance(impl.raw, peer_mod.SelfReported) else t
+    return impl.raw.seconds if isinstance(impl.raw, SelfReported) else t
 
 
 def _status_kib(field_name):
@@ -378,14 +379,14 @@ def _record(algo, G, name, setting, impls, say):
         else:
             try:
                 out = im.to_output(im.raw)
-                if isinstance(out, peer_mod.SelfReported):
+                if isinstance(out, SelfReported):
                     _check_reported(algo, G, setting, out, verified)
                 elif verified is None or not algo.same(out, verified):
                     algo.check(G, setting, out)
                     verified = out if verified is None else verified
                 work = algo.work(G, setting, out)
                 med = statistics.median(im.times)
-                summary = out.summary if isinstance(out, peer_mod.SelfReported) else algo.summary(G, setting, out)
+                summary = out.summary if isinstance(out, SelfReported) else algo.summary(G, setting, out)
                 row.update(status="ok", median_s=med, min_s=min(im.times), times_s=im.times,
                            repeat=len(im.times), warmup_s=im.warmup_s, work_edges=work,
                            edges_per_s=None if work is None else work / med, summary=summary, memory=im.memory)
@@ -417,6 +418,19 @@ def _check_reported(algo, G, setting, out, verified):
         for key in _MUST_AGREE:
             if key in out.summary and key in ours and out.summary[key] != ours[key]:
                 raise AssertionError(f"{key} = {out.summary[key]}, la_graph's verified answer has {ours[key]}")
+
+
+def free_path(path):
+    """``path``, or where a file is there already, the first free one of ``<stem>-2<suffix>``, ``-3``, ...
+
+    Records are never overwritten: two runs in the same minute get two names.
+    """
+    path = Path(path)
+    free, n = path, 1
+    while free.exists():
+        n += 1
+        free = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    return free
 
 
 def write(doc, out):

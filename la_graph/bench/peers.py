@@ -9,7 +9,7 @@
 * ``native``: our own CUDA baselines, :mod:`la_graph.bench.native` (GPU runs only);
 * ``ecl``: the ECL suite's programs (:mod:`la_graph.bench.external`; fetched and
   built on the GPU machine, never shipped), which time and check themselves: their
-  call returns a :class:`SelfReported`, whose time the benchmark records.
+  call returns a :class:`~la_graph.bench.external.SelfReported`, whose time the benchmark records.
 
 A peer's input is prepared once per graph, outside the timed region.  Each
 peer function returns ``(call, to_output)``: ``call()`` is what is timed,
@@ -23,10 +23,11 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import shutil
-from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
+
+from . import external
 
 TOOLS = ("scipy", "igraph", "networkx", "graphblas-algorithms", "native", "ecl")
 #: the peers that run on the GPU (only with --engines gpu)
@@ -47,17 +48,6 @@ NX_DEFAULT_MAX_EDGES = 2_000_000
 GA_APSP_MAX_N = 1_500
 
 
-@dataclass
-class SelfReported:
-    """What a program that times and checks itself printed: its compute time (seconds), its
-    summary (e.g. ``{"components": 12}``), whether its own check passed, and its output's tail."""
-
-    seconds: float
-    summary: dict
-    verified: bool
-    log: str = ""
-
-
 def _native():
     """The native GPU baselines, :mod:`la_graph.bench.native` (imported on first use)."""
     from . import native
@@ -68,8 +58,6 @@ def _native():
 def available(tool):
     """``(True, "")`` or ``(False, why)`` for a peer on this machine."""
     if tool == "ecl":
-        from . import external
-
         if shutil.which("nvidia-smi") is None:
             return False, "the ECL programs need an NVIDIA GPU"
         if not external.programs():
@@ -92,8 +80,6 @@ def available(tool):
 
 def version(tool):
     if tool == "ecl":
-        from . import external
-
         return f"ECL-Suite {external.ECL_COMMIT[:10]}: " + ", ".join(
             external.PROGRAMS[a][0] for a in sorted(external.programs()))
     if tool == "native":
@@ -145,8 +131,6 @@ def prepare(tool, G):
     if tool == "native":
         return _native().prepare(G)
     if tool == "ecl":
-        from . import external
-
         return external.Inputs(G)
     raise ValueError(tool)
 
@@ -391,8 +375,6 @@ def _graphblas_algorithms(algo, g, G, sources):
 
 # ---------------------------------------------------------------- ecl
 def _ecl(algo, inputs):
-    from . import external
-
     exe = external.programs().get(algo)
     if exe is None:
         return None

@@ -1,13 +1,14 @@
-"""Render benchmark records (JSON) into ``docs/benchmarks.md`` and PNG plots.
+"""Render benchmark records (JSON) into the benchmarks page, ``docs/benchmarks.md``, and its plots.
 
 ``la-graph bench --report benchmarks/results/*.json`` calls :func:`render`.
-The page has la_graph's published speed goals (:mod:`la_graph.bench.targets`), each
-evaluated from the newest run that measured la_graph and the named peer on that
-graph, and per run: the machine, a table per algorithm (time per call, per
-source for traversals; edges per second; la_graph's speed-up over each peer),
-notes (skipped peers and graphs), and plots (time against edges, log-log, one
-line per implementation; speed-up bars).  Records of the earlier scripts
-(``benchmarks/run.py``, ``benchmarks/gpu.py``) are read too.
+The page has, per engine, one current table per algorithm: for each graph the
+newest run that measured la_graph beside a peer (the newest run at all where
+none did), la_graph's time and the peers' times *from that same run*, and the
+record it comes from; then the hardware and the records, a speed-up plot per
+engine, and the scaling records of the distributed engine
+(:mod:`la_graph.bench.scaling`).  :func:`evaluate` checks the project's own
+speed goals (:mod:`la_graph.bench.targets`) against records; the page does
+not show them.
 """
 
 from __future__ import annotations
@@ -19,60 +20,33 @@ from pathlib import Path
 
 from ..exceptions import FileFormatError
 from .cases import ALGORITHMS
-from .graphs import family
+from .scaling import plot as plot_scaling
 from .targets import TARGETS
 
-_PEER_ORDER = ("native[gpu]", "scipy", "igraph", "networkx", "graphblas-algorithms")
+#: where ``la-graph bench`` writes its records, and where the page says they are
+RESULTS = Path("benchmarks/results")
+#: the page ``la-graph bench --report`` writes by default (plots into ``docs/benchmarks/``)
+PAGE = Path("docs/benchmarks.md")
+
+_PEER_ORDER = ("ecl[gpu]", "native[gpu]", "scipy", "igraph", "networkx", "graphblas-algorithms")
+_ENGINES = {"cpu": "CPU engine", "gpu": "GPU engine"}
 
 
 # ---------------------------------------------------------------- loading
-def _upgrade(doc):
-    """A record of the earlier benchmark scripts (no ``schema``) in the harness's form."""
-    graphs = {g["graph"]: {k: g.get(k) for k in ("n", "nnz", "edges", "directed")} for g in doc["graphs"]}
-    per_bfs = {g["graph"]: len(g.get("bfs_sources") or [0]) for g in doc["graphs"]}
-    main_variant = {"parent", "fastsv", "labels", "order", "order+parent", "order+layer+parent", "membership",
-                    "ecl-cc"}
-    rows = []
-    for r in doc["results"]:
-        variant, setting = r.get("variant", ""), ""
-        if "@hub" in variant:
-            variant, setting = variant.replace("@hub", ""), "source hub"
-        elif r["algorithm"] == "bfs":
-            setting = "16 random sources" if per_bfs.get(r["graph"], 1) > 1 else "source 0"
-        tool = "native[gpu]" if r["tool"] == "native" else r["tool"]
-        engine = "gpu" if tool.endswith("[gpu]") else ("cpu" if tool == "la_graph[cpu]" else None)
-        rows.append({"algorithm": r["algorithm"], "graph": r["graph"], "setting": setting, "impl": tool,
-                     "variant": "" if variant in main_variant else variant, "engine": engine,
-                     "per": per_bfs.get(r["graph"], 1) if r["algorithm"] == "bfs" and doc["engine"] == "cpu" else 1,
-                     "status": "ok" if r.get("correct", True) else "wrong", "median_s": r["median_s"],
-                     "min_s": r["min_s"], "repeat": r.get("repeat"),
-                     "edges_per_s": (r["gteps"] * 1e9 if r.get("gteps") else None)})
-    env = doc.get("environment", {})
-    machine = {"cpu": env.get("machine", "?"), "cores": env.get("cpus"),
-               "gpus": [env["device"]] if "device" in env else [], "versions": env}
-    return {"schema": 2, "date": doc["date"], "label": f"earlier {doc['engine'].upper()} script run",
-            "engines": [doc["engine"]], "machine": machine, "graphs": graphs, "results": rows,
-            "notes": doc.get("notes", [])}
-
-
 def is_record(doc):
-    """Whether a JSON document is a benchmark record (the harness's, or an earlier script's)."""
-    if not isinstance(doc, dict):
-        return False
-    if doc.get("schema") == 2:
-        return True
-    return ({"date", "engine", "graphs", "results"} <= set(doc)
-            and all(isinstance(r, dict) and {"algorithm", "tool", "median_s"} <= set(r) for r in doc["results"]))
+    """Whether a JSON document is a benchmark record of ``la-graph bench``."""
+    return isinstance(doc, dict) and doc.get("schema") == 2
 
 
 SCALING_KIND = "la_graph dask scaling"
 
 
-def load(paths, skip_others=False, scaling=None):
-    """``[(path, record)]``, oldest first; earlier script records upgraded.
+def load(paths, skip_others=False, scaling=None, skipped=None):
+    """``[(path, record)]``, oldest first.
 
-    With ``skip_others``, JSON files that are not benchmark records are left out;
-    otherwise they are an error.  Scaling records of the distributed engine
+    With ``skip_others``, JSON files that are not benchmark records are left out
+    (and appended to the list ``skipped`` when one is given); otherwise they are
+    an error.  Scaling records of the distributed engine
     (:mod:`la_graph.bench.scaling`) go to the list ``scaling`` when one is given.
     """
     docs = []
@@ -86,9 +60,11 @@ def load(paths, skip_others=False, scaling=None):
             continue
         if not is_record(doc):
             if skip_others:
+                if skipped is not None:
+                    skipped.append(Path(p))
                 continue
             raise FileFormatError(f"{p} is not a benchmark record of la-graph bench")
-        docs.append((Path(p), doc if doc.get("schema") == 2 else _upgrade(doc)))
+        docs.append((Path(p), doc))
     return sorted(docs, key=lambda pd: pd[1]["date"])
 
 
@@ -102,7 +78,7 @@ def per_call_ms(row):
     return row["median_s"] * 1e3 / max(1, row.get("per") or 1)
 
 
-# ---------------------------------------------------------------- targets
+# ---------------------------------------------------------------- targets (the project's, not the page's)
 def _find(doc, algo, graph, impl_key, setting):
     for r in doc["results"]:
         if (r["algorithm"] == algo and r["graph"] == graph and key(r) == impl_key
@@ -163,6 +139,50 @@ def evaluate(docs):
     return out
 
 
+# ---------------------------------------------------------------- the current rows
+def _machine_kind(doc):
+    """``"gpu"`` for a record made on a machine with a GPU, else ``"cpu"``."""
+    return "gpu" if doc.get("machine", {}).get("gpus") else "cpu"
+
+
+def current(docs, engine):
+    """The page's rows of one engine: ``{algorithm: [(case, record path, record, {impl key: row})]}``.
+
+    A case is a graph and a setting (its sources).  Its row is from the newest
+    record that measured la_graph's engine there; where that run had no peer on
+    the case and an earlier one did, the newest such earlier run's row follows
+    it, so that every ratio on the page is of one run (peers' rows are only
+    ever shown beside la_graph's of the same record).  Provisional records (a
+    pipeline check on a loaded machine) are left out.  The CPU engine's rows
+    come from machines without a GPU (the GPU machines' CPU engine runs on other
+    cores), the GPU engine's from machines with one.
+    """
+    ours = f"la_graph[{engine}]"
+    newest, beside = {}, {}
+    for path, doc in docs:       # oldest first: a later record replaces an earlier one
+        if engine not in doc.get("engines", []) or _machine_kind(doc) != engine or doc.get("provisional"):
+            continue
+        by_case = {}
+        for r in doc["results"]:
+            by_case.setdefault((r["algorithm"], r["graph"], r.get("setting", "")), {})[key(r)] = r
+        for case, rows in by_case.items():
+            if ours in rows:
+                peers = {k: r for k, r in rows.items() if not k.startswith("la_graph")}
+                newest[case] = (path, doc, {ours: rows[ours], **peers})
+                if peers:
+                    beside[case] = newest[case]
+    out = {}
+    for (algo, graph, setting), row in newest.items():
+        out.setdefault(algo, []).append(((graph, setting), *row))
+        earlier = beside.get((algo, graph, setting))
+        if earlier is not None and earlier is not row:
+            out[algo].append(((graph, setting), *earlier))
+    for rows in out.values():     # by size; stable: a case's newest row stays before its earlier one
+        rows.sort(key=lambda c: (c[2]["graphs"].get(c[0][0], {}).get("edges", 0), c[0]))
+    order = list(ALGORITHMS)
+    return dict(sorted(out.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
+
+
 def _ms(x):
     if x is None:
         return "—"
@@ -177,82 +197,38 @@ def _cell(row):
     return _ms(per_call_ms(row))
 
 
-def targets_table(evals):
-    lines = ["| issue | algorithm | graph | engine | target | la_graph ms | peers ms (la_graph speed-up) | met | record |",
-             "|---:|---|---|---|---|---:|---|---|---|"]
-    for e in evals:
-        t = e["target"]
-        graph = t.graph + (f", {t.setting}" if t.setting else "")
-        if "ours" not in e:
-            lines.append(f"| {t.issue} | {t.algorithm} | {graph} | {t.engine} | {t.describe()} | — | — | "
-                         f"not measured | — |")
-            continue
-        peers = "; ".join(f"{p} {_cell(r)}" + (f" ({e['ratios'][p]:.2f}×)" if p in e.get("ratios", {}) else "")
-                          for p, r in e["peers"].items()) or "—"
-        if t.algorithm == "mis" and e["ours"].get("summary"):
-            sizes = [f"la_graph {e['ours']['summary'].get('size')}"]
-            sizes += [f"{p} {r['summary'].get('size')}" for p, r in e["peers"].items()
-                      if r is not None and r.get("summary")]
-            peers += "; set size: " + ", ".join(sizes)
-        met = {True: "**yes**", False: "**NO**", None: "—"}[e["met"]]
-        if e.get("why"):
-            met += f" ({e['why']})"
-        lines.append(f"| {t.issue} | {t.algorithm} | {graph} | {t.engine} | {t.describe()} | "
-                     f"{_cell(e['ours'])} | {peers} | {met} | `{e['run']}` |")
-    return "\n".join(lines)
+def _peer_rank(k):
+    base = k.split(" ")[0]
+    return (_PEER_ORDER.index(base) if base in _PEER_ORDER else len(_PEER_ORDER), k)
 
 
-# ---------------------------------------------------------------- per-run tables
-def _impl_order(keys):
-    def rank(k):
-        if k.startswith("la_graph"):
-            return (0, k)
-        base = k.split(" ")[0]
-        return (1, _PEER_ORDER.index(base) if base in _PEER_ORDER else 99, k)
-    return sorted(keys, key=rank)
+def _peer_order(keys):
+    return sorted(keys, key=_peer_rank)
 
 
-def algorithm_table(doc, algo):
-    rows = [r for r in doc["results"] if r["algorithm"] == algo]
-    impls = _impl_order({key(r) for r in rows})
-    ours = [k for k in impls if k.startswith("la_graph") and "(" not in k]
-    peers = [k for k in impls if not k.startswith("la_graph")]
-    cases = list(dict.fromkeys((r["graph"], r.get("setting", "")) for r in rows))
-    pairs = [(o, p) for o in ours for p in peers if not (o == "la_graph[cpu]" and p.endswith("[gpu]"))]
-    memory = any(r.get("memory") for r in rows)   # records since the memory column
-    head = ["graph", "vertices", "edges", "setting", *[f"{k} ms" for k in impls],
-            *[f"{o} Medges/s" for o in ours], *[f"{o} vs {p}" for o, p in pairs]]
-    if memory:
-        head += ["CSR MB", *[f"{o} peak MB" for o in ours]]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 4 + "---:|" * (len(head) - 4)]
-    for g, s in cases:
-        by = {key(r): r for r in rows if r["graph"] == g and r.get("setting", "") == s}
-        info = doc["graphs"].get(g, {})
-        cells = [g, f"{info.get('n', 0):,}", f"{info.get('edges', 0):,}", s or "—"]
-        cells += [_cell(by.get(k)) for k in impls]
-        for o in ours:
-            r = by.get(o)
-            eps = r.get("edges_per_s") if r and r["status"] == "ok" else None
-            cells.append("—" if not eps else f"{eps / 1e6:,.1f}")
-        for o, p in pairs:
-            a, b = by.get(o), by.get(p)
-            ok = a and b and a["status"] == "ok" and b["status"] == "ok"
-            cells.append(f"{per_call_ms(b) / per_call_ms(a):.2f}×" if ok else "—")
-        if memory:
-            cells.append(_mb(info.get("csr_bytes")))
-            cells += [_mb(_peak(by.get(o))) for o in ours]
+def table(engine, cases, tags):
+    """The Markdown table of one algorithm on one engine: la_graph, each peer (and la_graph's speed-up), the record."""
+    ours = f"la_graph[{engine}]"
+    peers = _peer_order({k for *_, rows in cases for k in rows if k != ours})
+    head = ["graph", "vertices", "edges", "sources", "la_graph ms", "Medges/s", *[f"{p} ms" for p in peers], "record"]
+    lines = ["| " + " | ".join(head) + " |", "|---|---:|---:|---|---:|---:|" + "---:|" * len(peers) + "---|"]
+    last = None
+    for (graph, setting), path, doc, rows in cases:
+        mine = rows[ours]
+        info = doc["graphs"].get(graph, {})
+        eps = mine.get("edges_per_s") if mine["status"] == "ok" else None
+        cells = [graph, f"{info.get('n', 0):,}", f"{info.get('edges', 0):,}", setting or "—", _cell(mine),
+                 f"{eps / 1e6:,.1f}" if eps else "—"]
+        for p in peers:
+            r = rows.get(p)
+            cell = _cell(r)
+            if r is not None and r["status"] == "ok" and mine["status"] == "ok":
+                cell += f" ({per_call_ms(r) / per_call_ms(mine):.2f}×)"
+            cells.append(cell)
+        cells.append(tags[path.name] + (" (earlier)" if (graph, setting) == last else ""))
+        last = (graph, setting)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
-
-
-def _peak(row):
-    """A row's peak memory in the watched call: the device's for a GPU implementation, else the host's growth."""
-    mem = (row or {}).get("memory") or {}
-    return mem.get("peak_device_bytes", mem.get("peak_host_growth_bytes"))
-
-
-def _mb(nbytes):
-    return "—" if nbytes is None else f"{nbytes / 2**20:,.1f}"
 
 
 def _rel(p, out):
@@ -264,72 +240,30 @@ def _slug(text):
 
 
 # ---------------------------------------------------------------- plots
-def plot_times(doc, algo, path):
-    """Time per call against edges, log-log, one line per implementation."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = [r for r in doc["results"] if r["algorithm"] == algo and r["status"] == "ok"]
-    if not rows:
-        return None
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, k in enumerate(_impl_order({key(r) for r in rows})):
-        # a line joins the graphs of one family (a size ladder); other graphs are single points
-        groups = {}
-        for r in rows:
-            if key(r) == k and r["graph"] in doc["graphs"]:
-                fam = doc["graphs"][r["graph"]].get("family") or family(r["graph"])
-                if fam == "real":
-                    fam = r["graph"]  # different graphs: points, not a line
-                groups.setdefault((fam, r.get("setting", "")), []).append(
-                    (doc["graphs"][r["graph"]]["edges"], per_call_ms(r)))
-        label = k
-        for pts in groups.values():
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=4, color=colors[i % len(colors)],
-                    lw=2.2 if k.startswith("la_graph") else 1.2, label=label)
-            label = None
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-    ax.set_xlabel("edges")
-    ax.set_ylabel("median time per call (ms)")
-    ax.set_title(f"{ALGORITHMS[algo].title if algo in ALGORITHMS else algo} — {doc['date'][:10]}", fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+def speedup_bars(engine, by_algo):
+    """``[(case label, series, la_graph's speed-up)]``: every peer's time over la_graph's on the engine's rows."""
+    ours = f"la_graph[{engine}]"
+    bars = []
+    for algo, cases in by_algo.items():
+        for (graph, setting), _, _, rows in cases:
+            mine = rows[ours]
+            for k, r in rows.items():
+                if k != ours and r["status"] == "ok" and mine["status"] == "ok":
+                    bars.append((f"{algo} {graph} {setting}".strip(), f"vs {k}", per_call_ms(r) / per_call_ms(mine)))
+    return bars
 
 
-def plot_speedups(doc, path):
+def plot_speedups(bars, path, title=""):
     """la_graph's speed-up over each peer, per algorithm and graph (bars, log scale; > 1: la_graph faster)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    bars = []
-    for r in doc["results"]:
-        if r["status"] != "ok" or r["impl"].startswith("la_graph"):
-            continue
-        for o in doc["results"]:
-            if (o["status"] == "ok" and o["impl"].startswith("la_graph") and not o.get("variant")
-                    and not (o["impl"] == "la_graph[cpu]" and r["impl"].endswith("[gpu]"))
-                    and o["algorithm"] == r["algorithm"] and o["graph"] == r["graph"]
-                    and o.get("setting") == r.get("setting")):
-                bars.append((f"{r['algorithm']} {r['graph']} {r.get('setting') or ''}".strip(),
-                             f"{o['impl']} vs {key(r)}", per_call_ms(r) / per_call_ms(o)))
-    if not bars:
-        return None
     labels = list(dict.fromkeys(b[0] for b in bars))
-    series = _impl_order({b[1] for b in bars})
+    series = sorted({b[1] for b in bars}, key=lambda s: _peer_rank(s.removeprefix("vs ")))
     width = 0.8 / len(series)
-    fig, ax = plt.subplots(figsize=(max(6.4, 0.55 * len(labels) + 2), 4.8))
+    fig, ax = plt.subplots(figsize=(max(6.4, 0.3 * len(labels) + 2), 5.2))
     for i, s in enumerate(series):
         xs, ys = [], []
         for j, lab in enumerate(labels):
@@ -340,8 +274,10 @@ def plot_speedups(doc, path):
         ax.bar(xs, ys, width, label=s)
     ax.axhline(1.0, color="k", lw=0.8)
     ax.set_yscale("log")
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(labels))], labels, rotation=60, ha="right", fontsize=7)
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(labels))], labels, rotation=70, ha="right", fontsize=6)
     ax.set_ylabel("la_graph speed-up (peer time / ours)")
+    if title:
+        ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7)
     ax.grid(True, axis="y", which="both", alpha=0.3)
     fig.tight_layout()
@@ -354,39 +290,69 @@ def plot_speedups(doc, path):
 _INTRO = """\
 # Benchmarks
 
-Speed is measured here, never in unit tests. This page is generated by
-`la-graph bench --report benchmarks/results/*.json` from the JSON records the
-benchmark harness writes (`la-graph bench ...`; how to run it, and what every
-number means: `benchmarks/README.md` in the repository). Do not edit it by hand.
+la_graph is measured against the tools people use — scipy, igraph, NetworkX,
+graphblas-algorithms, and on the GPU the ECL suite (the fastest published CUDA
+codes) and our own CUDA baselines — **in one run on one machine**, and every
+answer is checked with `la_graph.verify`: a wrong answer shows as **WRONG**,
+never as a time.
 
-How it measures, in short: every graph is built once; the graph upload to an
-engine and each peer's own input preparation are outside the timed calls; every
-implementation gets one warm-up call, then the implementations are timed in
-interleaved rounds (a busy machine slows all of them alike); the median (and
-minimum) is kept; GPU calls are synchronised before and after. **Every result is
-checked** with `la_graph.verify` — a wrong answer shows as **WRONG**, never as a
-time. Times are per call, and per source for traversals from several sources
-(BFS, SSSP, reachability: the call runs all sources). "vs peer" is the peer's
-time divided by la_graph's: above 1, la_graph is faster.
+How to read the tables: times are the median milliseconds of one call, **per
+source** for traversals from several sources (BFS, SSSP, reachability: one
+call runs them all). Each peer's cell shows its time and, in brackets, la_graph's
+speed-up over it (the peer's time divided by la_graph's: above 1, la_graph is
+faster). `Medges/s` is the edges la_graph's call covered per second (for
+traversals, TEPS). Each row comes from the newest run that measured la_graph
+on that graph, and the peers' times are from **the same run**; where that run
+had no peer and an earlier one did, the earlier run's row follows, marked
+"earlier". The last column names the run; the runs are listed, with their
+machines, at the end of each engine's section.
+
+Reproduce or extend: `la-graph bench` (see the [command line](cli.md)) writes a
+JSON record into `{results}/`; `la-graph bench --report {results}/*.json`
+writes this page from the records, and its plots. Do not edit it by hand.
 """
+
+
+def _hardware(doc):
+    """The machine in a few words: CPU, cores, memory, GPUs."""
+    m = doc.get("machine", {})
+    text = f"CPU {m.get('cpu', '?')}, {m.get('cores', '?')} cores"
+    if m.get("memory_gib"):
+        text += f", {m['memory_gib']:.0f} GiB"
+    gpus = [g.split(",")[0] for g in m.get("gpus") or ()]
+    if gpus:
+        text += ", GPU " + (f"{len(gpus)} × {gpus[0]}" if len(set(gpus)) == 1 and len(gpus) > 1 else "; ".join(gpus))
+    return text
 
 
 def _machine_line(doc):
     m = doc.get("machine", {})
     v = m.get("versions", {})
-    bits = [f"CPU {m.get('cpu', '?')}, {m.get('cores', '?')} cores"]
-    if m.get("gpus"):
-        bits.append("GPU " + "; ".join(m["gpus"]))
-    if m.get("load_average"):
-        bits.append(f"load average at start {m['load_average'][0]:.1f}")
-    libs = ", ".join(f"{k} {v[k]}" for k in ("la_graph", "python-graphblas", "suitesparse-graphblas", "scipy",
-                                               "igraph", "networkx", "graphblas-algorithms", "cupy-cuda12x",
-                                               "cupy-cuda13x") if k in v)
+    bits = [_hardware(doc)]
+    libs = ", ".join(f"{k} {v[k]}" for k in ("python-graphblas", "suitesparse-graphblas", "scipy", "igraph",
+                                               "networkx", "graphblas-algorithms", "cupy-cuda12x", "cupy-cuda13x")
+                     if k in v)
     if libs:
         bits.append(libs)
     if m.get("git"):
         bits.append(f"commit {m['git']}")
     return "; ".join(bits)
+
+
+def _scaling_pick(scaling):
+    """The distributed engine's current scaling records: per worker kind and scaling kind, the complete
+    record with the most measured rows (the newest of equals)."""
+    best = {}
+    for path, doc in scaling:
+        if doc.get("partial"):
+            continue
+        kind = "weak" if any(r.get("scaling") == "weak" for r in doc["rows"]) else "strong"
+        rows = [r for r in doc["rows"] if r.get("algo") != "build" and "error" not in r]
+        rank = (len({(r["graph"], r["algo"], r["workers"]) for r in rows}), doc["date"])
+        k = (doc["local"], kind)
+        if k not in best or rank > best[k][0]:
+            best[k] = (rank, path, doc)
+    return [(p, d) for _, p, d in sorted(best.values(), key=lambda b: (b[2]["local"] != "cpu", b[1].name))]
 
 
 def scaling_section(path, doc, img_dir, out):
@@ -396,11 +362,8 @@ def scaling_section(path, doc, img_dir, out):
                       if r.get("checked_against")})
     checked = ("every answer compared with the CPU engine's" if all("cpu engine" in a for a in against)
                else "answers checked against " + "; ".join(against))
-    lines = [f"## Distributed engine, {kind} scaling, {doc['local']} workers"
-             + (" — partial (stopped before the end)" if doc.get("partial") else "") + f": `{path.name}`", "",
-             f"{doc['date']}; {doc['machine']}; median ms of the timed runs, {checked} "
-             f"(`python -m la_graph.bench.scaling`; see [scaling out](scaling.md))."
-             + (f" {doc['note'].rstrip('.')}." if doc.get("note") else ""), ""]
+    lines = [f"### {doc['local'].upper()} workers, {kind} scaling: `{path.name}`", "",
+             f"{doc['date']}; {doc['machine']}; median ms of the timed runs, {checked}.", ""]
     workers = sorted({r["workers"] for r in doc["rows"]})
     lines += ["| graph | algorithm | " + " | ".join(f"{w} worker{'s' * (w > 1)}" for w in workers) + " | checked |",
               "|---|---|" + "---:|" * len(workers) + "---|"]
@@ -427,12 +390,9 @@ def scaling_section(path, doc, img_dir, out):
                       "what NCCL's all-gather takes for the same bytes between the same GPUs:", "",
                   "| graph | algorithm | workers | path | ms | inside | compute | exchange | NCCL floor | "
                   "GB per run |", "|---|---|---:|---|---:|---:|---:|---:|---:|---:|"]
-
-        def ms(v):
-            return "—" if v is None else f"{v:,.1f}"
-        lines += [f"| {r['graph']} | {r['algo']} | {r['workers']} | {r.get('path', 'client')} | {ms(r['ms'])} | "
-                  f"{ms(r.get('inside_ms'))} | {ms(r['compute_ms'])} | {ms(r['exchange_ms'])} | "
-                  f"{ms(r.get('nccl_floor_ms'))} | {r['bytes_per_run'] / 1e9:.2f} |" for r in split]
+        lines += [f"| {r['graph']} | {r['algo']} | {r['workers']} | {r.get('path', 'client')} | {_ms1(r['ms'])} | "
+                  f"{_ms1(r.get('inside_ms'))} | {_ms1(r['compute_ms'])} | {_ms1(r['exchange_ms'])} | "
+                  f"{_ms1(r.get('nccl_floor_ms'))} | {r['bytes_per_run'] / 1e9:.2f} |" for r in split]
     if builds or errors:
         lines += [""] + builds + errors
     if doc.get("traffic"):
@@ -443,57 +403,77 @@ def scaling_section(path, doc, img_dir, out):
     for n in doc.get("nccl_same_gpus", []):
         lines += ["", f"NCCL between the same {n['devices']} GPUs, {n['bytes'] / 1e6:.1f} MB: all-gather "
                       f"{n['allgather_ms']:.3f} ms, all-reduce {n['allreduce_ms']:.3f} ms."]
-    if img_dir is not None and cells:
-        from .scaling import plot
-        img_dir.mkdir(parents=True, exist_ok=True)
-        p = img_dir / f"{_slug(path.stem)}.png"
-        plot(doc, p)
-        lines += ["", f"![{kind} scaling]({_rel(p, out)})"]
+    if cells:
+        lines += ["", f"![{kind} scaling]({_rel(_scaling_png(path, img_dir), out)})"]
     return lines + [""]
 
 
-def render(paths, out="docs/benchmarks.md", img_dir=None, plots=True, skip_others=False):
-    """Write the page (and the plots into ``img_dir``, default ``<out stem>/`` beside it); return its path."""
+def _scaling_png(path, img_dir):
+    return img_dir / f"{_slug(path.stem)}.png"
+
+
+def _ms1(v):
+    return "—" if v is None else f"{v:,.1f}"
+
+
+def render(paths, out=PAGE, img_dir=None, plots=True, skip_others=False, skipped=None):
+    """Write the page (and, with ``plots``, its plots into ``img_dir``, default ``<out stem>/`` beside it).
+
+    ``skip_others`` and ``skipped`` as :func:`load`'s; an error when no file is a record.
+    The page's text does not depend on ``plots``: it names the plots either way.
+    Returns the page's path.
+    """
     scaling = []
-    docs = load(paths, skip_others, scaling)
+    docs = load(paths, skip_others, scaling, skipped)
+    if not docs and not scaling:
+        raise FileFormatError(f"none of {', '.join(map(str, paths)) or 'no files'} is a benchmark record "
+                              "of la-graph bench")
     out = Path(out)
     img_dir = Path(img_dir) if img_dir else out.with_suffix("")
-    evals = evaluate(docs)
-    measured = [e for e in evals if e["met"] is not None]
-    met = sum(1 for e in measured if e["met"])
-    parts = [_INTRO, "## Targets",
-             f"la_graph's published speed goals (the first column names the project issue that set each one; "
-             f"`la_graph/bench/targets.py` lists them), each measured side by side with its named peer in one "
-             f"run (the newest run "
-             f"that has it; a provisional run — a pipeline check on a loaded machine — only where no other run "
-             f"has it). **{met} of {len(measured)} decided targets are met**; "
-             f"{sum(1 for e in evals if 'ours' not in e)} are not measured yet (their algorithm has not "
-             f"landed, or their run — e.g. the GPU one — has not been made). CPU targets are for the 2-core "
-             f"CI machine type, GPU targets for one H100.", "", targets_table(evals), ""]
-    for path, doc in reversed(docs):
-        title = ((doc.get("label") or "run") + (" — provisional" if doc.get("provisional") else "")
-                 + (" — partial (stopped before the end)" if doc.get("partial") else ""))
-        parts += [f"## {title}: `{path.name}`", "",
-                  f"{doc['date']}, engines {', '.join(doc.get('engines', []))}; {_machine_line(doc)}.", ""]
-        if doc.get("command"):
-            parts += [f"Command: `{doc['command']}`", ""]
-        algos = list(dict.fromkeys(r["algorithm"] for r in doc["results"]))
-        for algo in algos:
+    parts = [_INTRO.format(results=RESULTS.as_posix())]
+    figures = []       # (plot function, its arguments) to draw once the page's text is known
+    for engine, name in _ENGINES.items():
+        by_algo = current(docs, engine)
+        if not by_algo:
+            continue
+        used = list(dict.fromkeys(path for cases in by_algo.values() for _, path, _, _ in cases))
+        used.sort(key=lambda p: next(d["date"] for q, d in docs if q == p))
+        tags = {p.name: f"{engine[0]}{i}" for i, p in enumerate(used, 1)}
+        machines = sorted({_hardware(d) for p, d in docs if p in used})
+        parts += [f"## {name}", "", "Measured on: " + "; ".join(machines) + ".", ""]
+        if engine == "gpu":
+            parts += ["la_graph's GPU calls are timed with the device synchronised before and after, the graph (and, "
+                      "where the function offers it, the result) on the device; the ECL programs report their own "
+                      "kernel time; scipy and the other CPU peers run on the same host's cores.", ""]
+        for algo, cases in by_algo.items():
             title = ALGORITHMS[algo].title if algo in ALGORITHMS else algo
-            parts += [f"### {title} (`{algo}`)", "", algorithm_table(doc, algo), ""]
-            if plots:
-                img_dir.mkdir(parents=True, exist_ok=True)
-                p = plot_times(doc, algo, img_dir / f"{_slug(path.stem)}-{algo}.png")
-                if p:
-                    parts += [f"![{algo}: time against edges]({_rel(p, out)})", ""]
-        if plots and doc["results"]:
-            p = plot_speedups(doc, img_dir / f"{_slug(path.stem)}-speedup.png")
-            if p:
-                parts += [f"![speed-up of la_graph over each peer]({_rel(p, out)})", ""]
-        if doc.get("notes"):
-            parts += ["Notes:", "", *[f"* {n}" for n in dict.fromkeys(doc["notes"])], ""]
-    for path, doc in sorted(scaling, key=lambda pd: pd[1]["date"], reverse=True):
-        parts += scaling_section(path, doc, img_dir if plots else None, out)
+            parts += [f"### {title}", "", table(engine, cases, tags), ""]
+        bars = speedup_bars(engine, by_algo)
+        if bars:
+            p = img_dir / f"{engine}-speedup.png"
+            figures.append((plot_speedups, (bars, p, f"{name}: la_graph's speed-up over each peer")))
+            parts += [f"![{name}: la_graph's speed-up over each peer]({_rel(p, out)})", ""]
+        parts += [f"### {name}: the runs", "", "| run | record | date | machine | command |", "|---|---|---|---|---|"]
+        for p in used:
+            d = next(d for q, d in docs if q == p)
+            cmd = (d.get("command") or "").replace("|", "\\|")
+            parts.append(f"| {tags[p.name]} | `{p.name}` | {d['date'][:10]} | {_machine_line(d)} | "
+                         + (f"`{cmd}`" if cmd else "—") + " |")
+        parts.append("")
+    picked = _scaling_pick(scaling)
+    if picked:
+        parts += ["## Distributed engine", "",
+                  "Strong and weak scaling of the Dask engine (`python -m la_graph.bench.scaling`); the other "
+                  "scaling runs and what they show are in [scaling out](scaling.md).", ""]
+        for path, doc in picked:
+            lines = scaling_section(path, doc, img_dir, out)
+            parts += lines
+            if any(line.startswith("![") for line in lines):
+                figures.append((plot_scaling, (doc, _scaling_png(path, img_dir))))
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(parts).rstrip() + "\n")
+    if plots and figures:
+        img_dir.mkdir(parents=True, exist_ok=True)
+        for fn, args in figures:
+            fn(*args)
     return out
