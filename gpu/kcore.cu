@@ -25,11 +25,18 @@
 // entries has max(1, ceil(L / chunk)) entries, each a group of gs lanes takes (a hub
 // spreads over the grid), so it never holds more than n + (entries / chunk).
 //
-// st[] (int64): KC_TAIL the queue's length; KC_MIN three slots of the least live
-// degree (by collect number mod 3: each is reset two collects before its use, after
-// its last read); KC_LIVE three slots of the compacted list's length (likewise, by
-// compaction number); then the launch's levels, rounds and compactions.  All blocks
-// take the same branches: every decision reads values fixed before the last barrier.
+// st[] (int64): KC_TAIL the queue's final length (written at the end); KC_MIN three
+// slots of the least live degree (by collect number mod 3: each is reset two collects
+// before its use, after its last read); KC_LIVE three slots of the compacted list's
+// length (likewise, by compaction number); then the launch's levels, rounds and
+// compactions; KC_ADD three slots of the entries a phase (the stretch between two
+// barriers: a collect or a round) appends, by phase number mod 3, reset likewise.
+// All blocks take the same branches: every decision reads values fixed before the
+// last barrier.  The queue's end is one of them: each thread adds the finished
+// phase's count to its own copy, never reading a shared tail, since a block already
+// past the barrier appends (to the next phase's slot) while a slower one has yet to
+// read (a cumulative tail read then gave blocks different ends: entries peeled by
+// no block or by two, cores too high or too low; issue 37).
 
 #define KC_BLOCK 512
 #define KC_FULL 0xffffffffu
@@ -39,6 +46,7 @@
 #define KC_LEVELS 7
 #define KC_ROUNDS 8
 #define KC_COMPACTIONS 9
+#define KC_ADD 10
 
 __device__ __forceinline__ int kc_dec(int* p) { return atomicSub(p, 1); }
 __device__ __forceinline__ long long kc_dec(long long* p) {
@@ -93,7 +101,6 @@ __global__ void __launch_bounds__(KC_BLOCK, 2) kc_peel(
   const long long nthreads = (long long)gridDim.x * blockDim.x;
   const long long g = tid / gs, ngroups = nthreads / gs;
   const int sub = threadIdx.x & (gs - 1), lane = threadIdx.x & 31;
-  unsigned long long* tail = (unsigned long long*)&st[KC_TAIL];
   unsigned long long barrier = 0;
 
   for (long long v = tid; v < n; v += nthreads) {   // the degrees
@@ -109,17 +116,19 @@ __global__ void __launch_bounds__(KC_BLOCK, 2) kc_peel(
   la_grid_sync(bar, barrier);
 
   const VT* list = nullptr;          // the live list (null: every vertex, 0 .. n - 1)
-  long long nl = n, head = 0, head_c = 0, kc = 0, k = 0, levels = 0, rounds = 0;
-  unsigned c = 0, cc = 0;            // collects and compactions so far
+  long long nl = n, head = 0, qe = 0, head_c = 0, kc = 0, k = 0, levels = 0, rounds = 0;
+  unsigned c = 0, cc = 0, ph = 0;    // collects, compactions and appending phases so far
   for (;;) {
     // ---- collect: degree <= kc onto the queue; the least live degree; maybe compact the list
     const bool compact = head > head_c && 2 * (head - head_c) >= nl;
     VT* next = (cc & 1) ? lb : la;
     long long* least = &st[KC_MIN + c % 3];
     unsigned long long* nnext = (unsigned long long*)&st[KC_LIVE + cc % 3];
+    unsigned long long* added = (unsigned long long*)&st[KC_ADD + ph % 3];   // appends go to qe + *added
     if (tid == 0) {
       st[KC_MIN + (c + 1) % 3] = LA_LLONG_MAX;
       if (compact) st[KC_LIVE + (cc + 1) % 3] = 0;
+      st[KC_ADD + (ph + 1) % 3] = 0;   // phase ph - 2's count: every thread read it before the last barrier
     }
     long long mine = LA_LLONG_MAX;
     for (long long i = tid; __any_sync(KC_FULL, i < nl); i += nthreads) {   // the warp's lanes together
@@ -137,7 +146,7 @@ __global__ void __launch_bounds__(KC_BLOCK, 2) kc_peel(
           }
         }
       }
-      const long long at = kc_reserve(tail, need);
+      const long long at = qe + kc_reserve(added, need);
       for (long long p = 0; p < need; ++p) queue[at + p] = (p << 32) | v;
       if (compact) {
         const long long w = kc_reserve(nnext, keep);
@@ -165,7 +174,8 @@ __global__ void __launch_bounds__(KC_BLOCK, 2) kc_peel(
       head_c = head;
       ++cc;
     }
-    long long qe = __ldcg(&st[KC_TAIL]);
+    qe += (long long)__ldcg(&st[KC_ADD + ph % 3]);
+    ++ph;
     if (qe == head) {               // no live vertex of degree kc
       const long long m = __ldcg(least);
       if (m == LA_LLONG_MAX) break;   // none left at all
@@ -176,6 +186,8 @@ __global__ void __launch_bounds__(KC_BLOCK, 2) kc_peel(
     k = kc;
     ++levels;
     while (qe != head) {
+      unsigned long long* added = (unsigned long long*)&st[KC_ADD + ph % 3];
+      if (tid == 0) st[KC_ADD + (ph + 1) % 3] = 0;   // likewise
       for (long long f = head + g; __any_sync(KC_FULL, f < qe); f += ngroups) {
         long long p = 0, pend = 0, a = 0, na = 0, b = 0;
         if (f < qe) {
@@ -204,7 +216,7 @@ __global__ void __launch_bounds__(KC_BLOCK, 2) kc_peel(
               need = L > chunk ? (L + chunk - 1) / chunk : 1;
             }
           }
-          const long long at = kc_reserve(tail, need);
+          const long long at = qe + kc_reserve(added, need);
           for (long long q = 0; q < need; ++q) queue[at + q] = (q << 32) | u;
         }
       }
@@ -212,11 +224,13 @@ __global__ void __launch_bounds__(KC_BLOCK, 2) kc_peel(
       ++rounds;
       barrier += gridDim.x;
       la_grid_sync(bar, barrier);
-      qe = __ldcg(&st[KC_TAIL]);
+      qe += (long long)__ldcg(&st[KC_ADD + ph % 3]);
+      ++ph;
     }
     kc = k + 1;
   }
   if (tid == 0) {
+    st[KC_TAIL] = qe;
     st[KC_LEVELS] = levels;
     st[KC_ROUNDS] = rounds;
     st[KC_COMPACTIONS] = cc;

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The one device runner: named suites of GPU checks, each under its own time limit, logs in $OUT.
+#
+#   bash tools/device.sh SUITE [SUITE...]        (from the checkout's root, on the GPU machine)
+#
+# It sources tools/gpu-machine.sh (the wheels of .whl/, LA_GRAPH_DATA=.data/), so a device call
+# carries [".whl", ".data"] and its command is just `bash tools/device.sh gpu-tests stress`.
+# Suites:
+#   gpu-tests   pytest -m "gpu and not stress" over tests/ (every GPU unit test)
+#   stress      pytest -m "gpu and stress" (tests/test_gpu_stress.py: every algorithm called
+#               LA_GRAPH_STRESS_REPEAT times, default 20, on R-MAT 20 and the real graphs,
+#               each answer equal to the CPU engine's and checked by la_graph.verify)
+#   sanitizer   compute-sanitizer (tools in SANITIZER_TOOLS, default "racecheck synccheck
+#               memcheck initcheck") over the stress suite on one small graph of each
+#               generator family, one call each (LA_GRAPH_STRESS_GRAPHS=small, REPEAT=1);
+#               a hazard or error fails the suite (--error-exitcode).  compute-sanitizer
+#               needs the nvidia-h100 kinds: on the gVisor H200 it reports "Device not supported"
+# Knobs (environment):
+#   LIMIT_GPU_TESTS, LIMIT_STRESS, LIMIT_SANITIZER   seconds a suite may run (default 300, 300,
+#                    120 per sanitizer tool); at the limit the suite is stopped and marked 124
+#   PYTEST_ARGS      extra pytest arguments for every suite (e.g. "-k core_number -x")
+#   SANITIZER_TOOLS  the compute-sanitizer tools of the sanitizer suite
+#   SANITIZER_GRAPHS the sanitizer suite's graphs (LA_GRAPH_STRESS_GRAPHS; default small)
+# Logs: $OUT/<suite>.log (sanitizer-<tool>.log for each tool), at most 8 files come back; without
+# $OUT (elsewhere) they go to ./device-logs.  The exit status is the first failing suite's.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+OUT=${OUT:-$PWD/device-logs}
+mkdir -p "$OUT"
+. tools/gpu-machine.sh || { echo "device.sh: tools/gpu-machine.sh failed (are .whl/ and .data/ carried?)"; exit 1; }
+export PYTHONUNBUFFERED=1
+
+status=0
+summary=()
+
+# run LOG LIMIT COMMAND...: one step, its output to the screen and $OUT/LOG, stopped at LIMIT seconds
+run() {
+    local log=$1 limit=$2
+    shift 2
+    local t0=$SECONDS rc
+    echo "=== $log: $* (limit ${limit}s)"
+    set -o pipefail
+    timeout -k 10 "$limit" "$@" 2>&1 | tee "$OUT/$log.log"
+    rc=$?
+    set +o pipefail
+    summary+=("$log: rc $rc, $((SECONDS - t0)) s")
+    [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
+    return 0
+}
+
+pytest_cmd=(python3 -m pytest -p no:cacheprovider -q -rfEs ${PYTEST_ARGS:-})
+
+for suite in "$@"; do
+    case "$suite" in
+    gpu-tests)
+        run gpu-tests "${LIMIT_GPU_TESTS:-300}" "${pytest_cmd[@]}" -m "gpu and not stress" tests
+        ;;
+    stress)
+        run stress "${LIMIT_STRESS:-300}" "${pytest_cmd[@]}" -m "gpu and stress" --durations=15 tests/test_gpu_stress.py
+        ;;
+    sanitizer)
+        for tool in ${SANITIZER_TOOLS:-racecheck synccheck memcheck initcheck}; do
+            extra=()
+            [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
+            run "sanitizer-$tool" "${LIMIT_SANITIZER:-120}" \
+                env LA_GRAPH_STRESS_GRAPHS="${SANITIZER_GRAPHS:-small}" LA_GRAPH_STRESS_REPEAT=1 \
+                compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 30 \
+                "${pytest_cmd[@]}" -m "gpu and stress" tests/test_gpu_stress.py
+        done
+        ;;
+    *)
+        echo "device.sh: unknown suite '$suite' (gpu-tests, stress, sanitizer)"
+        status=2
+        ;;
+    esac
+done
+
+echo "=== summary"
+printf '%s\n' "${summary[@]}" | tee "$OUT/summary.log"
+exit "$status"
