@@ -139,13 +139,18 @@ def _bfs_full(G, r, a):
     verify.check_bfs(G, _sources(r), _fields(r, "level", "parent"))
 
 
-def _bfs_sample(G, r, a):
-    level = _host(r.level)
+def _per_source(checker, G, r, values):
+    # one sampled check per searched source: the single source's vector, or rows of a multi-source result
+    values = _host(values)
     if r.source is not None:
-        verify.check_bfs_sample(G, r.source, level, sample=SAMPLE)
+        checker(G, r.source, values, sample=SAMPLE)
         return
     for i in _rows(len(r.sources)):
-        verify.check_bfs_sample(G, int(r.sources[i]), level[i], sample=SAMPLE)
+        checker(G, int(r.sources[i]), values[i], sample=SAMPLE)
+
+
+def _bfs_sample(G, r, a):
+    _per_source(verify.check_bfs_sample, G, r, r.level)
 
 
 def _sssp_full(G, r, a):
@@ -153,12 +158,7 @@ def _sssp_full(G, r, a):
 
 
 def _sssp_sample(G, r, a):
-    dist = _host(r.distance)
-    if r.source is not None:
-        verify.check_sssp_sample(G, r.source, dist, sample=SAMPLE)
-        return
-    for i in _rows(len(r.sources)):
-        verify.check_sssp_sample(G, int(r.sources[i]), dist[i], sample=SAMPLE)
+    _per_source(verify.check_sssp_sample, G, r, r.distance)
 
 
 def _msf_full(G, r, a):
