@@ -32,6 +32,7 @@ from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NegativeCycleError, OutOfMemory
 from ..graph import Graph
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .steps import step
 
 __all__ = ["apsp", "apsp_blocks", "METHODS", "floyd_warshall"]
@@ -48,6 +49,8 @@ FW_DENSITY = {True: 256, False: 16}
 BLOCK_BYTES = 1 << 26
 
 
+@algorithm("apsp", cli=Cli("apsp", "all-pairs shortest paths (--method)", options=("method",)),
+           networkx=("floyd_warshall_numpy",), checker="check_apsp", bench=("apsp",), page="algorithms/apsp.md")
 @certified("apsp")
 def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, output="numpy"):
     """Shortest-path lengths between all pairs of vertices, as a dense ``n x n`` array.
@@ -165,6 +168,7 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, outpu
     return out
 
 
+@algorithm("apsp_blocks", checker="check_apsp", page="algorithms/apsp.md")
 @certified("apsp_blocks")
 def apsp_blocks(G, block_rows=None, *, max_bytes=None, engine=None):
     """Stream the all-pairs distance matrix a block of rows at a time.

@@ -64,6 +64,7 @@ from .._random import check_seed
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NumericRangeError
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .steps import step
 
 __all__ = ["betweenness_centrality", "batch_size", "rescale", "sample_sources", "COUNT_SPREAD"]
@@ -83,6 +84,11 @@ WORK_BYTES = 80
 COUNT_SPREAD = 1800
 
 
+@algorithm("betweenness_centrality",
+           cli=Cli("bc", "betweenness centrality (exact, or from --k sampled sources with --seed, or from --sources)",
+                   options=("sources", "seed", "k"), defaults={"seed": 0}),
+           networkx=("betweenness_centrality",), checker="check_betweenness", bench=("bc",),
+           page="algorithms/betweenness.md")
 @certified("betweenness_centrality")
 def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=None, sources=None,
                            engine=None, progress=False):

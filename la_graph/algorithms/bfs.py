@@ -40,6 +40,7 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .reachability import sweep
 from .steps import step
 
@@ -129,6 +130,10 @@ class BFSResult:
         return 0 if self.level is None else int(self.level.max(initial=-1)) + 1
 
 
+@algorithm("bfs", cli=Cli("bfs", "breadth-first search from --source (levels, parents) or from --sources",
+                         options=("source", "sources")),
+           networkx=("bfs_edges", "single_source_shortest_path_length"), checker="check_bfs", bench=("bfs",),
+           page="algorithms/bfs.md")
 @certified("bfs")
 def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="auto", engine=None,
         output="numpy"):

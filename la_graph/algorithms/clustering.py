@@ -33,11 +33,15 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .triangles import oriented_edges, triangle_sums, vertex_triangles
 
 __all__ = ["local_clustering_coefficient"]
 
 
+@algorithm("local_clustering_coefficient",
+           cli=Cli("lcc", "the local clustering coefficient of every vertex (LDBC Graphalytics)"),
+           networkx=("clustering",), checker="check_lcc", bench=("lcc",), page="algorithms/clustering.md")
 @certified("local_clustering_coefficient")
 def local_clustering_coefficient(G, *, engine=None):
     """The local clustering coefficient of every vertex, as LDBC Graphalytics defines it.

@@ -27,6 +27,7 @@ from __future__ import annotations
 from .. import _validation as V
 from ..engines import get_engine
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .steps import step
 
 __all__ = ["connected_components", "component_labels", "fastsv_round"]
@@ -46,6 +47,10 @@ def fastsv_round(E, A, f, gp, mngp):
     return f, gp_new, not E.isequal(gp_new, gp)
 
 
+@algorithm("connected_components",
+           cli=Cli("cc", "connected components (weakly connected on a directed graph)"),
+           networkx=("connected_components",), checker="check_cc", bench=("cc",),
+           page="algorithms/connected_components.md")
 @certified("connected_components")
 def connected_components(G, *, engine=None, output="numpy"):
     """Label the connected components of ``G``.

@@ -46,6 +46,7 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .steps import step
 
 __all__ = ["core_number", "core_peel"]
@@ -54,6 +55,8 @@ __all__ = ["core_number", "core_peel"]
 _GONE = np.iinfo(np.int64).max // 2
 
 
+@algorithm("core_number", cli=Cli("kcore", "the core number of every vertex (k-core decomposition)"),
+           networkx=("core_number",), checker="check_core_number", bench=("kcore",), page="algorithms/kcore.md")
 @certified("core_number")
 def core_number(G, *, engine=None):
     """The core number of every vertex (k-core decomposition by peeling).

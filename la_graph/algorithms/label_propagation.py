@@ -37,6 +37,7 @@ from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidGraphError
 from ._certify import certified
+from ._registry import Cli, algorithm
 
 __all__ = ["label_propagation", "MAX_N"]
 
@@ -44,6 +45,10 @@ __all__ = ["label_propagation", "MAX_N"]
 MAX_N = 1 << 31
 
 
+@algorithm("label_propagation",
+           cli=Cli("cdlp", "communities by label propagation (LDBC Graphalytics CDLP, --max-iter rounds)",
+                   options=("max_iter",)),
+           checker="check_cdlp", bench=("cdlp",), page="algorithms/label_propagation.md")
 @certified("label_propagation")
 def label_propagation(G, *, max_iter=10, engine=None):
     """Community labels by synchronous label propagation (LDBC Graphalytics CDLP).

@@ -48,6 +48,7 @@ from .. import _validation as V
 from ..engines import get_engine
 from .._keys import weight_ranks
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .steps import step
 
 __all__ = ["minimum_spanning_forest", "MSFResult", "weight_ranks", "msf_edges", "msf_round", "msf_forest",
@@ -86,6 +87,9 @@ class MSFResult:
         return self.labels.size - self.u.size
 
 
+@algorithm("minimum_spanning_forest", cli=Cli("msf", "a minimum spanning forest"),
+           networkx=("minimum_spanning_edges", "minimum_spanning_tree"), checker="check_msf", bench=("msf",),
+           page="algorithms/msf.md")
 @certified("minimum_spanning_forest")
 def minimum_spanning_forest(G, *, engine=None, output="numpy"):
     """A minimum spanning forest of undirected ``G`` (a minimum spanning tree per component).

@@ -44,6 +44,7 @@ from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import ConvergenceError, InvalidArgumentError, InvalidGraphError
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .steps import step
 
 __all__ = ["pagerank", "pagerank_iterate"]
@@ -51,6 +52,11 @@ __all__ = ["pagerank", "pagerank_iterate"]
 VARIANTS = ("networkx", "gap", "graphalytics")
 
 
+@algorithm("pagerank",
+           cli=Cli("pagerank", "PageRank (--alpha, --max-iter, --tol, --variant networkx|gap|graphalytics)",
+                   options=("alpha", "max_iter", "tol", "variant"),
+                   defaults={"alpha": 0.85, "tol": 1e-6, "variant": "networkx"}),
+           networkx=("pagerank",), checker="check_pagerank", bench=("pagerank",), page="algorithms/pagerank.md")
 @certified("pagerank")
 def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, weight=None, dangling=None,
              variant="networkx", engine=None):

@@ -31,6 +31,7 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .steps import step
 
 __all__ = ["reachability", "sweep", "default_batch", "reach_sweep"]
@@ -74,6 +75,9 @@ def sweep(E, A, Q, visited, *, parent=None, level=None, k=0, depth=None):
     return Q, k
 
 
+@algorithm("reachability", cli=Cli("reachability", "the vertices reachable from each of --sources",
+                                          options=("source", "sources")),
+           checker="check_reachability", bench=("reachability",), page="algorithms/reachability.md")
 @certified("reachability")
 def reachability(G, sources, *, batch=None, engine=None):
     """Which vertices each source reaches.

@@ -46,12 +46,16 @@ from .. import _validation as V
 from ..engines import get_engine
 from .._random import vertex_ranks
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .connected_components import connected_components
 from .steps import step
 
 __all__ = ["strongly_connected_components", "scc_labels", "scc_trim", "scc_fwbw", "scc_color"]
 
 
+@algorithm("strongly_connected_components", cli=Cli("scc", "strongly connected components"),
+           networkx=("strongly_connected_components",), checker="check_scc", bench=("scc",),
+           page="algorithms/scc.md")
 @certified("strongly_connected_components")
 def strongly_connected_components(G, *, engine=None, output="numpy"):
     """Label the strongly connected components of a directed graph.

@@ -46,6 +46,7 @@ from .. import _validation as V
 from ..engines import get_engine
 from ..graph import Graph
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .reachability import sweep
 
 __all__ = ["shortcut", "search_schedule"]
@@ -75,6 +76,11 @@ def search_schedule(n, *, eps=1.0, layers=2, distance=1, depth=None):
             "radius": distance * (depth * nk * layers - 1)}
 
 
+@algorithm("shortcut",
+           cli=Cli("shortcut", "Fineman's shortcuts: edges added with the same reachability and fewer BFS levels "
+                               "(--seed; levels from --source)",
+                   options=("source", "sources", "seed"), defaults={"seed": 0}),
+           checker="check_shortcut", page="algorithms/shortcut.md")
 @certified("shortcut")
 def shortcut(G, *, seed=0, eps=1.0, layers=2, distance=1, depth=None, rounds=1, runs=1, engine=None):
     """Add Fineman's shortcuts: a graph with the same reachability and fewer BFS levels.

@@ -46,6 +46,7 @@ from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NegativeCycleError, PathLengthOverflowError
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .bfs import bfs
 from .steps import step
 
@@ -84,6 +85,11 @@ class SSSPResult:
     delta: float | None = None
 
 
+@algorithm("sssp",
+           cli=Cli("sssp", "single-source shortest paths from --source or --sources (--method, --delta)",
+                   options=("source", "sources", "method", "delta")),
+           networkx=("single_source_dijkstra_path_length", "bellman_ford_path_length"), checker="check_sssp",
+           bench=("sssp",), page="algorithms/sssp.md")
 @certified("sssp")
 def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True, engine=None):
     """Shortest-path distances (and parents) from one source or several.

@@ -37,11 +37,13 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ._certify import certified
+from ._registry import Cli, algorithm
 from .steps import step
 
 __all__ = ["triangles", "triangle_count", "oriented_edges", "triangle_sums", "triangle_total", "vertex_triangles"]
 
 
+@algorithm("triangle_count", checker="check_triangles", bench=("tc",), page="algorithms/triangles.md")
 @certified("triangle_count")
 def triangle_count(G, *, engine=None):
     """The number of triangles of ``G`` taken as undirected (the GAP TC kernel).
@@ -98,6 +100,9 @@ def triangle_total(E, S):
     return int(E.reduce(C, "plus"))
 
 
+@algorithm("triangles",
+           cli=Cli("triangles", "triangles at each vertex and in all (the graph taken as undirected)"),
+           networkx=("triangles",), checker="check_triangles", page="algorithms/triangles.md")
 @certified("triangles")
 def triangles(G, *, engine=None):
     """The number of triangles at each vertex of ``G`` taken as undirected.
