@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import la_graph as lg
 from la_graph import _validation
 from la_graph.algorithms import betweenness as B
-from la_graph.engines.cpu import kernels_bc
+from la_graph.engines.cpu.fused import betweenness as cpu_betweenness
 from la_graph.verify import check_betweenness
 
 from .engines import algebra_only
@@ -387,5 +387,5 @@ def test_grid_corner_counts_beyond_float64(engine):
 
 
 def test_every_kernel_checks_the_algebras_spread():
-    assert kernels_bc.SPREAD == B.COUNT_SPREAD
+    assert cpu_betweenness.SPREAD == B.COUNT_SPREAD
     assert f"#define BC_SPREAD {B.COUNT_SPREAD}\n" in (Path(B.__file__).parents[2] / "gpu" / "bc.cu").read_text()

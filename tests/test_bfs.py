@@ -211,8 +211,8 @@ def test_source_without_out_edges(engine, level, parent, direction):
 @pytest.mark.parametrize("branchless", [False, True], ids=["branchy", "branchless"])
 @pytest.mark.parametrize("name", ["rmat_directed", "grid", "uniform_directed", "two_stars"])
 def test_cpu_push_forms(monkeypatch, name, branchless):
-    """The CPU engine's two forms of a push level (kernels_bfs.push_levels) give the algebra's levels."""
-    from la_graph.engines.cpu import fused
+    """The CPU engine's two forms of a push level (la_graph/engines/cpu/fused/bfs.py's push_levels) give the algebra's levels."""
+    from la_graph.engines.cpu.fused import bfs as fused
 
     monkeypatch.setattr(fused, "BFS_BRANCHLESS_MIN_N", 0 if branchless else 1 << 62)
     monkeypatch.setattr(fused, "BFS_BRANCHLESS_DEGREE", 1e9)

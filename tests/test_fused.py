@@ -251,7 +251,7 @@ def test_fused_equals_algebra_real(engine, shared_data, name):
 
 def test_pagerank_chunks_in_parallel(monkeypatch):
     """The CPU pagerank_iterate on small graphs in parallel chunks: the algebra's ranks, the serial kernel's."""
-    from la_graph.engines.cpu import fused
+    from la_graph.engines.cpu.fused import pagerank as fused
     makers = GENERATED["weighted_directed"] + GENERATED["directed"]
     serial = [_pagerank(make(), "cpu") for make in makers]
     monkeypatch.setattr(fused, "PAGERANK_PARALLEL_MIN_NNZ", 0)

@@ -242,8 +242,8 @@ def test_real_graphs_generated_weights(shared_data, engine, name):
 @pytest.mark.parametrize("family", ["rmat", "erdos_renyi", "connected_caveman"])
 def test_cpu_light_edges_first(monkeypatch, family, weights, share):
     """The CPU engine's Kruskal filter (light edges first, heavy ones later) at several cuts."""
-    from la_graph.engines.cpu import kernels_msf
+    from la_graph.engines.cpu.fused import msf as cpu_msf
 
-    monkeypatch.setattr(kernels_msf, "LIGHT_PER_VERTEX", share)
+    monkeypatch.setattr(cpu_msf, "LIGHT_PER_VERTEX", share)
     G = FAMILIES[family](WEIGHTS[weights])
     check(G, lg.minimum_spanning_forest(G, engine="cpu"))

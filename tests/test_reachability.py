@@ -168,7 +168,7 @@ STOPS = [(0.0, 9.9, 0.0), (3.0, 0.95, 0.5), (0.0, 0.0, 0.0), (1e9, 9.9, 0.0)]
 
 
 def _stopped(stop):
-    from la_graph.engines.cpu import fused
+    from la_graph.engines.cpu.fused import reachability as fused
 
     return [mock.patch.object(fused, name, value)
             for name, value in zip(("REACH_MIN_SHARE", "REACH_FLAT", "REACH_FLAT_BUDGET"), stop)]

@@ -36,8 +36,8 @@ import la_graph as lg
 from la_graph.bench.graphs import build
 from la_graph.engines import gpu as gpu_mod
 from la_graph.engines.gpu import fused as F
-from la_graph.engines.cpu import kernels_scc as K
-from la_graph.engines.cpu.fused import _unsigned
+from la_graph.engines.cpu.fused import scc as K
+from la_graph.engines.cpu.objects import _unsigned
 from la_graph.exceptions import LaGraphError
 
 E = lg.get_engine("gpu")
@@ -78,7 +78,7 @@ def launch(name, phases, state, **kw):
 both = (G.indptr, _unsigned(G.indices), G.T.indptr, _unsigned(G.T.indices))
 S0 = (np.zeros(n, bool), np.zeros(n, np.int64))
 d1, l1 = S0[0].copy(), S0[1].copy()
-K.scc_trim(*both, d1, l1)
+K.trim(*both, d1, l1)
 S1 = (d1, l1)                                                      # the CPU engine's trim
 (gd, _), _ = launch("trim", T, S0)
 print(f"{'':36s} trim: {int((gd != d1).sum())} vertices labelled differently from the CPU engine's trim")

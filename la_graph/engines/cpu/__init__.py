@@ -6,9 +6,8 @@ The only package of la_graph that imports graphblas.  Vectors and matrices are
 * :mod:`.primitives`: :class:`CPUEngine`, the primitives;
 * :mod:`.objects`: GraphBLAS types, vectors lent to numba as numpy arrays, graph matrices;
 * :mod:`.fused`: the algebraic steps the engine runs as one compiled loop each
-  (``CPUEngine.fused_steps``), on the numba kernels of ``kernels_bfs``,
-  ``kernels_cc``, ``kernels_scc``, ``kernels_msf``, ``kernels_sssp``,
-  ``kernels_apsp`` and ``kernels_reach``.
+  (``CPUEngine.fused_steps``), one module per algorithm (``fused.bfs``,
+  ``fused.sssp``, ...) holding its steps and their numba kernels.
 """
 
 from __future__ import annotations

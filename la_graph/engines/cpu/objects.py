@@ -7,6 +7,7 @@ views here, which move a vector's storage out of GraphBLAS and back in O(1).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from graphblas import Matrix, Vector
 from graphblas.core.dtypes import lookup_dtype
@@ -14,7 +15,6 @@ from suitesparse_graphblas import ffi, lib
 from suitesparse_graphblas.utils import claim_buffer, unclaim_buffer
 
 from ...exceptions import InvalidArgumentError, InvalidGraphError, LaGraphError, OutOfMemory
-from .kernels_bfs import fill_absent, mark
 
 _NULL = ffi.NULL
 _SUFFIX = {np.dtype(t): s for t, s in [
@@ -33,6 +33,22 @@ _INFO = {-1: "GrB_UNINITIALIZED_OBJECT", -2: "GrB_NULL_POINTER", -3: "GrB_INVALI
          -7: "GrB_OUTPUT_NOT_EMPTY", -8: "GrB_NOT_IMPLEMENTED", -101: "GrB_PANIC", -102: "GrB_OUT_OF_MEMORY",
          -103: "GrB_INSUFFICIENT_SPACE", -104: "GrB_INVALID_OBJECT", -105: "GrB_INDEX_OUT_OF_BOUNDS",
          -106: "GrB_EMPTY_OBJECT"}
+
+
+# the views' two loops (numba, not numpy: one pass, no temporary)
+@numba.njit(cache=True, nogil=True)
+def mark(flags, indices):
+    """``flags[indices] = True``."""
+    for i in range(indices.size):
+        flags[indices[i]] = True
+
+
+@numba.njit(cache=True, nogil=True)
+def fill_absent(values, present, fill):
+    """``values[~present] = fill`` in one pass (numpy makes ``~present`` first)."""
+    for i in range(values.size):
+        if not present[i]:
+            values[i] = fill
 
 
 def _shapes(**operands):

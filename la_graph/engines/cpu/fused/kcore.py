@@ -11,7 +11,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .kernels_scc import _has
+from ..objects import _owning_full, _unsigned
+from ._common import fuses
+from .scc import _has
 
 
 @numba.njit(inline="always")
@@ -78,3 +80,12 @@ def core_numbers(indptr, indices, tptr, tind, directed, n):
         if directed:
             _peel(tptr, tind, v, deg, start, vert, pos)
     return deg
+
+
+# ---- the fused steps ----
+@fuses
+def core_peel(E, G):
+    """Batagelj and Zaversnik's bucket peeling in one numba pass over the CSR (and its transpose when directed)."""
+    T = G.T if G.directed else G
+    core = core_numbers(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), G.directed, G.n)
+    return _owning_full(core.astype(np.int64))   # the int64 copy handed over as it is

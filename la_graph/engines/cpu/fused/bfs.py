@@ -5,7 +5,7 @@ level they pay the call overhead (tens of microseconds) thousands of times on
 high-diameter graphs.  Each kernel is the exact semantics of the step it runs
 (``bfs_push``, ``bfs_pull``, ``bfs_search``), written in primitives in
 ``la_graph/algorithms/bfs.py``: :func:`push_levels` and :func:`pull_levels`
-are the two stretches, :func:`bfs_search` the whole single-source search made
+are the two stretches, :func:`search` the whole single-source search made
 of them (its driver, the direction choice, in the same loop: no per-call cost
 at all between stretches).
 
@@ -30,23 +30,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-
-@numba.njit(cache=True, nogil=True)
-def mark(flags, indices):
-    """``flags[indices] = True``."""
-    for i in range(indices.size):
-        flags[indices[i]] = True
+from ...base import Declined
+from ..objects import _bitmap_views, _frontier, _indices, _vnvals, fill_absent
+from ._common import _csr, fuses
 
 
-@numba.njit(cache=True, nogil=True)
-def fill_absent(values, present, fill):
-    """``values[~present] = fill`` in one pass (numpy makes ``~present`` first)."""
-    for i in range(values.size):
-        if not present[i]:
-            values[i] = fill
-
-
-#: ``bfs_search``'s ``direction`` codes
+#: :func:`search`'s ``direction`` codes
 AUTO, PUSH, PULL = 0, 1, 2
 
 #: a push level's frontier of more than n >> ORDER_SHIFT vertices is put in vertex order first,
@@ -224,7 +213,7 @@ def pull_levels(tptr, tind, queue, lo, hi, in_frontier, vis, seen, par, lev, k, 
 
 
 @numba.njit(cache=True, nogil=True)
-def bfs_search(indptr, indices, tptr, tind, indeg, max_degree, s, queue, flags, vis, par, lev, direction,
+def search(indptr, indices, tptr, tind, indeg, max_degree, s, queue, flags, vis, par, lev, direction,
                alpha, beta1, beta2, branchless):
     """A whole single-source BFS from ``s``: the driver of ``la_graph.algorithms.bfs.bfs_search`` in one loop.
 
@@ -313,3 +302,142 @@ def bfs_search(indptr, indices, tptr, tind, indeg, max_degree, s, queue, flags, 
             for i in range(hi):
                 marks[queue[i]] = False
     return hi
+
+
+# ---- the fused steps ----
+def _need_visited(step, parent, level):
+    if parent is None and level is None:
+        raise Declined(f"{step} needs parent or level: the visited set is its structure")
+
+
+_NO_DEGREES = np.empty(0, np.int64)   # the BFS kernels: an undirected graph's in-degrees are its out-degrees
+_NOT_KEPT = np.empty(0, np.int64)      # a BFS result not kept
+_DIRECTIONS = {"auto": AUTO, "push": PUSH, "pull": PULL}
+
+
+def _bfs_queue(q, n, dtype):
+    """The frontier ``q`` as the BFS kernels' queue: ``q``'s vertices first, room for every vertex after them."""
+    nq = _vnvals(q)
+    queue = np.empty(n + nq, dtype)  # q's vertices are visited (room for n after them is room for everything)
+    queue[:nq] = _indices(q)
+    return queue, nq
+
+
+def _in_degrees(G):
+    """What the BFS kernels take for the in-degrees: ``G.in_degree``, or empty when undirected (the out-degree)."""
+    return G.in_degree if G.directed else _NO_DEGREES
+
+
+class _visited_views(_bitmap_views):
+    """Lend ``parent`` and ``level`` as the BFS kernels take them: values ``-1`` where absent.
+
+    ``with _visited_views(parent, level) as (vis, seen, par, lev)``: ``seen``
+    is ``par`` if the parents are kept, else ``lev``, and ``vis`` its bitmap
+    (the visited set is that vector's structure); on exit each bitmap becomes
+    its values' ``>= 0``.
+    """
+
+    def __enter__(self):
+        (self.pb, pv), (self.lb, lv) = super().__enter__()
+        for present, values in ((self.pb, pv), (self.lb, lv)):
+            fill_absent(values, present, -1)
+        self.par, self.lev = pv, lv
+        return ((self.pb, pv) if pv.size else (self.lb, lv)) + (pv, lv)
+
+    def __exit__(self, *exc):
+        for present, values in ((self.pb, self.par), (self.lb, self.lev)):
+            np.greater_equal(values, 0, out=present)
+        return super().__exit__(*exc)
+
+
+@fuses
+def bfs_push(E, G, q, parent, level, k, max_edges):
+    """Push levels in one numba loop over the CSR, on the parent/level vectors lent as bitmaps."""
+    _need_visited("bfs_push", parent, level)
+    n = G.n
+    if _vnvals(q) == 0:
+        return q, k, 0, 0, 0, 0
+    indptr, indices, max_degree = _csr(G)
+    queue, nf = _bfs_queue(q, n, indices.dtype)  # the queue holds vertex ids: 32 bits up to 2**31 vertices
+    if out_edges(indptr, queue, 0, nf) > max_edges:
+        return q, k, nf, 0, 0, 0
+    with _visited_views(parent, level) as (vis, seen, par, lev):
+        lo, hi, k, _ = push_levels(indptr, indices, queue, 0, nf, vis, seen, par, lev, np.zeros(n, bool),
+                                               k, max_edges, n, max_degree, False)
+    scanned = out_edges(indptr, queue, 0, lo)   # the frontiers expanded
+    found_in = degree_sum(_in_degrees(G), indptr, queue, nf, hi)
+    return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, scanned, found_in
+
+
+@fuses
+def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
+    """Pull levels in one numba loop over the CSR of ``A'`` (each unvisited vertex stops at its first parent)."""
+    _need_visited("bfs_pull", parent, level)
+    n = G.n
+    tptr, tind, _ = _csr(G.T)
+    queue, nf = _bfs_queue(q, n, tind.dtype)
+    with _visited_views(parent, level) as (vis, seen, par, lev):
+        lo, hi, k = pull_levels(tptr, tind, queue, 0, nf, np.zeros(n, bool), vis, seen, par, lev, k,
+                                            min_frontier)
+    found_in = out_edges(tptr, queue, nf, hi)   # rows of A': in-degrees
+    return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, found_in
+
+
+_BFS_SCRATCH = ("cpu", "bfs_scratch")
+
+#: bfs_search pushes branchless (push_levels) on graphs of at most this average
+#: degree and at least BFS_BRANCHLESS_MIN_N vertices: road networks, where whether a neighbour
+#: is new is a coin toss and its entry a cache miss.  Bench-like runs (igraph between calls,
+#: 2 cores), the push loop alone: usroads-48 0.87x scipy against 1.00x, luxembourg_osm 0.93x
+#: against 0.99x; on rome99 (3,353 vertices, in cache) 1.11x against 0.85x, and on a grid
+#: (degree 4) or a Delaunay mesh (6) 20% slower (neighbours share targets: the stores chain)
+BFS_BRANCHLESS_DEGREE = 3.0
+BFS_BRANCHLESS_MIN_N = 1 << 15
+
+
+def _search_arrays(G):
+    """What the step :func:`bfs_search` hands the loop for ``G`` (cached).
+
+    The CSR of ``A`` and ``A'``, the in-degrees, the largest out-degree, and
+    whether the push levels run branchless (see BFS_BRANCHLESS_DEGREE).
+    """
+    key = ("cpu", "bfs_search")
+    arrays = G._engine_cache.get(key)
+    if arrays is None:
+        indptr, indices, max_degree = _csr(G)
+        tptr, tind, _ = _csr(G.T)
+        branchless = G.n >= BFS_BRANCHLESS_MIN_N and G.nnz <= BFS_BRANCHLESS_DEGREE * G.n
+        arrays = G._engine_cache[key] = (indptr, indices, tptr, tind, _in_degrees(G), max_degree, branchless)
+    return arrays
+
+
+@fuses
+def bfs_search(E, G, s, level, parent, direction, output, rule):
+    """The whole search in one numba loop (stretches and direction choice), into numpy arrays made here.
+
+    No GraphBLAS object at all; from a vertex without out-edges not even the
+    loop.  The loop's scratch (a queue and two bitmaps, 6 bytes a vertex) is
+    kept on the graph for its next search (taken while in use, so concurrent
+    searches never share it): fresh arrays cost page faults on every search
+    wherever the allocator hands memory back to the system (cit-HepPh: 60 us
+    of a 600 us search).
+    """
+    n = G.n
+    lev = np.empty(n, np.int64) if level else _NOT_KEPT
+    par = np.empty(n, np.int64) if parent else _NOT_KEPT
+    arrays = _search_arrays(G)
+    indptr = arrays[0]
+    if indptr[s] == indptr[s + 1]:  # the source alone
+        for out, at_s in ((lev, 0), (par, s)):
+            if out.size:
+                out.view(np.uint8).fill(0xFF)   # -1: a memset (int64 fill(-1) runs at half its speed)
+                out[s] = at_s
+    else:
+        scratch = G._engine_cache.pop(_BFS_SCRATCH, None)
+        if scratch is None:
+            scratch = np.empty(n + 1, arrays[1].dtype), np.zeros(n, bool), np.zeros(n, bool)
+        indptr, indices, tptr, tind, indeg, max_degree, branchless = arrays
+        search(indptr, indices, tptr, tind, indeg, max_degree, s, *scratch, par, lev,
+                               _DIRECTIONS[direction], rule.alpha_of(G), rule.beta1, rule.beta2, branchless)
+        G._engine_cache[_BFS_SCRATCH] = scratch   # its bitmaps all false again (not put back if the loop failed)
+    return (lev if level else None), (par if parent else None)

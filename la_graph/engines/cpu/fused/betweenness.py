@@ -35,6 +35,10 @@ import numba
 import numpy as np
 from numba import prange
 
+from ....exceptions import NumericRangeError
+from ..objects import _unsigned
+from ._common import CALL_WORK, fuses
+
 #: the algebra's COUNT_SPREAD: the largest binary-exponent spread of one source's counts at one level
 SPREAD = 1800
 
@@ -121,3 +125,35 @@ def brandes(indptr, indices, srcs, want_ends, acc, cnt, reached, failed, dist, s
                 dist_t[v] = -1
                 sigma_t[v] = 0.0
                 coef_t[v] = 0.0
+
+
+# ---- the fused steps ----
+@fuses
+def brandes_sources(E, G, srcs, total, ends):
+    """Brandes over the batch in parallel numba calls (a BFS and a backward sweep per source), each call a
+    bounded batch of sources into per-thread sums (an interrupt takes effect between calls)."""
+    n, srcs = G.n, np.asarray(srcs, np.int64)
+    nt = max(1, min(numba.get_num_threads(), srcs.size))
+    acc = np.zeros((nt, n))
+    counts = np.zeros((nt, n if ends is not None else 0), np.int64)
+    reached, failed = np.zeros(srcs.size, np.int64), np.zeros(srcs.size, np.int64)
+    work = work_arrays(nt, n)
+    indices = _unsigned(G.indices)
+    per_call = nt * max(1, CALL_WORK // (nt * (2 * G.nnz + n) + 1))   # about two graph passes a source
+    for lo in range(0, srcs.size, per_call):
+        hi = min(srcs.size, lo + per_call)
+        brandes(G.indptr, indices, srcs[lo:hi], ends is not None, acc, counts, reached[lo:hi],
+                           failed[lo:hi], *work)
+        bad = np.flatnonzero(failed[lo:hi] >= 0)
+        if bad.size:
+            i = lo + int(bad[0])
+            raise NumericRangeError(
+                f"betweenness: the shortest-path counts from source {int(srcs[i])} to the vertices at distance "
+                f"{int(failed[i])} span a factor beyond 2**{SPREAD}, more than float64 holds even "
+                "scaled per level; this source's dependencies cannot be computed in float64: leave it out of "
+                "sources=")
+    E.apply(E.vector_from_numpy(acc.sum(axis=0)), "identity", out=total, accum="plus")
+    if ends is None:
+        return None
+    E.apply(E.vector_from_numpy(counts.sum(axis=0)), "identity", out=ends, accum="plus")
+    return reached

@@ -12,6 +12,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ...base import Declined
+from ..objects import _numpy_views, _owning_full
+from ._common import _csr, _need_full, fuses
+
 
 @numba.njit(cache=True, nogil=True)
 def fastsv_hook(f, gp, mngp):
@@ -108,3 +112,30 @@ def afforest(indptr, indices, f, rounds, samples):
             _link(f, v, indices[p])
     for v in range(n):
         f[v] = _root(f, v)
+
+
+# ---- the fused steps ----
+@fuses
+def component_labels(E, G):
+    """Afforest's sampled union-find in one numba pass (the CSR of an undirected graph is symmetric)."""
+    if G.directed:
+        raise Declined("component_labels' union-find needs the symmetric CSR of an undirected graph")
+    f = np.empty(G.n, np.int64)
+    _afforest(G, f)
+    return _owning_full(f)   # f itself, no copy
+
+
+def _afforest(G, f):
+    """Afforest over ``G``'s CSR (symmetric) into ``f``."""
+    indptr, indices, _ = _csr(G)
+    afforest(indptr, indices, f, AFFOREST_ROUNDS, AFFOREST_SAMPLES)
+
+
+@fuses
+def fastsv_round(E, A, f, gp, mngp):
+    """The ``mngp`` product in GraphBLAS, then hooking, shortcutting and ``gp = f[f]`` in one numba loop."""
+    _need_full("fastsv_round", f, gp, mngp)
+    E.mxv(A, gp, "min_second", out=mngp, accum="min")
+    with _numpy_views(f, gp, mngp) as (fa, ga, ma):
+        changed = fastsv_hook(fa, ga, ma)
+    return f, gp, changed

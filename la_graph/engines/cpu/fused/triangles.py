@@ -18,6 +18,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..objects import _unsigned
+from ._common import CALL_WORK, fuses
+
 
 @numba.njit(cache=True, nogil=True)
 def degree_rank(indptr, n):
@@ -106,3 +109,30 @@ def triangles(ptr, ind, n, lo, hi, part):
                             t[0] += 1
             for p in range(ptr[u], ptr[u + 1]):
                 mark[ind[p]] = False
+
+
+# ---- the fused steps ----
+def _triangles(S, per_vertex):
+    n = S.n
+    rank = degree_rank(S.indptr, n)
+    ptr, ind = later_neighbours(S.indptr, _unsigned(S.indices), rank, n)
+    work = work_before(ptr, ind, n)
+    part = np.zeros((numba.get_num_threads(), n if per_vertex else 1), np.int64)
+    lo = 0
+    while lo < n:   # ranges of vertices of bounded work: an interrupt takes effect between calls
+        hi = max(lo + 1, int(np.searchsorted(work, work[lo] + CALL_WORK, "right")) - 1)
+        triangles(ptr, ind, n, lo, hi, part)
+        lo = hi
+    return part.sum(axis=0)
+
+
+@fuses
+def triangle_total(E, S):
+    """The triangle total in one parallel numba pass over the edges oriented by degree."""
+    return int(_triangles(S, False)[0])
+
+
+@fuses
+def vertex_triangles(E, S):
+    """Triangles at every vertex in one parallel numba pass over the edges oriented by degree."""
+    return E.vector_from_numpy(_triangles(S, True))

@@ -13,7 +13,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .objects import _unsigned
+from ...._keys import weight_ranks
+from ...base import Declined
+from ..objects import _numpy_views, _owning_full, _unsigned
+from ._common import _need_full, fuses
 
 _INF = np.iinfo(np.int64).max
 
@@ -250,3 +253,33 @@ def forest_entries(indptr, indices, forest, u, v, p):
                 v[j] = indices[e]
                 p[j] = e
                 j += 1
+
+
+# ---- the fused steps ----
+@fuses
+def msf_edges(E, G):
+    """A :class:`~.MSFEdges`: the light edges packed, the heavy ones left in the CSR for later."""
+    return MSFEdges(G, *weight_ranks(G.weights, G.nnz))
+
+
+@fuses
+def msf_round(E, f, edges, forest):
+    """One Borůvka round in one pass that also drops the edges inside a tree (contraction)."""
+    if not isinstance(edges, MSFEdges):
+        raise Declined(f"msf_round takes the CPU engine's own edge set, got {type(edges).__name__}")
+    _need_full("msf_round", f, forest)
+    with _numpy_views(f, forest) as (fa, fo):
+        hooked = edges.round(fa, fo)
+    return edges, int(hooked)
+
+
+@fuses
+def msf_forest(E, G, forest):
+    """The forest's CSR entries flagged and read back in CSR order (no sort of the keys)."""
+    _need_full("msf_forest", forest)
+    with _numpy_views(forest) as (fo,):
+        m = int(np.count_nonzero(fo >= 0))
+        u, v, p = np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, np.int64)  # numpy's own: packed uncopied
+        forest_entries(G.indptr, _unsigned(G.indices), fo, u, v, p)
+    w = G.weights[p] if G.weighted else np.ones(m)
+    return _owning_full(u), _owning_full(v), _owning_full(w)

@@ -1,6 +1,6 @@
 """Compiled loops of the CPU engine's all-pairs shortest paths (numba).
 
-:func:`floyd_warshall` is the blocked ("three-phase") Floyd-Warshall of Venkataraman,
+:func:`fw_rounds` is the blocked ("three-phase") Floyd-Warshall of Venkataraman,
 Sahni & Mukhopadhyaya (2003) -- the scheme of Katz & Kider's GPU version -- in the
 min-plus semiring on a dense float64 matrix, in place.  The matrix is cut into
 ``T x T`` tiles; round ``K`` runs the ``T`` pivots ``k`` of tile column/row ``K``:
@@ -27,6 +27,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba import prange
+from graphblas import Matrix
+
+from ..objects import _unsigned
+from ._common import CALL_WORK, fuses
 
 #: tile size of the blocked Floyd-Warshall: three 64 x 64 float64 tiles (96 KiB)
 #: stay in L2 and a tile row in L1; fastest of 32/64/128 on an AMD EPYC (AVX2)
@@ -93,7 +97,7 @@ def _minplus_tile(D, C, R, i0, i1, j0, j1, kn):
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def floyd_warshall(D, T, K0, K1):
+def fw_rounds(D, T, K0, K1):
     """Rounds ``K0 .. K1 - 1`` of the blocked Floyd-Warshall in place on the C-contiguous float64 square matrix ``D``.
 
     All rounds (``0 .. ceil(n / T) - 1``) in order make the whole algorithm; a
@@ -153,3 +157,24 @@ def dense_from_csr(indptr, indices, weights, n):
             if w < D[i, j]:
                 D[i, j] = w
     return D
+
+
+# ---- the fused steps ----
+@fuses
+def floyd_warshall(E, G):
+    """Blocked (tiled) Floyd-Warshall on a numpy matrix that then becomes the result without a copy."""
+    n = G.n
+    w = G.weights if G.weights is not None else np.empty(0)
+    D = dense_from_csr(G.indptr, _unsigned(G.indices), w, n)
+    T = TILE
+    nb = (n + T - 1) // T
+    # rounds a call: a round is n^2 T vectorized min-plus updates, ~16 to an edge's time (2e9 a second, 2 cores)
+    per_call = max(1, CALL_WORK * 16 // (n * n * T + 1))
+    v = -1
+    for K in range(0, nb, per_call):   # calls of bounded work: an interrupt takes effect between them
+        v = fw_rounds(D, T, K, min(nb, K + per_call))
+        if v >= 0:
+            break
+    M = Matrix(np.float64, n, n)
+    M.ss.pack_fullr(D, take_ownership=True)  # the numpy array becomes the matrix: no copy
+    return M, int(v)
