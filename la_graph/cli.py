@@ -21,6 +21,7 @@ Exit status: 0 done; 1 ``--check`` found the result wrong (``la-graph: check fai
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -34,6 +35,7 @@ import numpy as np
 import la_graph as lg
 
 from . import data
+from .algorithms._registry import RUN_OPTIONS, cli_commands
 from .algorithms.label_propagation import propagate as _propagate
 from .exceptions import FileFormatError, InvalidArgumentError, LaGraphError, NumberingWarning, VerificationError
 from .io import FORMATS
@@ -43,25 +45,14 @@ OUT_SUFFIXES = (".json", ".npz")
 #: ``FILE`` for standard input
 STDIN = "-"
 
+#: the order ``la-graph run --help`` lists its algorithms in (since 0.1); any other registered one after them
+_ORDER = ("bfs", "cc", "scc", "sssp", "apsp", "reachability", "mis", "msf", "pagerank", "triangles", "lcc", "bc",
+          "cdlp", "kcore", "shortcut")
+#: ``la-graph run`` ALGO -> its registered algorithm (:mod:`la_graph.algorithms._registry`)
+_COMMANDS = dict(sorted(cli_commands().items(),
+                       key=lambda kv: (_ORDER.index(kv[0]) if kv[0] in _ORDER else len(_ORDER), kv[0])))
 #: ``la-graph run`` ALGO -> what it runs
-ALGORITHMS = {
-    "bfs": "breadth-first search from --source (levels, parents) or from --sources",
-    "cc": "connected components (weakly connected on a directed graph)",
-    "scc": "strongly connected components",
-    "sssp": "single-source shortest paths from --source or --sources (--method, --delta)",
-    "apsp": "all-pairs shortest paths (--method)",
-    "reachability": "the vertices reachable from each of --sources",
-    "mis": "a maximal independent set (--seed)",
-    "msf": "a minimum spanning forest",
-    "pagerank": "PageRank (--alpha, --max-iter, --tol, --variant networkx|gap|graphalytics)",
-    "triangles": "triangles at each vertex and in all (the graph taken as undirected)",
-    "lcc": "the local clustering coefficient of every vertex (LDBC Graphalytics)",
-    "bc": "betweenness centrality (exact, or from --k sampled sources with --seed, or from --sources)",
-    "cdlp": "communities by label propagation (LDBC Graphalytics CDLP, --max-iter rounds)",
-    "kcore": "the core number of every vertex (k-core decomposition)",
-    "shortcut": "Fineman's shortcuts: edges added with the same reachability and fewer BFS levels (--seed; "
-                "levels from --source)",
-}
+ALGORITHMS = {name: a.cli.help for name, a in _COMMANDS.items()}
 
 _EXAMPLES = """examples:
   la-graph info karate                          # a bundled graph by name
@@ -380,13 +371,10 @@ def _pattern(G):
     return sp.csr_matrix((np.ones(G.nnz), G.indices, G.indptr), shape=(G.n, G.n))
 
 
-# run's options that only some algorithms read (the others refuse them), with the defaults of those set to a
-# value in the parser's help
-_OPTIONS = {"source": ("bfs", "sssp", "reachability", "shortcut"), "sources": ("bfs", "sssp", "reachability", "bc",
-            "shortcut"), "method": ("sssp", "apsp"), "delta": ("sssp",), "seed": ("mis", "bc", "shortcut"),
-            "alpha": ("pagerank",), "max_iter": ("pagerank", "cdlp"), "tol": ("pagerank",),
-            "variant": ("pagerank",), "k": ("bc",)}
-_DEFAULTS = {"seed": 0, "alpha": 0.85, "tol": 1e-6, "variant": "networkx"}
+# run's options that only some algorithms read (the others refuse them), and the defaults each algorithm's
+# registration sets for those it reads
+_OPTIONS = {o: tuple(k for k, a in _COMMANDS.items() if o in a.cli.options) for o in RUN_OPTIONS}
+_DEFAULTS = {k: a.cli.defaults for k, a in _COMMANDS.items()}
 
 
 def _check_options(args):
@@ -395,21 +383,39 @@ def _check_options(args):
         if getattr(args, name) is not None and args.algo not in algos:
             raise lg.InvalidArgumentError(
                 f"--{name.replace('_', '-')} is not an option of {args.algo} (only of {', '.join(algos)})")
-    for name, value in _DEFAULTS.items():
+    for name, value in _DEFAULTS[args.algo].items():
         if getattr(args, name) is None:
             setattr(args, name, value)
 
 
+# the runners written here (their summaries say more than the top vertex); a registered Cli(run=...) or, for
+# neither, the plain runner serves any other algorithm
 _RUNNERS = {"bfs": _bfs, "cc": _cc, "scc": _scc, "sssp": _sssp, "apsp": _apsp, "reachability": _reachability,
             "mis": _mis, "msf": _msf, "pagerank": _pagerank, "triangles": _triangles, "lcc": _lcc, "bc": _bc,
             "cdlp": _cdlp, "kcore": _kcore, "shortcut": _shortcut}
+
+
+def _runner(name):
+    """ALGO's runner: ``run(args, G, engine) -> (summary, result arrays, check)``."""
+    a = _COMMANDS[name]
+    return a.cli.run or _RUNNERS.get(name) or functools.partial(_plain, a)
+
+
+def _plain(a, args, G, engine):
+    """The runner of a registered algorithm without its own: the function called with the options it reads
+    (those given), the top vertex of its result, the check by its registered checker."""
+    kw = {o: getattr(args, o) for o in a.cli.options if getattr(args, o) is not None}
+    r = a.function(G, engine=engine, **kw)
+    summary = _top(r) if isinstance(r, np.ndarray) and r.ndim == 1 else {}
+    check = (lambda: getattr(lg.verify, a.checker)(G, r)) if a.checker else (lambda: None)
+    return summary, {a.cli.name: r}, check
 
 
 def _run(args, G):
     """Run ALGO: the first call (it may load compiled kernels: start-up), then, when that took under a
     second, a second call whose time is the warm one; returns (summary, result arrays, times, the
     VerificationError of a failed --check or None)."""
-    run = _RUNNERS[args.algo]
+    run = _runner(args.algo)
     t = time.perf_counter()
     summary, result, check = run(args, G, args.engine)
     first = time.perf_counter() - t

@@ -32,28 +32,13 @@ import numpy as np
 import la_graph
 
 from _la_graph_nx import FUNCTIONS, get_info
+from .algorithms._registry import networkx_functions
 from .graph import Graph
 
 __all__ = ["LaGraphNX", "convert_from_nx", "convert_to_nx", "can_run", "should_run", "on_start_tests", *FUNCTIONS]
 
-#: the la_graph function each one needs (it may land later than this module)
-_NEEDS = {
-    "connected_components": "connected_components",
-    "strongly_connected_components": "strongly_connected_components",
-    "bfs_edges": "bfs",
-    "single_source_shortest_path_length": "bfs",
-    "single_source_dijkstra_path_length": "sssp",
-    "bellman_ford_path_length": "sssp",
-    "floyd_warshall_numpy": "apsp",
-    "minimum_spanning_edges": "minimum_spanning_forest",
-    "minimum_spanning_tree": "minimum_spanning_forest",
-    "maximal_independent_set": "maximal_independent_set",
-    "pagerank": "pagerank",
-    "triangles": "triangles",
-    "clustering": "local_clustering_coefficient",
-    "core_number": "core_number",
-    "betweenness_centrality": "betweenness_centrality",
-}
+#: NetworkX function -> the la_graph algorithm behind it, from each algorithm's registration (``networkx=``)
+_NEEDS = networkx_functions()
 
 _EXACT_INT = 2**53  # integer weights up to this size are exact in float64
 
