@@ -24,7 +24,7 @@ import numpy as np
 from numba import prange
 
 from ..objects import _owning_full
-from ._common import CALL_WORK, _csr, fuses
+from ._common import _csr, _drive, fuses
 
 #: how the constant part ``c`` of an iteration is made (``lost``: the rank on dangling vertices)
 CONST_GAP = 0        # c = (1 - alpha) / n
@@ -34,22 +34,20 @@ CONST_P_D = 3        # c = p (1 - alpha) + d (alpha lost)
 
 
 @numba.njit(cache=True, nogil=True)
-def out_weights(indptr, weights, n):
-    """Every row's sum of weights, summed in row order (0.0 for an empty row)."""
-    s = np.empty(n)
-    for k in range(n):
+def out_weights(indptr, weights, s):
+    """Into ``s`` every row's sum of weights, summed in row order (0.0 for an empty row)."""
+    for k in range(s.size):
         acc = 0.0
         for e in range(indptr[k], indptr[k + 1]):
             acc += weights[e]
         s[k] = acc
-    return s
 
 
 @numba.njit(cache=True, nogil=True)
-def chunk_bounds(indptr, n, chunks):
-    """``chunks + 1`` row bounds cutting ``0..n`` into chunks of about equal ``rows + edges``."""
+def chunk_bounds(indptr, n, bounds):
+    """Into ``bounds`` (``chunks + 1``) row bounds cutting ``0..n`` into chunks of about equal ``rows + edges``."""
+    chunks = bounds.size - 1
     total = n + np.int64(indptr[n])
-    bounds = np.empty(chunks + 1, np.int64)
     bounds[0] = 0
     j = 0
     for c in range(1, chunks):
@@ -58,7 +56,6 @@ def chunk_bounds(indptr, n, chunks):
             j += 1
         bounds[c] = j
     bounds[chunks] = n
-    return bounds
 
 
 @numba.njit(nogil=True, inline="always")
@@ -89,16 +86,13 @@ def _rows(lo, hi, tptr, tind, tw, weighted, scale, dangling, p, d, mode, cst, cs
 
 
 @numba.njit(cache=True, nogil=True)
-def start(s, alpha, r):
-    """What :func:`iterate` carries from call to call, made from ``r``: ``(scale, dangling, w, lost)``.
+def start(s, alpha, r, scale, dangling, w):
+    """What :func:`iterate` carries from call to call, made from ``r`` into ``scale``, ``dangling``, ``w``.
 
     ``scale = alpha / s`` where ``s`` is nonzero (the algebra's value mask), 0
-    where dangling; ``w = r * scale``; ``lost`` the rank on dangling vertices.
+    where dangling; ``w = r * scale``.  Returns the rank on dangling vertices.
     """
     n = r.size
-    scale = np.empty(n)
-    dangling = np.empty(n, np.bool_)
-    w = np.empty(n)
     lost = 0.0
     for k in range(n):
         if s[k] != 0:
@@ -109,32 +103,39 @@ def start(s, alpha, r):
             dangling[k] = True
             lost += r[k]
         w[k] = r[k] * scale[k]
-    return scale, dangling, w, lost
+    return lost
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def iterate(tptr, tind, tw, p, d, mode, alpha, max_iter, threshold, bounds, parallel, r, scale, dangling, w, w_next,
-            lost):
+def iterate(tptr, tind, tw, p, d, mode, alpha, max_iter, threshold, bounds, parallel, r, scale, dangling, W, state,
+            count, at, work):
     """Iterate from ``r`` (updated in place) until the L1 change is below ``threshold`` or ``max_iter`` times.
 
     ``tw``: the weights of ``A'`` in its CSR order (empty: unweighted);
     ``p``, ``d``: the jump and dangling distributions (``mode`` says which are
     read); ``bounds``: the chunks' row bounds; ``parallel``: the chunks in
-    parallel.  ``scale``, ``dangling``, ``w``, ``lost``: as :func:`start` made
-    them, or as the last call left them; ``w_next`` scratch of ``n``.  Each
-    iteration swaps ``w`` and ``w_next``: after an odd number of them the
-    next call takes them the other way round.  Returns ``(iterations, last
-    change, lost)``; a caller runs a bounded number of iterations per call
-    (an interrupt takes effect between calls) and calls again.
+    parallel.  ``scale``, ``dangling``: as :func:`start` made them; ``W``
+    (2 x n): ``w`` in row ``at % 2`` (from :func:`start` at 0), the next
+    ``w`` written into the other row; ``state``: ``(last change, lost)``,
+    float64, as the last call left them; ``count[0]``: iterations run.
+    ``at``: the iterations run before this call, which runs those of about
+    ``work`` edges (at least one) and returns the iterations run so far, or
+    -1 once done (an interrupt takes effect between calls).
     """
     n = r.size
     chunks = bounds.size - 1
     weighted = tw.size > 0
+    if at >= max_iter:
+        return -1
     part_change = np.empty(chunks)
     part_lost = np.empty(chunks)
-    change = np.inf
-    it = 0
-    while it < max_iter:
+    change = state[0]
+    lost = state[1]
+    w = W[at % 2]
+    w_next = W[1 - at % 2]
+    it = at
+    stop = min(max_iter, at + max(1, work // (n + tptr.size + tind.size)))
+    while it < stop:
         it += 1
         cst_d = 0.0
         if mode == CONST_GAP:
@@ -162,7 +163,10 @@ def iterate(tptr, tind, tw, p, d, mode, alpha, max_iter, threshold, bounds, para
         w, w_next = w_next, w
         if change < threshold:
             break
-    return it, change, lost
+    state[0] = change
+    state[1] = lost
+    count[0] = it
+    return -1 if change < threshold or it >= max_iter else it
 
 
 # ---- the fused steps ----
@@ -186,11 +190,13 @@ def _pagerank_arrays(G, weighted):
         T = G.T
         tptr, tind, _ = _csr(T)
         if weighted:
-            tw, s = T.weights, out_weights(G.indptr, G.weights, G.n)
+            tw, s = T.weights, np.empty(G.n)
+            out_weights(G.indptr, G.weights, s)
         else:
             tw, s = np.empty(0), G.out_degree.astype(np.float64)
         parallel = G.nnz >= PAGERANK_PARALLEL_MIN_NNZ
-        bounds = chunk_bounds(tptr, G.n, PAGERANK_CHUNKS if parallel else 1)
+        bounds = np.empty((PAGERANK_CHUNKS if parallel else 1) + 1, np.int64)
+        chunk_bounds(tptr, G.n, bounds)
         arrays = G._engine_cache[key] = (tptr, tind, tw, s, bounds, parallel)
     return arrays
 
@@ -216,17 +222,9 @@ def pagerank_iterate(E, G, weighted, alpha, p, d, variant, max_iter, tol):
     da = _NO_VALUES if d is None else np.ascontiguousarray(d, np.float64)
     threshold = {"networkx": n * tol, "gap": tol}.get(variant, -np.inf)
     r = np.full(n, 1.0 / n)
-    scale, dangling, w, lost = start(s, float(alpha), r)
-    w_next = np.empty(n)
-    per_call = max(1, CALL_WORK // (n + tptr.size + tind.size))   # iterations a call: bounded work (interrupts)
-    iterations, change = 0, np.inf
-    while iterations < max_iter:
-        it, change, lost = iterate(tptr, tind, tw, pa, da, mode, float(alpha),
-                                              int(min(per_call, max_iter - iterations)), float(threshold), bounds,
-                                              parallel, r, scale, dangling, w, w_next, lost)
-        iterations += it
-        if it % 2:   # the kernel swapped its buffers an odd number of times
-            w, w_next = w_next, w
-        if change < threshold:
-            break
-    return _owning_full(r), int(iterations), (float("nan") if variant == "graphalytics" else float(change))
+    scale, dangling, W = np.empty(n), np.empty(n, bool), np.empty((2, n))
+    state = np.array([np.inf, start(s, float(alpha), r, scale, dangling, W[0])])   # change, lost
+    count = np.zeros(1, np.int64)
+    _drive(iterate, tptr, tind, tw, pa, da, mode, float(alpha), int(max_iter), float(threshold), bounds, parallel, r,
+           scale, dangling, W, state, count)
+    return _owning_full(r), int(count[0]), (float("nan") if variant == "graphalytics" else float(state[0]))

@@ -21,16 +21,35 @@ import numba
 import numpy as np
 
 from ..objects import _unsigned
-from ._common import fuses
+from ._common import _drive, fuses
 from .scc import tarjan_from
 
 
 @numba.njit(cache=True, nogil=True)
-def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, flat, budget):
-    """Bit-sliced multi-source reachability; returns ``(vis, fr, active, na)``.
+def ms_start(sources, vis, fr, active, mark):
+    """The sources' bits set in ``vis`` and ``fr`` (zero, n x nwords uint64), the distinct sources in ``active``;
+    returns how many there are (``mark``, false, marks them)."""
+    na = 0
+    for i in range(sources.size):
+        s = sources[i]
+        bit = np.uint64(1) << np.uint64(i % 64)
+        vis[s, i // 64] |= bit
+        fr[s, i // 64] |= bit
+        if not mark[s]:
+            mark[s] = True
+            active[na] = s
+            na += 1
+    return na
 
-    ``vis`` (n x nwords uint64) the visited words; the search stops early, with
-    ``fr`` the frontier words of the ``na`` vertices ``active[:na]``, when
+
+@numba.njit(cache=True, nogil=True)
+def ms_reach(indptr, indices, tptr, tind, alpha, min_share, flat, budget, vis, fr, nxt, active, mark, new, sample,
+             state, spent, level, work):
+    """Bit-sliced multi-source reachability, levels from ``level`` on, into arrays the caller made.
+
+    Returns the next level, or -1 once done; ``state[0] == 0`` (no frontier
+    left) means finished, else the search stopped early, with ``fr`` the
+    frontier words of the ``state[0]`` vertices ``active[:state[0]]``, when
     sharing the frontier will not pay: from the second level on, when the next
     level is expected to find fewer than ``min_share`` (vertex, source) pairs
     per vertex -- a level's pairs per vertex beyond one, ``s - 1``, scaled by
@@ -42,41 +61,36 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, fla
     such levels have cost more than ``budget`` times those in-edges.  On a
     road network frontiers of different sources rarely meet; on citation,
     web and social graphs they meet at different depths.
-    :func:`finish_shared` then finishes them in one pass.  ``na == 0``: done.
+    :func:`finish_shared` then finishes them in one pass.
 
     ``indptr/indices``: CSR of ``A`` (out-edges), ``tptr/tind``: CSR of ``A'``
     (in-edges), all unsigned (numba then skips its negative-index test on
     every edge).  Level-synchronous; a level pushes when its frontier's
     out-edges are at most ``nnz / alpha``, or at most the in-edges a pull
     would scan (:func:`_pull_estimate`); else pulls.
+
+    ``vis``, ``fr`` (n x nwords uint64) the visited and frontier words and
+    ``active``, ``mark`` as :func:`ms_start` left them, ``nxt`` zero (n x
+    nwords), ``new`` (n) and ``sample`` (nwords) scratch; ``state`` (int64:
+    the frontier's size, the pairs its level found, the frontier before it)
+    and ``spent`` (float64, one) carry the search from call to call.  A call
+    returns after the level that takes the edges it touched to ``work`` or
+    more (the caller calls again: an interrupt takes effect between calls).
     """
     n = indptr.size - 1
     nnz = indices.size
-    vis = np.zeros((n, nwords), np.uint64)
-    fr = np.zeros((n, nwords), np.uint64)
-    nxt = np.zeros((n, nwords), np.uint64)
-    active = np.empty(n, indices.dtype)
-    na = 0
-    mark = np.zeros(n, np.bool_)
-    for i in range(sources.size):
-        s = sources[i]
-        bit = np.uint64(1) << np.uint64(i % 64)
-        vis[s, i // 64] |= bit
-        fr[s, i // 64] |= bit
-        if not mark[s]:
-            mark[s] = True
-            active[na] = s
-            na += 1
-    new = np.empty(n, indices.dtype)
-    sample = np.empty(nwords, np.uint64)
-    pairs = 0    # (vertex, source) pairs the last level found
-    spent = 0.0  # the edges of the levels whose pull would have found next to no vertex done
-    last = na    # the frontier before it
-    levels = 0
-    while na > 0:
+    nwords = vis.shape[1]
+    na = state[0]
+    pairs = state[1]   # (vertex, source) pairs the last level found
+    last = state[2]    # the frontier before it
+    # spent[0]: the edges of the levels whose pull would have found next to no vertex done
+    levels = level
+    done = 0
+    while na > 0 and done < work:
         # s = pairs / na, g = na / last: 1 + (s - 1) g = 1 + (pairs - na) / last
         if levels >= 2 and pairs - na < (min_share - 1) * last:
-            return vis, fr, active, na
+            state[0] = na
+            return -1
         last = na
         pairs = 0
         levels += 1
@@ -93,9 +107,10 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, fla
         if not push:
             scan, left = _pull_estimate(tptr, tind, fr, vis, live, sample)
             if scan >= flat * left:   # next to no vertex would find every live search (yet)
-                spent += min(edges, scan)
-                if spent > budget * left:
-                    return vis, fr, active, na
+                spent[0] += min(edges, scan)
+                if spent[0] > budget * left:
+                    state[0] = na
+                    return -1
             push = edges <= scan   # pull only where it scans fewer edges than the push would
         if push:  # push: OR each frontier word into the out-neighbours
             for a in range(na):
@@ -139,7 +154,11 @@ def ms_reach(indptr, indices, tptr, tind, sources, nwords, alpha, min_share, fla
                 nxt[v, w] = 0
             active[a] = v
         na = nn
-    return vis, fr, active, 0
+        done += n + edges   # the level's passes over the vertices and the frontier's edges (or a pull's)
+    state[0] = na
+    state[1] = pairs
+    state[2] = last
+    return levels if na > 0 else -1
 
 
 #: a pull's cost is estimated from every PULL_STRIDE-th vertex (:func:`_pull_estimate`)
@@ -231,7 +250,6 @@ def unpack_rows(vis, out):
                 row = out[i, lo:hi]
                 for j in range(hi - lo):
                     row[j] = (col[j] >> b) & np.uint64(1) != 0
-    return out
 
 
 @numba.njit(cache=True, nogil=True)
@@ -299,7 +317,6 @@ def finish_shared(indptr, indices, vis, fr, active, na):
                 for e in range(indptr[u], indptr[u + 1]):
                     vis[indices[e], w] |= acc
             hi = lo
-    return vis
 
 
 # ---- the fused steps ----
@@ -327,12 +344,17 @@ def reach_sweep(E, G, sources):
     Where the sources' frontiers stop meeting level by level, what is left is
     finished in one pass over its SCCs in topological order.
     """
-    k = sources.size
+    k, n = sources.size, G.n
+    nwords = (k + 63) // 64
     T = G.T
     indptr, indices = _unsigned(G.indptr), _unsigned(G.indices)
-    vis, fr, active, na = ms_reach(indptr, indices, _unsigned(T.indptr), _unsigned(T.indices),
-                                                 sources, (k + 63) // 64, 4, REACH_MIN_SHARE,
-                                                 REACH_FLAT, REACH_FLAT_BUDGET)
-    if na:
-        finish_shared(G.indptr, indices, vis, fr, active, na)
-    return unpack_rows(vis, np.empty((k, G.n), bool))
+    vis, fr, nxt = (np.zeros((n, nwords), np.uint64) for _ in range(3))
+    active, new, mark = np.empty(n, indices.dtype), np.empty(n, indices.dtype), np.zeros(n, bool)
+    state = np.array([ms_start(sources, vis, fr, active, mark), 0, 0], np.int64)
+    _drive(ms_reach, indptr, indices, _unsigned(T.indptr), _unsigned(T.indices), 4, REACH_MIN_SHARE, REACH_FLAT,
+           REACH_FLAT_BUDGET, vis, fr, nxt, active, mark, new, np.empty(nwords, np.uint64), state, np.zeros(1))
+    if state[0]:
+        finish_shared(G.indptr, indices, vis, fr, active, state[0])
+    out = np.empty((k, n), bool)
+    unpack_rows(vis, out)
+    return out

@@ -19,12 +19,13 @@ import numba
 import numpy as np
 
 from ..objects import _unsigned
-from ._common import CALL_WORK, fuses
+from ._common import _drive, fuses
 
 
 @numba.njit(cache=True, nogil=True)
-def degree_rank(indptr, n):
-    """Each vertex's place in the order of ascending degree, ties by id (a counting sort, O(n))."""
+def degree_rank(indptr, rank):
+    """Into ``rank`` each vertex's place in the order of ascending degree, ties by id (a counting sort, O(n))."""
+    n = rank.size
     top = 0
     for u in range(n):
         top = max(top, indptr[u + 1] - indptr[u])
@@ -33,61 +34,66 @@ def degree_rank(indptr, n):
         start[indptr[u + 1] - indptr[u] + 1] += 1
     for d in range(1, top + 2):
         start[d] += start[d - 1]
-    rank = np.empty(n, np.int64)
     for u in range(n):
         d = indptr[u + 1] - indptr[u]
         rank[u] = start[d]
         start[d] += 1
-    return rank
 
 
 @numba.njit(cache=True, nogil=True)
-def later_neighbours(indptr, indices, rank, n):
-    """CSR of ``u -> v`` for the edges with ``rank[u] < rank[v]`` (self-loops dropped)."""
-    ptr = np.zeros(n + 1, np.int64)
-    for u in range(n):
+def later_counts(indptr, indices, rank, ptr):
+    """Into ``ptr`` (n + 1) the row bounds of :func:`later_neighbours`' CSR."""
+    ptr[0] = 0
+    for u in range(ptr.size - 1):
         c = 0
         for p in range(indptr[u], indptr[u + 1]):
             if rank[indices[p]] > rank[u]:
                 c += 1
         ptr[u + 1] = ptr[u] + c
-    ind = np.empty(ptr[n], np.int64)
-    for u in range(n):
+
+
+@numba.njit(cache=True, nogil=True)
+def later_neighbours(indptr, indices, rank, ptr, ind):
+    """Into ``ind`` the CSR of ``u -> v`` for the edges with ``rank[u] < rank[v]`` (self-loops dropped),
+    its row bounds ``ptr`` from :func:`later_counts`."""
+    for u in range(ptr.size - 1):
         j = ptr[u]
         for p in range(indptr[u], indptr[u + 1]):
             v = indices[p]
             if rank[v] > rank[u]:
                 ind[j] = v
                 j += 1
-    return ptr, ind
 
 
 @numba.njit(cache=True, nogil=True)
-def work_before(ptr, ind, n):
+def work_before(ptr, ind, out):
     """``out[u]``: the entries :func:`triangles` reads for the vertices before ``u`` (n + 1 of them, from 0).
 
     Vertex ``u`` reads its later neighbours' rows and its own (twice, for the marks).
     """
-    out = np.zeros(n + 1, np.int64)
-    for u in range(n):
+    out[0] = 0
+    for u in range(ptr.size - 1):
         c = 2 * (ptr[u + 1] - ptr[u]) + 1
         for p in range(ptr[u], ptr[u + 1]):
             k = ind[p]
             c += ptr[k + 1] - ptr[k]
         out[u + 1] = out[u] + c
-    return out
 
 
-@numba.njit(parallel=True, cache=True)
-def triangles(ptr, ind, n, lo, hi, part):
-    """Add the triangles at the vertices ``lo .. hi - 1`` (and their later neighbours) into ``part``, int64.
+@numba.njit(parallel=True, cache=True, nogil=True)
+def triangles(ptr, ind, n, before, part, lo, work):
+    """Add the triangles at the vertices from ``lo`` on (and their later neighbours) into ``part``, int64.
 
-    ``ptr``, ``ind``: :func:`later_neighbours`.  ``part``: one row per thread
-    of ``n`` counts (per vertex) or of one (the total); the rows are summed
-    at the end.  The vertices of a range are dealt to the rows round-robin;
-    a caller takes ranges of bounded work in turn, so that an interrupt takes
-    effect between calls.
+    ``ptr``, ``ind``: :func:`later_neighbours`; ``before``: :func:`work_before`'s.
+    ``part``: one row per thread of ``n`` counts (per vertex) or of one (the
+    total); the rows are summed at the end.  A call takes the vertices
+    ``lo .. hi - 1`` whose work is about ``work`` (at least one vertex), dealt
+    to the rows round-robin, and returns ``hi``, or -1 past the last vertex:
+    the caller calls again, so that an interrupt takes effect between calls.
     """
+    if lo >= n:
+        return -1
+    hi = max(lo + 1, np.searchsorted(before, before[lo] + work, "right") - 1)
     nthreads = part.shape[0]
     per_vertex = part.shape[1] == n
     for c in numba.prange(nthreads):
@@ -109,20 +115,23 @@ def triangles(ptr, ind, n, lo, hi, part):
                             t[0] += 1
             for p in range(ptr[u], ptr[u + 1]):
                 mark[ind[p]] = False
+    return hi if hi < n else -1
 
 
 # ---- the fused steps ----
 def _triangles(S, per_vertex):
     n = S.n
-    rank = degree_rank(S.indptr, n)
-    ptr, ind = later_neighbours(S.indptr, _unsigned(S.indices), rank, n)
-    work = work_before(ptr, ind, n)
+    indices = _unsigned(S.indices)
+    # every loop fills arrays made here: none returns an array (see _common._drive)
+    rank, ptr = np.empty(n, np.int64), np.empty(n + 1, np.int64)
+    degree_rank(S.indptr, rank)
+    later_counts(S.indptr, indices, rank, ptr)
+    ind = np.empty(ptr[n], np.int64)
+    later_neighbours(S.indptr, indices, rank, ptr, ind)
+    work = np.empty(n + 1, np.int64)
+    work_before(ptr, ind, work)
     part = np.zeros((numba.get_num_threads(), n if per_vertex else 1), np.int64)
-    lo = 0
-    while lo < n:   # ranges of vertices of bounded work: an interrupt takes effect between calls
-        hi = max(lo + 1, int(np.searchsorted(work, work[lo] + CALL_WORK, "right")) - 1)
-        triangles(ptr, ind, n, lo, hi, part)
-        lo = hi
+    _drive(triangles, ptr, ind, n, work, part)
     return part.sum(axis=0)
 
 
