@@ -25,6 +25,7 @@ __all__ = [
     "WorkerLost",
     "VerificationError",
     "NumberingWarning",
+    "LatencyWarning",
 ]
 
 
@@ -121,4 +122,12 @@ class NumberingWarning(UserWarning):
 
     Its ids are kept as written, so vertex 0 is an extra isolated vertex;
     ``Graph.from_file(path, base=1)`` (``la-graph --base 1``) numbers from 1.
+    """
+
+
+class LatencyWarning(UserWarning):
+    """An algorithm that waits on the cluster once per round, for many rounds, runs on the dask engine.
+
+    Issued once per algorithm and process by the dask engine (its steps in
+    :data:`la_graph.engines.dask.LATENCY_BOUND`), which also re-exports it.
     """

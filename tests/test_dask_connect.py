@@ -19,8 +19,8 @@ dask = pytest.importorskip("dask")
 pytest.importorskip("distributed")
 
 from la_graph.algorithms import steps  # noqa: E402
-from la_graph.engines import dask as dask_engine  # noqa: E402
 from la_graph.engines.dask import LATENCY_BOUND, DaskEngine, LatencyWarning  # noqa: E402
+from la_graph.engines.dask.operators import _LatencyNotes  # noqa: E402
 
 
 def _refused(address):
@@ -86,8 +86,12 @@ def test_latency_bound_steps_are_steps():
     assert set(LATENCY_BOUND) <= set(steps.STEPS)
 
 
+def test_latency_warning_lives_with_the_other_exceptions():
+    assert LatencyWarning is lg.exceptions.LatencyWarning is lg.LatencyWarning     # the dask engine re-exports it
+
+
 def test_latency_warning_once_per_algorithm(monkeypatch):
-    notes = dask_engine._LatencyNotes()
+    notes = _LatencyNotes()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for _ in range(3):

@@ -39,6 +39,7 @@ import uuid
 
 import numpy as np
 
+from .objects import Placement
 from .tasks import _E, combine, nbytes, product
 
 _BACKENDS = {}         # (token, rank) -> a worker's backend
@@ -66,7 +67,6 @@ def plan(workers, s, kind, rank):
     output segments held here.  Lists are sorted, so two workers post the
     messages between them in the same order.
     """
-    from . import Placement
     P = Placement(workers, s)
     p = len(P.workers)
     rank_of = {w: r for r, w in enumerate(P.workers)}
@@ -278,7 +278,7 @@ class _Nccl(_Backend):
 
     def _exchange(self, E, sends, recv_from, failed):
         import cupy as cp
-        from ..gpu.objects import GVec
+        from ..gpu.objects import GVec    # NCCL exchanges GPU workers' vectors: loaded where they run
         heads = np.zeros((len(sends), 3), np.int64)
         payload = []
         for m, (q, x) in enumerate(sends):

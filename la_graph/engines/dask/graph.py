@@ -27,9 +27,11 @@ from functools import cached_property
 
 import numpy as np
 
+from ... import _validation as V
 from ...exceptions import InvalidArgumentError, InvalidGraphError
 from ...graph import Graph, WeightRange
 from . import tasks
+from .objects import DVector
 
 __all__ = ["DistributedGraph"]
 
@@ -248,8 +250,6 @@ class DistributedGraph(Graph):
 
     def edge_weight(self, u, v):
         """The weight of edge ``u -> v`` (1.0 when unweighted), read from its block; error if there is none."""
-        from ... import _validation as V
-
         u, v = V.check_vertex(u, self._n, what="u"), V.check_vertex(v, self._n, what="v")
         E, A = self._engine, self._blocks()
         (si, sj), (li, lj) = zip(*(E.layout(self._n).locate(np.array([x])) for x in (u, v)))
@@ -262,8 +262,6 @@ class DistributedGraph(Graph):
     def rows(self, vertices):
         """As :meth:`Graph.rows <la_graph.Graph.rows>`: the out-neighbours of ``vertices``, read on the workers
         (each block that holds some of the rows multiplies a selector of them by itself and sends the rows)."""
-        from ... import _validation as V
-
         vs = V.check_vertices(vertices, self._n, what="vertices")
         E, A = self._engine, self._blocks()
         p, L = A.placement, E.layout(self._n)
@@ -369,8 +367,6 @@ def from_blocks(E, A, AT, n, directed, weighted):
 
 
 def _vector(E, p, n, arrays):
-    from . import DVector
-
     return DVector((n,), [E._submit(p.segment(k), tasks.from_numpy, f) for k, f in enumerate(arrays)], p)
 
 

@@ -74,8 +74,10 @@ from ... import io as _io
 from ...exceptions import FileFormatError, InvalidArgumentError, OutOfDeviceMemory
 from .. import get_engine
 from . import tasks
+from .engine import DaskEngine
 from .graph import from_blocks
 from .layout import Layout
+from .objects import DMatrix
 
 __all__ = ["read_edges", "rmat", "lean_build_bytes", "DEFAULT_CHUNK_BYTES", "DEFAULT_CHUNK_EDGES"]
 
@@ -97,8 +99,6 @@ _SLICE = 64 << 20
 
 
 def _engine(engine):
-    from . import DaskEngine
-
     E = get_engine(engine if engine is not None else "dask")
     if not isinstance(E, DaskEngine):
         raise InvalidArgumentError(f"read_edges and rmat build a graph on the workers of a dask engine, got the "
@@ -330,8 +330,6 @@ def rmat(engine, scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=0, direc
 
 def _replicated(E, scale, m, thresholds, seed, directed, weights, self_loops, chunk_edges):
     """rmat(method="replicated"): each worker draws all ``m`` edges and builds its own blocks."""
-    from . import DMatrix
-
     p = E.placement
     s, n = p.s, 1 << scale
     if E.local != "gpu":             # GPU workers hold the blocks on their devices and check those themselves
@@ -359,8 +357,6 @@ def _replicated(E, scale, m, thresholds, seed, directed, weights, self_loops, ch
 # ---------------------------------------------------------------------- chunks to blocks
 def _build(E, chunks, where, n, directed, weighted, edges):
     """The DistributedGraph of the edge chunks ``chunks`` (futures of ``(u, v, w, ...)`` on ``where``)."""
-    from . import DMatrix
-
     p = E.placement
     s, L = p.s, E.layout(n)
     E._check_memory(n, edges * (1 if directed else 2), 8 if weighted else 1)
@@ -573,7 +569,7 @@ def _device_free(name):
     host engines, whose memory the client checks against the workers' limits."""
     if name != "gpu":
         return None
-    import cupy
+    import cupy     # GPU workers only: the GPU engine's modules load where they run
 
     from ..gpu.memory import free_device_bytes
     return free_device_bytes(), f"GPU {cupy.cuda.runtime.getDevice()}"

@@ -66,10 +66,11 @@ import numpy as np
 
 from ...exceptions import InvalidArgumentError
 from ...graph import Graph
-from . import OTHER_PLACEMENT, DaskEngine, DMatrix, DVector, Placement, _DObject
 from . import transport as _transport
 from .exchange import PeerFailed
 from .graph import DistributedGraph
+from .objects import OTHER_PLACEMENT, DMatrix, DVector, Placement, _DObject
+from .operators import BlockEngine
 from .transport import Erred
 
 __all__ = ["SpmdEngine", "SpmdFuture", "run"]
@@ -92,7 +93,7 @@ class SpmdFuture:
         return f"SpmdFuture(owner={self.owner}{held})"
 
 
-class SpmdEngine(DaskEngine):
+class SpmdEngine(BlockEngine):
     """The distributed engine on one worker of an SPMD run (see the module docstring).
 
     Made by :func:`run_rank` on each worker, never by hand.
@@ -122,7 +123,7 @@ class SpmdEngine(DaskEngine):
     """
 
     def __init__(self, local, rank, workers, s, token, seed, channel, exchange, collective=True):
-        super().__init__(None, grid=s, local=local, seed=seed)
+        super().__init__(grid=s, local=local, seed=seed)
         self.rank, self.channel = int(rank), channel
         self._placement = Placement(workers, s)
         self._placement.token = token
