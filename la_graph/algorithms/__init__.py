@@ -1,4 +1,10 @@
-"""Graph algorithms, one module each, written against the engine interface."""
+"""Graph algorithms, one module each, written against the engine interface.
+
+Each module registers its public functions with
+:func:`~la_graph.algorithms._registry.algorithm`; this package imports them and
+exports them (``la_graph`` exports all of ``__all__``).  ``tests/test_registry.py``
+checks that ``__all__`` is the registered algorithms and their result types.
+"""
 
 from .apsp import apsp, apsp_blocks
 from .bfs import BFSResult, bfs
