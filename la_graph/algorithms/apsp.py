@@ -73,7 +73,7 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, outpu
         Refuse (:class:`OutOfMemory`) if the ``8 n^2``-byte result would be larger.
         Without it the result only has to fit in the available memory.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
     progress : bool
         Show on standard error the rows done and their rate (or the time spent,
         for Floyd-Warshall), once the work has taken 2 seconds.
@@ -189,7 +189,7 @@ def apsp_blocks(G, block_rows=None, *, max_bytes=None, engine=None):
         Largest block, in bytes (``8 * block_rows * n``); :class:`OutOfMemory` if
         ``block_rows`` asks for more or one row is already larger.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Yields
     ------

@@ -126,7 +126,7 @@ def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=
         scaled as a sample of ``len(sources)`` (so all ``n`` vertices is the
         exact result).
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
     progress : bool
         Show on standard error the sources done and their rate, once the work
         has taken 2 seconds.

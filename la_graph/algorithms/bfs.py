@@ -153,7 +153,7 @@ def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="aut
         ``"auto"`` switches between push and pull per level (direction-optimizing BFS).
         Multi-source searches let the engine choose.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
     output : {"numpy", "device"}
         ``"device"`` leaves the arrays where the engine computed them (CuPy
         arrays on the GPU engine, for chaining more GPU work; numpy on the CPU).

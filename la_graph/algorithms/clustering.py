@@ -62,7 +62,7 @@ def local_clustering_coefficient(G, *, engine=None):
         ``networkx.clustering(G)``.  Self-loops and weights are ignored;
         duplicate edges count once.
     engine : str, optional
-        ``"cpu"``, ``"gpu"`` or ``"reference"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------

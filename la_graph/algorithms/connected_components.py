@@ -60,7 +60,7 @@ def connected_components(G, *, engine=None, output="numpy"):
     G : Graph
         Undirected, or directed (then the weakly connected components).
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
     output : {"numpy", "device"}
         ``"device"`` leaves the labels where the engine computed them (a CuPy
         array on the GPU engine; numpy on the CPU).

@@ -68,7 +68,7 @@ def core_number(G, *, engine=None):
         its out-degree, as ``networkx.core_number`` counts it).  Self-loops are
         ignored, where NetworkX refuses the graph; weights are ignored.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------

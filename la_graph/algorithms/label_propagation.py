@@ -64,7 +64,7 @@ def label_propagation(G, *, max_iter=10, engine=None):
         1.  The loop stops sooner when an iteration changes no label: the
         labels are then final, and the same as after ``max_iter`` iterations.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------

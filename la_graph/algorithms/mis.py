@@ -55,7 +55,7 @@ def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
         one seed gives the same set on every engine and run, other seeds give
         other sets.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
     output : {"numpy", "device"}
         ``"device"`` leaves the mask where the engine computed it (a CuPy array
         on the GPU engine; numpy on the CPU).

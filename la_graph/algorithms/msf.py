@@ -105,7 +105,7 @@ def minimum_spanning_forest(G, *, engine=None, output="numpy"):
         Undirected.  Make a directed graph undirected with ``G.to_undirected()``
         (an edge in either direction becomes one edge with the smaller weight).
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
     output : {"numpy", "device"}
         ``"device"`` leaves the arrays where the engine computed them (CuPy
         arrays on the GPU engine; numpy on the CPU).

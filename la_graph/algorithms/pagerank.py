@@ -119,7 +119,7 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
           ``alpha / n * (sum of r over dangling vertices)`` on every vertex;
           exactly ``max_iter`` iterations, no convergence test.
     engine : str, optional
-        ``"cpu"``, ``"gpu"`` or ``"reference"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------

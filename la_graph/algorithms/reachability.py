@@ -94,7 +94,7 @@ def reachability(G, sources, *, batch=None, engine=None):
         Default: :func:`default_batch` -- as many as keep ``batch * n <= 2**25``.
         Results never depend on it.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------

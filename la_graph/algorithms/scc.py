@@ -68,7 +68,7 @@ def strongly_connected_components(G, *, engine=None, output="numpy"):
         :func:`~la_graph.connected_components`).  Self-loops and duplicate
         edges do not change the answer.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
     output : {"numpy", "device"}
         ``"device"`` leaves the labels where the engine computed them (a CuPy
         array on the GPU engine; numpy on the CPU).

@@ -108,7 +108,7 @@ def shortcut(G, *, seed=0, eps=1.0, layers=2, distance=1, depth=None, rounds=1, 
         ParSC calls on the current graph (Fineman: ``Theta(log n)`` and
         ``Theta(gamma log n)``; default 1 and 1).
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------

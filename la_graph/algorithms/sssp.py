@@ -115,7 +115,7 @@ def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True
     parent : bool
         Compute parents too.
     engine : str, optional
-        ``"cpu"`` or ``"gpu"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------

@@ -60,7 +60,7 @@ def triangle_count(G, *, engine=None):
         Any graph.  Directions, self-loops, weights and duplicate edges are
         ignored: the count is that of the simple undirected graph.
     engine : str, optional
-        ``"cpu"``, ``"gpu"`` or ``"reference"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------
@@ -118,7 +118,7 @@ def triangles(G, *, engine=None):
         Any graph.  Directions, self-loops, weights and duplicate edges are
         ignored: the counts are those of the simple undirected graph.
     engine : str, optional
-        ``"cpu"``, ``"gpu"`` or ``"reference"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------
