@@ -18,7 +18,17 @@ INT32_MAX = np.iinfo(np.int32).max
 INT64_MAX = np.iinfo(np.int64).max
 
 
-_Graph = None
+#: the class :func:`check_graph` accepts: :class:`la_graph.Graph`, named by :mod:`la_graph.graph` as it defines
+#: it (:func:`accept_graph_class`), because this floor module imports nothing of la_graph above it; no Graph
+#: exists before that, so the empty tuple (nothing is a Graph) is never wrong
+_GRAPH = ()
+
+
+def accept_graph_class(cls):
+    """Make :func:`check_graph` accept instances of ``cls`` (and its subclasses); called once, by
+    :mod:`la_graph.graph` for :class:`~la_graph.Graph`."""
+    global _GRAPH
+    _GRAPH = cls
 
 
 #: the package of an object passed for a Graph -> how to make one of it
@@ -37,10 +47,7 @@ def check_graph(G, *, undirected=False, weighted=None, name="G"):
     weighted : bool or None
         ``True``: the algorithm needs edge weights.
     """
-    global _Graph
-    if _Graph is None:   # imported once (la_graph.graph imports this module); an import per call costs ~1 us
-        from .graph import Graph as _Graph
-    if not isinstance(G, _Graph):
+    if not isinstance(G, _GRAPH):
         where = type(G).__module__.split(".")[0]
         how = _CONVERTERS.get(where)
         got = type(G).__name__ if how is None else f"{where}.{type(G).__name__}"

@@ -31,6 +31,7 @@ import scipy.sparse as sp
 
 from . import _progress, _validation as V
 from .exceptions import InvalidArgumentError, InvalidGraphError
+from .io import read_edges
 
 __all__ = ["Graph", "WeightRange"]
 
@@ -159,9 +160,7 @@ class Graph:
         graph, so algorithms run with ``engine="gpu"`` upload nothing.  Needs
         the GPU engine (CuPy and a CUDA device).
         """
-        from .engines import get_engine
-
-        return get_engine("gpu").graph_from_device_matrix(A, directed=directed, weighted=weighted)
+        return _engine("gpu").graph_from_device_matrix(A, directed=directed, weighted=weighted)
 
     @classmethod
     def from_graphblas(cls, M, directed=None, weighted=None):
@@ -174,9 +173,7 @@ class Graph:
         >>> lg.Graph.from_graphblas(M)
         Graph(n=3, edges=2, directed, weighted)
         """
-        from .engines.cpu import graphblas_to_scipy
-
-        return cls.from_scipy(graphblas_to_scipy(M), directed=directed, weighted=weighted)
+        return _engine("cpu").graph_from_graphblas(M, directed=directed, weighted=weighted)
 
     @classmethod
     def from_networkx(cls, G, weight="weight"):
@@ -240,8 +237,6 @@ class Graph:
         >>> G.n, G.nedges
         (34, 78)
         """
-        from .io import read_edges
-
         directed = None if directed is None else V.check_flag(directed, "directed")
         progress = V.check_flag(progress, "progress")
         e = read_edges(path, fmt=fmt, progress=progress, base=base, usecols=usecols)
@@ -273,9 +268,7 @@ class Graph:
         >>> M.nrows, M.nvals, M.dtype.name
         (2, 1, 'FP64')
         """
-        from .engines.cpu import graph_to_graphblas
-
-        return graph_to_graphblas(self)
+        return _engine("cpu").graph_to_graphblas(self)
 
     def to_networkx(self, nodes=None):
         """The graph as a NetworkX ``Graph`` or ``DiGraph`` (with ``weight`` when weighted).
@@ -519,6 +512,21 @@ class Graph:
 
     __hash__ = object.__hash__
 
+
+V.accept_graph_class(Graph)     # check_graph's class (la_graph._validation imports nothing above it)
+
+
+def _engine(name):
+    """The engine ``name`` from the engine registry, for the conversions an engine's objects take part in
+    (:meth:`Graph.from_cupy`, :meth:`Graph.from_graphblas`, :meth:`Graph.to_graphblas`: their bodies are the
+    engines' interop modules).
+
+    The engines sit above this module (they take Graphs); this lookup is the one import upward, made when a
+    conversion is asked for so that importing la_graph.graph loads no engine code.
+    """
+    from .engines import get_engine
+
+    return get_engine(name)
 
 def _csr_min_dups(u, v, w, n):
     """CSR (indptr int64, sorted indices, weights) of edges ``u -> v``; duplicates keep the min weight."""

@@ -3,6 +3,13 @@
 Rules:
 
 * no import cycle among the modules of ``la_graph`` at import time;
+* no import cycle in the whole import graph either: imports inside functions count, and so does a
+  module's import of a name from its own package (``from . import x`` where ``x`` is defined in the
+  package's ``__init__``), which the import-time rule skips (the package is already being imported);
+* the package is built in floors (:data:`LAYERS`), and no module imports one of a floor above its own,
+  anywhere (functions included), except :data:`UPWARD`: ``la_graph.graph`` looking up the engine
+  registry (``la_graph.engines``, which loads the engines by name, ``importlib``, never by an import
+  statement);
 * ``la_graph.graph`` imports no engine at import time (not even through another module);
 * no engine module imports an algorithm module, anywhere (functions included);
 * only the engines (``la_graph/engines/``) and the native CUDA baselines
@@ -219,3 +226,89 @@ def test_only_engines_import_backends():
            for name, line in raw_imports(m, module_level=False) if name.split(".")[0] in BACKENDS]
     assert not bad, (f"imports of {', '.join(BACKENDS)} outside {' and '.join(BACKEND_HOMES)} "
                      "(functions included):\n" + "\n".join(bad))
+
+
+# -------------------------------------------------------------------- the whole import graph, by floors
+#: the floors, lowest first: a module belongs to the floor of its longest listed prefix
+LAYERS = (
+    # 0. imports nothing of la_graph but another of these
+    ("la_graph.exceptions", "la_graph._validation", "la_graph._keys", "la_graph._random", "la_graph._progress"),
+    # 1. the graph container, its files and generators, the bundled data, the profiler
+    ("la_graph.graph", "la_graph.io", "la_graph.generators", "la_graph.data", "la_graph.profile"),
+    # 2. the engines: they take Graphs (the dask engine's DistributedGraph is one, its loaders read files with io)
+    ("la_graph.engines",),
+    # 3. the result checkers (the algorithms' check=True calls them; no engine)
+    ("la_graph.verify", "la_graph._verify_kernels"),
+    # 4. the algorithms, on the engines' operator interface
+    ("la_graph.algorithms",),
+    # 5. what users run: the package's front, the command line, the NetworkX backend, benchmarks, examples
+    ("la_graph", "la_graph.cli", "la_graph.nx_backend", "la_graph.bench", "la_graph.examples"),
+)
+#: the imports allowed to point to a higher floor, each (importer, imported) with why
+UPWARD = {
+    # Graph.from_cupy / from_graphblas / to_graphblas hand their work to the engine that owns those objects
+    # (the bodies are la_graph.engines.{cpu,gpu}.interop): the registry, looked up when called
+    ("la_graph.graph", "la_graph.engines"),
+}
+
+
+def full_imports(module):
+    """``{our module: line}`` that ``module`` imports anywhere (functions included), with the packages on the
+    way, and its own ancestor package where it imports a name defined there (``from . import x``)."""
+    out = {}
+    for name, line in raw_imports(module, module_level=False):
+        if not _within(name, PACKAGE):
+            continue
+        parts = name.split(".")
+        for i in range(2, len(parts) + 1):
+            target = ".".join(parts[:i])
+            if target in MODULES and target != module and (not _within(module, target) or i == len(parts)):
+                out.setdefault(target, line)
+    return out
+
+
+def full_graph():
+    """Module -> {module it imports anywhere: line} (see :func:`full_imports`)."""
+    return {m: full_imports(m) for m in MODULES}
+
+
+def layer(module):
+    """The index in :data:`LAYERS` of ``module``'s floor (its longest listed prefix); None if unlisted."""
+    best = None
+    for i, prefixes in enumerate(LAYERS):
+        for p in prefixes:
+            if _within(module, p) and (best is None or len(p) > len(best[1])):
+                best = (i, p)
+    return None if best is None else best[0]
+
+
+def test_the_whole_graph_counts_imports_in_functions_and_from_the_own_package():
+    graph = full_graph()
+    assert "la_graph.engines" in graph["la_graph.graph"]              # Graph.from_cupy's registry lookup
+    assert "la_graph.engines" not in import_graph()["la_graph.graph"]
+    assert "la_graph.engines.dask" not in graph["la_graph.engines.dask.spmd"]   # spmd builds on objects/operators
+
+
+def test_no_import_cycle_anywhere():
+    graph = full_graph()
+    found = cycles(graph)
+    assert not found, "import cycles (imports inside functions included):\n" + "\n".join(
+        _describe(graph, c) for c in found)
+
+
+def test_every_module_has_a_floor():
+    assert [m for m in MODULES if layer(m) is None] == []
+
+
+def test_no_import_goes_up_a_floor():
+    graph = full_graph()
+    bad = [f"{_where(m, line)}: {m} (floor {layer(m)}) imports {t} (floor {layer(t)})"
+           for m, targets in graph.items() for t, line in targets.items()
+           if layer(t) > layer(m) and (m, t) not in UPWARD]
+    assert not bad, "imports of a higher floor (see LAYERS):\n" + "\n".join(bad)
+
+
+def test_the_allowed_upward_imports_are_still_needed():
+    graph = full_graph()
+    assert [(m, t) for m, t in sorted(UPWARD) if t not in graph[m]] == []
+

@@ -22,29 +22,14 @@ ship: the peer ``ecl`` fetches, builds and runs them (:mod:`la_graph.bench.exter
 from __future__ import annotations
 
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).parent
-THREADS = 256
-_modules = {}
-
-
-def load(name):
-    """The compiled ``<name>.cu`` of this folder (compiled once per process)."""
-    if name not in _modules:
-        import cupy as cp
-
-        _modules[name] = cp.RawModule(code=(HERE / f"{name}.cu").read_text(), options=("--std=c++14",))
-    return _modules[name]
-
-
-def blocks():
-    """Grid size for the grid-stride kernels: enough blocks to fill every SM."""
-    import cupy as cp
-
-    return cp.cuda.Device().attributes["MultiProcessorCount"] * (2048 // THREADS)
+from ._loader import HERE, THREADS, blocks, load  # noqa: F401 - la_graph.bench.native.load ... as before
+from .blocked_fw import blocked_fw
+from .boruvka import boruvka
+from .harish_sssp import harish_sssp
+from .queue_bfs import queue_bfs
 
 
 class Prepared:
@@ -88,16 +73,12 @@ def prepare(G):
 
 
 def _bfs(P, G, sources):
-    from .queue_bfs import queue_bfs
-
     indptr, indices = P.csr
     return (lambda: [queue_bfs(indptr, indices, s)[1] for s in sources],
             lambda r: np.vstack([p.get().astype(np.int64) for p in r]))
 
 
 def _sssp(P, G, sources):
-    from .harish_sssp import harish_sssp
-
     if G.weighted and float(G.weights.min(initial=0.0)) < 0:
         return None
     indptr, indices = P.csr
@@ -107,8 +88,6 @@ def _sssp(P, G, sources):
 
 
 def _apsp(P, G, sources):
-    from .blocked_fw import blocked_fw
-
     if G.weighted and float(G.weights.min(initial=0.0)) < 0:
         return None
     indptr, indices = P.csr
@@ -117,8 +96,6 @@ def _apsp(P, G, sources):
 
 
 def _msf(P, G, sources):
-    from .boruvka import boruvka
-
     if G.directed:
         return None
     (hu, hv, hw), (eu, ev, ew) = P.edge_list

@@ -10,7 +10,7 @@ CSR is part of the call, as it is part of any APSP from a sparse graph.
 
 from __future__ import annotations
 
-from . import THREADS, blocks, load
+from ._loader import THREADS, blocks, load
 
 TILE = 32
 

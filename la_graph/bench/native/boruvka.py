@@ -9,7 +9,7 @@ minimum spanning forest.  One host read of the number of edges added per round.
 
 from __future__ import annotations
 
-from . import THREADS, blocks, load
+from ._loader import THREADS, blocks, load
 
 
 def boruvka(eu, ev, ew, n):

@@ -8,7 +8,7 @@ Weights float64, non-negative.  One host read of the change flag per round.
 
 from __future__ import annotations
 
-from . import THREADS, blocks, load
+from ._loader import THREADS, blocks, load
 
 
 def harish_sssp(indptr, indices, weights, source):

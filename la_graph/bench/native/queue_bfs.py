@@ -9,7 +9,7 @@ Edges ``u -> v`` are ``indices[indptr[u]:indptr[u+1]]``; ``-1`` marks unreached 
 
 from __future__ import annotations
 
-from . import THREADS, blocks, load
+from ._loader import THREADS, blocks, load
 
 #: average degree from which the warp-per-vertex expansion is used
 WARP_DEGREE = 8

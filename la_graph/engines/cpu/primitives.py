@@ -19,6 +19,7 @@ from suitesparse_graphblas import ffi, lib
 
 from ...exceptions import InvalidArgumentError
 from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, is_scalar
+from . import interop
 from .fused import FUSED
 from .objects import (_CTYPE, _NULL, _SUFFIX, _bitmap_views, _np, _numpy_views, _new_vector, _ok, _own, _owning_full,
                       _shapes, _take_values, _vsize, graph_to_graphblas)
@@ -176,6 +177,9 @@ class CPUEngine(Engine):
             d = self.vector_from_numpy(G.in_degree if transpose else G.out_degree)
             G._engine_cache[key] = d
         return d
+
+    graph_from_graphblas = interop.graph_from_graphblas    # Graph.from_graphblas, through the registry
+    graph_to_graphblas = interop.graph_to_graphblas        # Graph.to_graphblas
 
     # ---------------------------------------------------------------- building
     def vector(self, size, dtype):

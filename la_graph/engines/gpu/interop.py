@@ -12,6 +12,7 @@ import numpy as np
 
 from ..._validation import check_edge_arrays
 from ...exceptions import InvalidGraphError
+from ...graph import Graph
 from .objects import _BOOL, _F64, _I64, _INT32_MAX, GMat
 
 
@@ -27,8 +28,6 @@ def graph_from_device(E, u, v, w=None, n=None, directed=False, weighted=None):
     ``weighted=None`` keeps ``w``; ``False`` drops it; ``"auto"`` drops
     it when every weight is 1 (``Graph.from_scipy``'s rule).
     """
-    from ...graph import Graph
-
     u, v, w, n = check_edge_arrays(u, v, w, n, xp=cp)
     if w is not None and (weighted is False or (weighted == "auto" and bool(cp.all(w == 1)))):
         w = None
