@@ -261,7 +261,7 @@ def _gpu_fused(engine, monkeypatch, dtype):
     """The GPU engine's fused steps, its Floyd-Warshall held to int32 or float64 distances."""
     if engine.name != "gpu":
         pytest.skip("the GPU engine's Floyd-Warshall kernels")
-    fused = importlib.import_module("la_graph.engines.gpu.fused")
+    fused = importlib.import_module("la_graph.engines.gpu.fused.apsp")
     if dtype == "float64":
         monkeypatch.setattr(fused, "FW_INT32_LIMIT", -1)
     return fused

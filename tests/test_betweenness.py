@@ -249,7 +249,7 @@ def test_rejects_bad_graph():
         lg.betweenness_centrality(E0, k=-1)
 
 
-# ---------------------------------------------------------------------- the GPU engine's kernel (gpu/bc.cu)
+# ---------------------------------------------------------------------- the GPU engine's kernel (cuda/betweenness.cu)
 _BC_GRAPHS = {
     "rmat": lambda: lg.generators.rmat(11, 8, seed=3),                      # hubs: rows in chunks under the knobs
     "rmat_directed": lambda: lg.generators.rmat(11, 6, seed=4, directed=True),
@@ -274,9 +274,9 @@ def _gpu_engines():
 def test_gpu_kernel_matches_cpu(monkeypatch, name, knobs):
     """The fused GPU step, its hub rows as chunks or not, int32 and int64 indices: the CPU engine's values."""
     engines = _gpu_engines()
-    from la_graph.engines.gpu import fused
+    from la_graph.engines.gpu.fused import betweenness as gpu_bc
     for key, value in knobs.items():
-        monkeypatch.setattr(fused, key, value)
+        monkeypatch.setattr(gpu_bc, key, value)
     G = _BC_GRAPHS[name]()
     assert "brandes_sources" in engines[0].fused_steps
     for endpoints in (False, True):
@@ -388,4 +388,5 @@ def test_grid_corner_counts_beyond_float64(engine):
 
 def test_every_kernel_checks_the_algebras_spread():
     assert cpu_betweenness.SPREAD == B.COUNT_SPREAD
-    assert f"#define BC_SPREAD {B.COUNT_SPREAD}\n" in (Path(B.__file__).parents[2] / "gpu" / "bc.cu").read_text()
+    kernel = Path(B.__file__).parents[1] / "engines" / "gpu" / "cuda" / "betweenness.cu"
+    assert f"#define BC_SPREAD {B.COUNT_SPREAD}\n" in kernel.read_text()

@@ -1,4 +1,5 @@
-"""The GPU engine's ``component_labels`` (Afforest's union-find, gpu/cc.cu) on graphs chosen to break it.
+"""The GPU engine's ``component_labels`` (Afforest's union-find, cuda/connected_components.cu) on graphs
+chosen to break it.
 
 Many components, long paths in both id orders, stars with the hub first and
 last, self-loops, isolated vertices, no vertex at all; int32 and int64 vertex
@@ -89,8 +90,8 @@ def test_labels(engines, graphs, name, ids):
 @pytest.mark.parametrize("name", ["path_shuffled", "star", "star_hub_last", "forest", "rmat", "giant_and_hub"])
 def test_every_kernel_path(engines, graphs, monkeypatch, name, rounds, chunk):
     """No sampling (every row linked after a one-vertex giant), other sample counts, rows in small chunks."""
-    monkeypatch.setattr(gpu_mod.fused, "_CC_ROUNDS", rounds)
-    monkeypatch.setattr(gpu_mod.fused, "_CC_CHUNK", chunk)
+    monkeypatch.setattr(gpu_mod.fused.connected_components, "_CC_ROUNDS", rounds)
+    monkeypatch.setattr(gpu_mod.fused.connected_components, "_CC_CHUNK", chunk)
     G, want = graphs(name)
     for E in engines.values():
         np.testing.assert_array_equal(lg.connected_components(G, engine=E), want)
@@ -103,12 +104,12 @@ def test_property_random_graphs(n, edges, rounds, chunk, wide):
     edges = [(u % n, v % n) for u, v in edges] if n else []
     G = Graph.from_edges([e[0] for e in edges], [e[1] for e in edges], n=n)
     E = _GPU if not wide else _WIDE
-    saved = gpu_mod.fused._CC_ROUNDS, gpu_mod.fused._CC_CHUNK
-    gpu_mod.fused._CC_ROUNDS, gpu_mod.fused._CC_CHUNK = rounds, chunk
+    saved = gpu_mod.fused.connected_components._CC_ROUNDS, gpu_mod.fused.connected_components._CC_CHUNK
+    gpu_mod.fused.connected_components._CC_ROUNDS, gpu_mod.fused.connected_components._CC_CHUNK = rounds, chunk
     try:
         labels = lg.connected_components(G, engine=E)
     finally:
-        gpu_mod.fused._CC_ROUNDS, gpu_mod.fused._CC_CHUNK = saved
+        gpu_mod.fused.connected_components._CC_ROUNDS, gpu_mod.fused.connected_components._CC_CHUNK = saved
     check_cc(G, labels)
 
 

@@ -101,7 +101,7 @@ def test_cuda_errors_become_lagraph_errors(E, monkeypatch):
     monkeypatch.setattr(gpu_mod.primitives, "_kernel", failing)
     with pytest.raises(lg.LaGraphError, match="CUDA error.*engine='cpu'"):
         E.mxv(A, u, "min_second")
-    monkeypatch.setattr(gpu_mod.fused, "_kernel", failing)
+    monkeypatch.setattr(gpu_mod.fused.connected_components, "_kernel", failing)
     f = E.iota(5)
     with pytest.raises(lg.LaGraphError, match="fastsv_round: CUDA error"):   # the fused steps too
         E.fused_steps["fastsv_round"](E, A, f, E.copy(f), E.copy(f))
@@ -113,7 +113,8 @@ def test_kernels_compiled_once_and_cached(E, monkeypatch):
     lg.connected_components(G, engine=E)
     E.mxv(E.matrix(G), E.iota(G.n), "min_second")
     files = gpu_mod.kernel_files()
-    assert {"semiring.cu", "bfs.cu", "fastsv.cu", "cc.cu", "floyd_warshall.cu", "msf.cu", "mis.cu", "sssp.cu", "scc.cu"} <= set(files)
+    assert {"semiring.cu", "bfs.cu", "fastsv.cu", "connected_components.cu", "apsp.cu", "msf.cu", "mis.cu", "sssp.cu",
+            "scc.cu"} <= set(files)
     mods = {f: gpu_mod.kernel_module(f) for f in files}                # every source compiles
     for f in files:
         assert gpu_mod.kernel_module(f) is mods[f]
@@ -400,9 +401,9 @@ def test_fused_steps_decline_before_changing_anything(E):
 
 def test_bfs_search_declines_graphs_over_its_edge_limit(E, monkeypatch, caplog):
     """Over BFS_SEARCH_MS_EDGES the one-launch search declines (logged) and the push / pull stretches run."""
-    from la_graph.engines.gpu import fused
+    from la_graph.engines.gpu.fused import bfs as gpu_bfs
     G = generators.grid_2d(20, 20)
-    monkeypatch.setattr(fused, "BFS_SEARCH_MS_EDGES", G.nnz - 1)
+    monkeypatch.setattr(gpu_bfs, "BFS_SEARCH_MS_EDGES", G.nnz - 1)
     with pytest.raises(Declined, match="BFS_SEARCH_MS_EDGES"):
         E.fused_steps["bfs_search"](E, G, 0, True, True, "push", "numpy", BFS_RULE)
     with caplog.at_level("DEBUG", logger="la_graph"):
@@ -600,11 +601,11 @@ MSF_FAMILIES = {
 def test_msf_kernels_at_every_cut(E, E64, monkeypatch, family, weights, light, room, steps):
     """Kruskal's filter at several cuts, with too little room for the light and the heavy edges (packed
     and swept again) and few jumps a launch: the CPU's forest and labels."""
-    from la_graph.engines.gpu import fused
+    from la_graph.engines.gpu.fused import msf as gpu_msf
 
-    monkeypatch.setattr(fused, "MSF_LIGHT_PER_VERTEX", light)
-    monkeypatch.setattr(fused, "MSF_ROOM", room)
-    monkeypatch.setattr(fused, "MSF_JUMP_STEPS", steps)
+    monkeypatch.setattr(gpu_msf, "MSF_LIGHT_PER_VERTEX", light)
+    monkeypatch.setattr(gpu_msf, "MSF_ROOM", room)
+    monkeypatch.setattr(gpu_msf, "MSF_JUMP_STEPS", steps)
     G = MSF_FAMILIES[family](weights)
     want = lg.minimum_spanning_forest(G, engine="cpu")
     for eng in (E, E64):
@@ -627,12 +628,12 @@ def test_msf_device_output(E):
 
 def test_msf_a_long_path_of_hooks(E, monkeypatch):
     """Weights falling along a path: each vertex hooks onto the next, one chain of n roots to jump."""
-    from la_graph.engines.gpu import fused
+    from la_graph.engines.gpu.fused import msf as gpu_msf
 
     n = 200_000
     G = lg.Graph.from_edges(np.arange(n - 1), np.arange(1, n), w=np.arange(n - 1, 0, -1.0), n=n)
     for steps in (32, 1):
-        monkeypatch.setattr(fused, "MSF_JUMP_STEPS", steps)
+        monkeypatch.setattr(gpu_msf, "MSF_JUMP_STEPS", steps)
         r = lg.minimum_spanning_forest(G, engine=E)
         np.testing.assert_array_equal(r.u, np.arange(n - 1))
         assert not r.labels.any()

@@ -1,4 +1,4 @@
-"""The GPU engine's ``core_peel`` (one persistent peeling launch, gpu/kcore.cu) on graphs chosen to break it.
+"""The GPU engine's ``core_peel`` (one persistent peeling launch, cuda/kcore.cu) on graphs chosen to break it.
 
 Long peeling chains (a path: thousands of rounds in one level), hubs (a row
 cut into many queue pieces), cores of many sizes, directed graphs (in- plus
@@ -78,8 +78,8 @@ def test_graphs(want, name, wide):
 @pytest.mark.parametrize("name", ["path_shuffled", "star", "cores", "rmat", "directed_rmat", "directed_hub"])
 def test_pieces_and_grids(want, monkeypatch, name, chunk, spread):
     """Rows cut into queue pieces of a few entries; one block (spread huge) or the full grid (spread 1)."""
-    monkeypatch.setattr(gpu_mod.fused, "_KC_CHUNK", chunk)
-    monkeypatch.setattr(gpu_mod.fused, "_KC_SPREAD", spread)
+    monkeypatch.setattr(gpu_mod.fused.kcore, "_KC_CHUNK", chunk)
+    monkeypatch.setattr(gpu_mod.fused.kcore, "_KC_SPREAD", spread)
     G, core = want(name)
     for E in (_GPU, _WIDE):
         np.testing.assert_array_equal(lg.core_number(G, engine=E), core)
@@ -125,7 +125,7 @@ def test_heavy_tailed_repeated(monkeypatch, name, spread):
     """
     from la_graph.bench.graphs import build
 
-    monkeypatch.setattr(gpu_mod.fused, "_KC_SPREAD", spread)
+    monkeypatch.setattr(gpu_mod.fused.kcore, "_KC_SPREAD", spread)
     G = build(name)
     want = lg.core_number(G, engine="cpu")
     wrong = []
@@ -143,11 +143,11 @@ def test_heavy_tailed_repeated(monkeypatch, name, spread):
 @settings(max_examples=150, deadline=None)
 def test_property_random_graphs(n, edges, directed, wide, chunk):
     G = Graph.from_edges([a % n for a, _ in edges], [b % n for _, b in edges], n=n, directed=directed)
-    saved = gpu_mod.fused._KC_CHUNK
-    gpu_mod.fused._KC_CHUNK = chunk
+    saved = gpu_mod.fused.kcore._KC_CHUNK
+    gpu_mod.fused.kcore._KC_CHUNK = chunk
     try:
         core = lg.core_number(G, engine=_WIDE if wide else _GPU)
     finally:
-        gpu_mod.fused._KC_CHUNK = saved
+        gpu_mod.fused.kcore._KC_CHUNK = saved
     np.testing.assert_array_equal(core, lg.core_number(G, engine="cpu"))
     check_core_number(G, core)

@@ -1,4 +1,4 @@
-"""The GPU engine's row-wise products (``mxv``, and ``vxm`` on a cached transpose): gpu/semiring.cu's
+"""The GPU engine's row-wise products (``mxv``, and ``vxm`` on a cached transpose): cuda/semiring.cu's
 ``semiring_rows`` and its row plans.
 
 Skipped where CuPy or a CUDA device is missing.  The conformance suite's product tests run again on

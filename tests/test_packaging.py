@@ -1,6 +1,8 @@
 """The built wheel holds what the package loads at run time.
 
-* every file of the top-level ``gpu/`` folder, at ``la_graph/gpu/<same path>``;
+* every file of the GPU engine's CUDA folder ``la_graph/engines/gpu/cuda/``
+  (a folder of the package, no longer a top-level ``gpu/`` copied in), and
+  nothing at the old place ``la_graph/gpu/``;
 * every CUDA source the GPU engine names (string literals ending in ``.cu`` or
   ``.cuh`` in ``la_graph/engines/gpu*``, read as text: no CuPy needed) and
   every file those sources ``#include "..."``;
@@ -26,6 +28,8 @@ import pytest
 from .test_imports import MODULES, raw_imports
 
 ROOT = Path(__file__).resolve().parents[1]
+CUDA = ROOT / "la_graph" / "engines" / "gpu" / "cuda"        # where engines/gpu/kernels.py looks
+CUDA_IN_WHEEL = CUDA.relative_to(ROOT).as_posix()
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 _SOURCE = re.compile(r"[\w./-]+\.cuh?")
 
@@ -59,16 +63,16 @@ def engine_kernel_sources():
         for src in [path] if path.is_file() else sorted(path.rglob("*.py")):
             for node in ast.walk(ast.parse(src.read_text(), filename=str(src))):
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and _SOURCE.fullmatch(node.value):
-                    found.add(node.value.removeprefix("gpu/"))
+                    found.add(node.value.removeprefix("cuda/"))
     return found
 
 
 def included(sources):
-    """The files the sources ``#include "..."``, transitively, relative to ``gpu/``."""
+    """The files the sources ``#include "..."``, transitively, relative to the CUDA folder."""
     todo, seen = list(sources), set()
     while todo:
         name = todo.pop()
-        path = ROOT / "gpu" / name
+        path = CUDA / name
         if name in seen or not path.is_file():
             continue
         seen.add(name)
@@ -76,19 +80,21 @@ def included(sources):
     return seen - set(sources)
 
 
-def test_every_gpu_file_ships_as_la_graph_gpu(names):
-    files = _files(ROOT / "gpu")
-    assert any(f.endswith(".cu") for f in files) and "gpu/common.cuh" in files
-    missing = [f for f in files if f"la_graph/{f}" not in names]
-    assert not missing, f"gpu/ files missing from the wheel at la_graph/gpu/: {missing}"
+def test_every_cuda_file_ships_in_the_package(names):
+    files = _files(CUDA)
+    assert any(f.endswith(".cu") for f in files) and f"{CUDA_IN_WHEEL}/common.cuh" in files
+    missing = [f for f in files if f not in names]
+    assert not missing, f"CUDA files missing from the wheel: {missing}"
+    stale = sorted(f for f in names if f.startswith("la_graph/gpu/"))
+    assert not stale, f"the wheel still holds the old top-level gpu/ folder: {stale}"
 
 
 def test_every_kernel_source_the_engine_names_ships(names):
     sources = engine_kernel_sources()
     assert "common.cuh" in sources and len(sources) >= 5, f"the scan found too few kernel sources: {sources}"
     wanted = sources | included(sources)
-    missing = sorted(s for s in wanted if f"la_graph/gpu/{s}" not in names)
-    assert not missing, f"kernel sources the GPU engine names but the wheel lacks (at la_graph/gpu/): {missing}"
+    missing = sorted(s for s in wanted if f"{CUDA_IN_WHEEL}/{s}" not in names)
+    assert not missing, f"kernel sources the GPU engine names but the wheel lacks (at {CUDA_IN_WHEEL}/): {missing}"
 
 
 def test_include_lines_are_followed():

@@ -396,8 +396,8 @@ def test_gpu_kernel_as_algebra(monkeypatch, name, batch):
     from la_graph.algorithms.pagerank import pagerank_iterate
     engines = _gpu_engines()
     if batch is not None:
-        from la_graph.engines.gpu import fused
-        monkeypatch.setattr(fused, "PAGERANK_BATCH", batch)
+        from la_graph.engines.gpu.fused import pagerank as gpu_pagerank
+        monkeypatch.setattr(gpu_pagerank, "PAGERANK_BATCH", batch)
         engines = engines[:1]
     G = _GPU_PR_GRAPHS[name]()
     n = G.n

@@ -13,14 +13,16 @@ One concern a module (see docs/gpu.md):
 * :mod:`.ops` -- binary and unary ops, monoid identities and semiring plans on
   device arrays (GraphBLAS typecasting rules);
 * :mod:`.memory` -- free device memory, reservations (OutOfDeviceMemory names
-  the bytes needed and points to the CPU engine) and the translation of CuPy /
-  CUDA errors into la_graph errors;
-* :mod:`.kernels` -- the CUDA sources of ``gpu/*.cu``: found by glob, their
-  template instantiations read off the sources, compiled once per device by
-  ``cupy.RawModule`` and cached;
+  the bytes needed and points to the CPU engine), the translation of CuPy /
+  CUDA errors into la_graph errors, and waits for the device that Ctrl-C can
+  interrupt;
+* :mod:`.kernels` -- the CUDA sources of ``cuda/*.cu`` (a folder of the
+  package): found by glob, their template instantiations read off the
+  sources, compiled once per device by ``cupy.RawModule`` and cached;
 * :mod:`.primitives` -- :class:`GPUEngine`, the primitives of the interface;
 * :mod:`.fused` -- the algorithm steps the engine runs as CUDA kernels
-  (``GPUEngine.fused_steps``);
+  (``GPUEngine.fused_steps``), one module per algorithm module, named alike
+  (``fused/bfs.py`` and ``cuda/bfs.cu`` for ``la_graph/algorithms/bfs.py``);
 * :mod:`.interop` -- graphs built on the device from CuPy arrays.
 
 Arrays held by a vector or matrix are never written in place: every operation

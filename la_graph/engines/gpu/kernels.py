@@ -1,8 +1,10 @@
 """The GPU engine's CUDA kernels: where the sources are, what each exports, compiled modules.
 
-The sources are every ``*.cu`` file of the kernel folder (:func:`kernel_dir`):
-``la_graph/gpu/`` in an installed wheel, else the checkout's top-level ``gpu/``.
-A file is compiled by ``cupy.RawModule`` with ``common.cuh`` prepended (so
+The sources are every ``*.cu`` file of the kernel folder (:func:`kernel_dir`),
+``cuda/`` beside this module: ``cuda/<name>.cu`` holds the kernels of the fused
+steps of ``fused/<name>.py`` (the algorithm module ``la_graph/algorithms/<name>.py``),
+``semiring.cu`` and ``select.cu`` the primitives', ``msbfs.cu`` the multi-source
+search that bfs and reachability share.  A file is compiled by ``cupy.RawModule`` with ``common.cuh`` prepended (so
 CuPy's on-disk kernel cache is keyed by both), once per device, and cached.
 
 Every kernel is a template (``template <...> __global__ void name(...)``), and
@@ -29,7 +31,7 @@ from .objects import _F64, _I32, _I64
 
 _NULL = np.uint64(0)                       # a null pointer kernel argument
 
-#: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): FW_TILE x FW_TILE entries
+#: tile of the blocked Floyd-Warshall kernels (cuda/apsp.cu): FW_TILE x FW_TILE entries
 FW_TILE = 64
 
 #: template parameter name -> the values every kernel taking it is instantiated for
@@ -50,20 +52,16 @@ _KERNEL = re.compile(r"template\s*<([^<>]*)>\s*__global__\s+void\s+(?:__launch_b
 _MODULES: dict = {}        # (file, device id) -> cupy.RawModule
 _FUNCTIONS: dict = {}      # (file, device id, name expression) -> cupy kernel
 _MODULE_LOCK = threading.Lock()
+_CUDA_DIR = Path(__file__).resolve().parent / "cuda"
 
 
 def kernel_dir():
-    """The folder of the CUDA sources: ``la_graph/gpu`` in a wheel, else the checkout's ``gpu/``."""
-    import la_graph
-
-    package = Path(la_graph.__file__).resolve().parent
-    places = (package / "gpu", package.parent / "gpu")        # wheel, then source checkout
-    for d in places:
-        if (d / "common.cuh").is_file():
-            return d
-    raise LaGraphError(
-        f"the gpu engine's CUDA sources were not found (looked in {places[0]} and {places[1]}); "
-        "reinstall la_graph, or use engine='cpu'")
+    """The folder of the CUDA sources: ``cuda/`` beside this module (shipped inside the package)."""
+    d = _CUDA_DIR
+    if not (d / "common.cuh").is_file():
+        raise LaGraphError(
+            f"the gpu engine's CUDA sources were not found in {d}; reinstall la_graph, or use engine='cpu'")
+    return d
 
 
 def kernel_files():
@@ -86,17 +84,17 @@ def instantiations(file, source):
             rule = TEMPLATE_PARAMETERS.get(param.split()[-1])
             if rule is None:
                 raise LaGraphError(
-                    f"gpu/{file}: template parameter {param.strip()!r} of kernel {kernel} has no instantiation "
+                    f"cuda/{file}: template parameter {param.strip()!r} of kernel {kernel} has no instantiation "
                     f"rule; name it as one of {', '.join(TEMPLATE_PARAMETERS)} (la_graph/engines/gpu/kernels.py)")
             values.append(rule)
         names += [_name(kernel, *combo) for combo in itertools.product(*values)]
     if not names:
-        raise LaGraphError(f"gpu/{file} defines no kernel of the form 'template <...> __global__ void name(...)'")
+        raise LaGraphError(f"cuda/{file} defines no kernel of the form 'template <...> __global__ void name(...)'")
     return names
 
 
 def kernel_module(file):
-    """The ``cupy.RawModule`` of ``gpu/<file>`` on the current device, compiled on first use and cached."""
+    """The ``cupy.RawModule`` of ``cuda/<file>`` on the current device, compiled on first use and cached."""
     dev = cp.cuda.runtime.getDevice()
     key = (file, dev)
     mod = _MODULES.get(key)
@@ -118,7 +116,7 @@ def kernel_module(file):
 
 
 def _kernel(file, kernel, *params):
-    """Kernel ``kernel<params...>`` of ``gpu/<file>`` on the current device (cached)."""
+    """Kernel ``kernel<params...>`` of ``cuda/<file>`` on the current device (cached)."""
     dev = cp.cuda.runtime.getDevice()
     name = _name(kernel, *params)
     key = (file, dev, name)

@@ -1,7 +1,7 @@
 """GraphBLAS ops on the GPU engine's device arrays: binary and unary ops, monoid
 identities, typecasts, and the plans by which a semiring runs in the CUDA kernels.
 
-The op and monoid codes are shared with ``gpu/common.cuh`` (its ``OP_*`` and
+The op and monoid codes are shared with ``cuda/common.cuh`` (its ``OP_*`` and
 ``M_*`` enums).  Everything here works on CuPy or numpy arrays alike.
 """
 
@@ -14,7 +14,7 @@ from ...exceptions import InvalidArgumentError
 from ..base import BINARY_OPS, BOOL_SEMIRINGS, MONOIDS
 from .objects import _BOOL, _F64, _I64
 
-# codes shared with gpu/common.cuh
+# codes shared with cuda/common.cuh
 _OPCODES = {"first": 0, "second": 1, "pair": 2, "min": 3, "max": 4, "plus": 5, "minus": 6, "times": 7,
             "div": 8, "eq": 9, "ne": 10, "lt": 11, "le": 12, "gt": 13, "ge": 14, "lor": 15, "land": 16,
             "firsti": 17, "firstj": 18, "secondi": 19, "secondj": 20, "any": 0}

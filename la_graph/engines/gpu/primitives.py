@@ -1,6 +1,6 @@
 """The GPU engine's primitives: :class:`GPUEngine`, the operator interface on CuPy.
 
-The semiring products run in the CUDA kernels of ``gpu/semiring.cu``
+The semiring products run in the CUDA kernels of ``cuda/semiring.cu``
 (:mod:`.kernels`); everything else is CuPy array code over the flat views of
 :mod:`.objects`, with GraphBLAS's value rules from :mod:`.ops`.  The algorithm
 steps the engine runs as kernels of their own are in :mod:`.fused`
@@ -57,7 +57,7 @@ _ROW_BIN_LENGTHS = (4, 8, 16, 32, 64)
 
 
 class _RowPlan:
-    """The bins of one CSR's rows for ``semiring_rows`` (gpu/semiring.cu), built once per matrix.
+    """The bins of one CSR's rows for ``semiring_rows`` (cuda/semiring.cu), built once per matrix.
 
     Rows sorted (stably) by bin: ``order``; bin 0 the rows longer than ``long_row``, each cut
     into pieces of ``piece`` entries (``soff``: the first piece of each, then the total);
@@ -121,7 +121,7 @@ class GPUEngine(Engine):
     BFS_THIN_BLOCKS = 16
     BFS_THIN_EDGES = 1 << 15
     #: frontiers of at most BFS_TINY_EDGES out-edges run in one block of 512 threads, the queue
-    #: in its shared memory and __syncthreads for the barrier (gpu/bfs.cu bfs_push_block), back
+    #: in its shared memory and __syncthreads for the barrier (cuda/bfs.cu bfs_push_block), back
     #: to the thin launch above it, from half of it (or of the queue's entries) to the block; 0:
     #: never.  A search starts there on graphs of at most 4 edges a vertex (one lane a queue entry:
     #: grids, road networks).  BFS_BLOCK_ENTRIES: the shared queue's entries (None: 4096, or fewer
@@ -130,7 +130,7 @@ class GPUEngine(Engine):
     #: (grid 2000^2: 16.4 ms at 2 K, 18.0 at 4 K, 36 at 8 K, 17.0 without the block)
     BFS_TINY_EDGES = 1 << 11
     BFS_BLOCK_ENTRIES = None
-    #: delta-stepping (one persistent launch, gpu/sssp.cu sssp_nearfar) on graphs of average
+    #: delta-stepping (one persistent launch, cuda/sssp.cu sssp_nearfar) on graphs of average
     #: out-degree below 8 (grids, road networks), where the rounds' count, not their work,
     #: costs: with SSSP_SPARSE_TARGET 0, buckets of SSSP_SPARSE_WIDTH deltas after the first
     #: (a 2000 x 2000 grid needs about half the rounds at 4 for 1.2 times the relaxations);
@@ -153,7 +153,7 @@ class GPUEngine(Engine):
     SSSP_CHUNK = 256
     #: lanes that take a shorter row together (a power of two up to 32; None: the average out-degree's)
     SSSP_LANES = None
-    #: the SCC kernel (gpu/scc.cu) contracts mutual-edge components and trims the graph of
+    #: the SCC kernel (cuda/scc.cu) contracts mutual-edge components and trims the graph of
     #: them (an edge pass with a binary search an edge) on graphs of at most this many
     #: entries or of average out-degree below SCC_CONTRACT_DEGREE (roads, meshes: one
     #: component each); -1: never
@@ -168,7 +168,7 @@ class GPUEngine(Engine):
     SCC_UNITS_PER_GROUP = 4
 
     objects_on_host = False
-    #: row-wise products (mxv, and vxm on a cached transpose; gpu/semiring.cu semiring_rows):
+    #: row-wise products (mxv, and vxm on a cached transpose; cuda/semiring.cu semiring_rows):
     #: a matrix of more than MXV_PLAN_MIN_NNZ entries has its rows sorted once into bins by
     #: length (a :class:`_RowPlan`, cached with the matrix), rows longer than MXV_LONG_ROW cut
     #: into pieces of MXV_PIECE entries, a warp each; a smaller one runs every row with one
@@ -179,7 +179,7 @@ class GPUEngine(Engine):
     #: vxm pulls (rows of A's cached transpose, no atomics) when u holds at least this share of
     #: its entries, and pushes its entries' rows of A otherwise
     VXM_PULL_SHARE = 1 / 16
-    #: tile of the blocked Floyd-Warshall kernels (gpu/floyd_warshall.cu): FW_TILE x FW_TILE entries
+    #: tile of the blocked Floyd-Warshall kernels (cuda/apsp.cu): FW_TILE x FW_TILE entries
     FW_TILE = FW_TILE
     #: rounds between host reads of the negative-cycle flag (to stop early)
     FW_CHECK_ROUNDS = 64
@@ -952,7 +952,7 @@ class GPUEngine(Engine):
     _SELECT_ROWS = {"tril": 0, "triu": 1, "diag": 2, "offdiag": 3, "rowle": 4, "rowgt": 5}   # SEL_* of select.cu
 
     def _select_rows(self, x, op, k, keep=None):
-        """A select of the CSR matrix ``x`` row by row (gpu/select.cu), into a new CSR matrix: structural
+        """A select of the CSR matrix ``x`` row by row (cuda/select.cu), into a new CSR matrix: structural
         by ``op`` and ``k``, or the entries where ``keep`` (a bool per entry: the value selects).
 
         Memory: the result and an int64 position per kept entry (and ``keep``); the generic path's

@@ -1,5 +1,5 @@
 // BFS levels on the device: the engine's fused steps bfs_push and bfs_pull
-// (la_graph/algorithms/bfs.py; host side in la_graph/engines/gpu/fused.py).
+// (la_graph/algorithms/bfs.py; host side in la_graph/engines/gpu/fused/bfs.py).
 //
 // Push.  A frontier is a queue of entries (v, b, e, -), four IT each (one vector load):
 // a vertex v and a piece [b, e) of its out-edges, at most `chunk` = 4 * gs of them; a

@@ -1,6 +1,6 @@
 // The minimum spanning forest on the device: the engine's fused steps msf_edges,
 // msf_round, msf_forest and msf_labels (la_graph/algorithms/msf.py defines them
-// in primitives; la_graph/engines/gpu/fused.py drives these kernels).
+// in primitives; la_graph/engines/gpu/fused/msf.py drives these kernels).
 //
 // Keys: key = rank(w) * nnz + p for the CSR entry p = (r, j), r < j (distinct, so
 // the forest is unique).  rank is table[p] (dense ranks of float weights), else

@@ -14,7 +14,7 @@
 //             iteration count and the convergence flag go to `st`.  No host read.
 //
 // Rows are laid out by the engine's row plan of A' (the one its mxv uses, cached
-// with the matrix; gpu/semiring.cu describes the table): bin 0 the rows longer than
+// with the matrix; cuda/semiring.cu describes the table): bin 0 the rows longer than
 // a limit, cut into pieces of `piece` entries, a warp each; bins 1..6 the others,
 // 32, 16, ..., 1 lanes a row.  Without a plan (small matrices) every row has `gs`
 // lanes.  PR_BLOCK must be semiring_rows' block (the plan counts its blocks so).

@@ -52,7 +52,7 @@
 enum { SCC_TRIM = 1, SCC_CONTRACT = 2, SCC_QTRIM = 4, SCC_PIVOT = 8, SCC_FWBW = 16, SCC_COLOR = 32 };
 // workspace arrays; A..D are ip / op / tin / tout in the quotient trim, fst / rst / smallest after
 enum { SCC_W_DIN = 0, SCC_W_DOUT, SCC_W_MARK, SCC_W_REP, SCC_W_A, SCC_W_B, SCC_W_C, SCC_W_D, SCC_W_SLOTS };
-// st slots (la_graph/engines/gpu/fused.py mirrors them)
+// st slots (la_graph/engines/gpu/fused/scc.py mirrors them)
 enum {
   SCC_S_CNT = 0,         // 3: ring of the trim levels' item counts
   SCC_S_FLAG = 3,        // 3: ring of the sweeps' changed flags
