@@ -6,7 +6,9 @@ and imports nothing; the backend itself is :mod:`la_graph.nx_backend`, loaded
 only when a call is dispatched to it.
 """
 
-#: the NetworkX functions the backend implements (names as in networkx)
+#: the NetworkX functions the backend implements (names as in networkx): the ``networkx=`` names of the
+#: algorithms' registrations (la_graph/algorithms/_registry.py), kept literal here since this package imports
+#: nothing; tests/test_registry.py checks the two agree
 FUNCTIONS = (
     "connected_components",
     "strongly_connected_components",
@@ -40,7 +42,7 @@ def get_info():
         "project": "la_graph",
         "package": "la_graph",
         "url": "https://pypi.org/project/la_graph/",
-        "short_summary": "Graph algorithms in linear algebra on a GraphBLAS CPU engine and a CuPy GPU engine.",
+        "short_summary": "Graph algorithms in linear algebra on GraphBLAS (CPU), CuPy (GPU) and Dask engines.",
         "default_config": {"engine": None},
         "functions": {
             name: {"additional_docs": "Runs on la_graph's engine (nx.config.backends.la_graph.engine, "

@@ -1,4 +1,4 @@
-"""Engine registry: pick the CPU or GPU engine.
+"""Engine registry: pick an engine (cpu, gpu, dask or reference).
 
 Four engines: ``"cpu"`` (python-graphblas over SuiteSparse:GraphBLAS, numba
 fused steps), ``"gpu"`` (CuPy and la_graph's CUDA kernels), ``"dask"`` (the

@@ -44,13 +44,14 @@ Nothing here is specific to an algorithm.  An engine may also *fuse* named
 algebraic steps of the algorithms (``fastsv_round``, ``bfs_push``, ...): it
 lists them in :attr:`Engine.fused_steps`, a mapping from the step's name to a
 function ``impl(engine, *args)`` taking the step's arguments and returning what
-the step's algebraic definition (in its algorithm module) returns.  The
-algorithms call every such step through :func:`la_graph.algorithms.steps.run`,
-which takes the engine's implementation where there is one and the algebra
+the step's algebraic definition (in its algorithm module) returns.  Each such
+step is a :class:`la_graph.algorithms.steps.Step` (made by ``@step``); calling
+it runs the engine's implementation where there is one and the algebra
 otherwise; a declared implementation that cannot take its arguments raises
 :class:`Declined` before it changes anything, and the algebra then runs (logged
 at DEBUG on the ``la_graph`` logger and counted by the profiler).
-See ``docs/engines.md`` ("Writing an engine").
+See ``docs/writing-an-engine.md``; ``docs/engines.md`` has the table of the
+primitives (:data:`INTERFACE`).
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ class Declined(Exception):
 class Engine(ABC):
     """The operator interface; see the module docstring for the conventions."""
 
-    #: the name the registry knows this engine by ("cpu", "gpu", "reference")
+    #: the name the registry knows this engine by ("cpu", "gpu", "dask", "reference")
     name: str = ""
 
     #: step name -> ``impl(engine, *args)``: the algebraic steps this engine runs as

@@ -1,0 +1,319 @@
+"""The algorithm registry and what is read from it or checked against it: nothing exists in code but not in
+the docs, or the reverse.
+
+* every public algorithm is registered (``@algorithm`` beside it), exported by ``la_graph``, and its
+  checker is the one ``check=True`` runs;
+* ``la-graph run`` has exactly the registered subcommands, each in README.md and in docs/cli.md's table;
+* the NetworkX backend implements exactly the registered NetworkX functions (``_la_graph_nx.FUNCTIONS``
+  is a literal: NetworkX imports that package while importing itself);
+* the benchmark cases are the registered ones;
+* every algorithm's page exists and is in mkdocs.yml's navigation, and every page under docs/algorithms
+  is an algorithm's;
+* every public algorithm's ``engine`` parameter says :data:`~la_graph.algorithms._registry.ENGINE_DOC`,
+  and the docs name all four engines;
+* the operator interface's table (docs/engines.md owns it; the other pages link to it) lists exactly
+  ``la_graph.engines.base.INTERFACE``;
+* the generated blocks of the docs (the fused steps of every engine; the CLI's algorithms) are current.
+
+A generated block sits between ``<!-- BEGIN generated: NAME -->`` and ``<!-- END generated: NAME -->``;
+rewrite them all with ``python tests/test_registry.py --write``.  The GPU engine's fused steps are read
+from its source (``@fuses`` in ``la_graph/engines/gpu/fused*``), so no CuPy is needed here.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if __name__ == "__main__":                  # the generator, run as a script from anywhere
+    sys.path.insert(0, str(ROOT))
+
+import la_graph as lg  # noqa: E402
+from la_graph import algorithms, cli  # noqa: E402
+from la_graph.algorithms import _certify, steps  # noqa: E402
+from la_graph.algorithms import _registry as R  # noqa: E402
+from la_graph.engines import base  # noqa: E402
+
+DOCS = ROOT / "docs"
+#: result types exported beside the algorithms
+RESULT_TYPES = {"BFSResult", "MSFResult", "SSSPResult"}
+
+
+def _read(rel):
+    return (ROOT / rel).read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------- what the code has
+def cpu_fused_steps():
+    """The CPU engine's fused steps (its ``fused_steps``)."""
+    from la_graph.engines.cpu.fused import FUSED
+
+    return set(FUSED)
+
+
+def gpu_fused_steps():
+    """The GPU engine's fused steps, read from its source: functions decorated ``@fuses`` under
+    ``la_graph/engines/gpu/fused*`` (a module or a package; CuPy is not imported)."""
+    found = set()
+    gpu = ROOT / "la_graph" / "engines" / "gpu"
+    for path in sorted(gpu.glob("fused*.py")) + sorted(gpu.glob("fused*/**/*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(
+                    (d.id if isinstance(d, ast.Name) else getattr(d, "attr", None)) == "fuses"
+                    for d in node.decorator_list):
+                found.add(node.name)
+    return found
+
+
+def _first_sentence(doc):
+    text = " ".join((doc or "").strip().split("\n\n")[0].split())
+    return text.split(". ")[0].rstrip(".") + "."
+
+
+# ---------------------------------------------------------------------- the generated blocks
+def fused_steps_table():
+    """Every step (``steps.STEPS``) with its module, what it computes and the engines that fuse it."""
+    cpu, gpu = cpu_fused_steps(), gpu_fused_steps()
+    rows = ["| module | step | what it computes | `cpu` | `gpu` |", "|---|---|---|---|---|"]
+    for s in sorted(steps.STEPS.values(), key=lambda s: (s.__module__, s.name)):
+        family = f" (family `{s.family}`)" if s.family != s.name else ""
+        what = _first_sentence(s.__doc__).replace("|", "\\|")
+        rows.append(f"| `{s.__module__.rsplit('.', 1)[1]}.py` | `{s.name}`{family} | {what} | "
+                    f"{'fused' if s.name in cpu else ''} | {'fused' if s.name in gpu else ''} |")
+    return "\n".join(rows)
+
+
+def _options(a):
+    return ", ".join(f"`--{o.replace('_', '-')}`" for o in a.cli.options)
+
+
+def cli_table():
+    """``la-graph run``'s algorithms: ALGO, the function it runs and its help, the options it reads."""
+    rows = ["| ALGO | runs | options |", "|---|---|---|"]
+    for name, a in cli._COMMANDS.items():
+        rows.append(f"| `{name}` | `la_graph.{a.name}`: {a.cli.help} | {_options(a)} |")
+    return "\n".join(rows)
+
+
+#: (file, block name) -> its text
+BLOCKS = {
+    ("docs/writing-an-engine.md", "fused-steps"): fused_steps_table,
+    ("docs/cli.md", "cli-algorithms"): cli_table,
+}
+
+
+def _block(name):
+    return re.compile(r"(<!-- BEGIN generated: " + re.escape(name) + r" .*?-->\n)(.*?)(<!-- END generated: "
+                      + re.escape(name) + r" -->)", re.S)
+
+
+def _indent_of(text, m):
+    return text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+
+
+def render(rel, name):
+    """File ``rel`` with block ``name`` rewritten."""
+    text = _read(rel)
+    m = _block(name).search(text)
+    if m is None:
+        raise AssertionError(f"{rel} has no generated block {name!r}")
+    indent = _indent_of(text, m)
+    body = textwrap.indent(BLOCKS[rel, name](), indent) + "\n" + indent
+    return text[:m.start(2)] + body + text[m.end(2):]
+
+
+@pytest.mark.parametrize("rel, name", list(BLOCKS))
+def test_generated_blocks_are_current(rel, name):
+    assert render(rel, name) == _read(rel), f"{rel}: block {name} is stale: run python tests/test_registry.py --write"
+
+
+# ---------------------------------------------------------------------- the registry itself
+def test_every_public_algorithm_is_registered_and_exported():
+    names = {a.name for a in R.registered()}
+    assert set(algorithms.__all__) == names | RESULT_TYPES
+    assert set(algorithms.__all__) <= set(lg.__all__)
+    for a in R.registered():
+        assert getattr(lg, a.name) is a.function, a.name
+        assert a.function.__module__ == a.module
+
+
+def test_every_algorithm_module_registers():
+    """A module of la_graph/algorithms/ with a public algorithm registers it; a certified function is
+    registered (``check=`` without registration would leave it out of the CLI, docs and tests)."""
+    skip = {"steps"}
+    modules = {a.module.rsplit(".", 1)[1] for a in R.registered()}
+    for path in sorted((ROOT / "la_graph" / "algorithms").glob("[!_]*.py")):
+        if path.stem not in skip:
+            assert path.stem in modules, f"{path.name} registers no algorithm (@algorithm)"
+    certified = {n for n in dir(lg) if getattr(getattr(lg, n), "certified", None)}
+    assert certified == {a.name for a in R.registered()}
+
+
+def test_checkers_are_the_ones_check_true_runs():
+    for a in R.registered():
+        assert a.checker == _certify.checker_of(a.name)[0], a.name
+        assert callable(getattr(lg.verify, a.checker)), a.checker
+
+
+def test_registration_refuses_duplicates():
+    with pytest.raises(ValueError, match="registered twice"):
+        R.algorithm("bfs")(lg.bfs.__wrapped__)
+    def x(G):
+        return G
+
+    with pytest.raises(ValueError, match="la-graph run cc"):
+        R.algorithm("x", cli=R.Cli("cc", "again"))(x)
+    with pytest.raises(ValueError, match="on 'x'"):
+        R.algorithm("y")(x)
+    with pytest.raises(ValueError, match="not options"):
+        R.Cli("x", "help", options=("colour",))
+    assert "x" not in R.REGISTRY
+
+
+# ---------------------------------------------------------------------- the command line
+def test_cli_subcommands_are_the_registered_ones():
+    assert set(cli.ALGORITHMS) == set(R.cli_commands())
+    assert set(cli._RUNNERS) <= set(cli.ALGORITHMS)
+    assert set(R.RUN_OPTIONS) <= set(vars(cli._parser().parse_args(["run", "cc", "karate"])))
+
+
+def test_plain_runner(tmp_path):
+    """An algorithm registered with a Cli but no runner of its own still runs, prints and checks."""
+    from types import SimpleNamespace
+
+    a = R.REGISTRY["core_number"]
+    G = lg.Graph.from_file(lg.data.path("karate"))
+    summary, result, check = cli._plain(a, SimpleNamespace(), G, "cpu")
+    assert summary == {"top_vertex": 0, "top_value": 4} and list(result) == ["kcore"]
+    check()
+
+
+def test_readme_and_cli_docs_name_every_algorithm_and_subcommand():
+    readme, cli_md = _read("README.md"), _read("docs/cli.md")
+    for a in R.registered():
+        assert f"`la_graph.{a.name}`" in readme or f"`{a.name}`" in readme, f"README.md lacks {a.name}"
+    for name in R.cli_commands():
+        assert f"`{name}`" in readme, f"README.md's la-graph row lacks {name}"
+        assert f"| `{name}` |" in cli_md, f"docs/cli.md lacks {name}"
+    mentioned = set(re.findall(r"^ *\| `(\w+)` \| `la_graph\.", cli_md, re.M))
+    assert mentioned == set(R.cli_commands())
+
+
+# ---------------------------------------------------------------------- NetworkX
+def test_networkx_functions_are_the_registered_ones():
+    import _la_graph_nx
+
+    assert sorted(_la_graph_nx.FUNCTIONS) == sorted(R.networkx_functions()), \
+        "_la_graph_nx.FUNCTIONS must list the registered networkx= names"
+    assert len(set(_la_graph_nx.FUNCTIONS)) == len(_la_graph_nx.FUNCTIONS)
+    source = _read("la_graph/nx_backend.py")
+    for name in R.networkx_functions():
+        assert re.search(rf"^def {name}\(", source, re.M), f"la_graph/nx_backend.py does not implement {name}"
+    networkx_md = _read("docs/networkx.md")
+    for name in R.networkx_functions():
+        assert name in networkx_md, f"docs/networkx.md does not mention {name}"
+
+
+# ---------------------------------------------------------------------- benchmarks
+def test_bench_cases_are_the_registered_ones():
+    from la_graph.bench import cases
+
+    claimed = {b: a.name for a in R.registered() for b in a.bench}
+    assert set(claimed) == set(cases.ALGORITHMS)
+    for b, name in claimed.items():
+        assert cases.ALGORITHMS[b].function == name, (b, name)
+
+
+# ---------------------------------------------------------------------- docs pages
+def _nav_pages():
+    return set(re.findall(r":\s*(\S+\.md)\s*$", _read("mkdocs.yml"), re.M))
+
+
+def test_every_algorithm_has_its_page_in_the_nav():
+    nav = _nav_pages()
+    pages = {a.page for a in R.registered()}
+    for a in R.registered():
+        assert a.page is not None and (DOCS / a.page).exists(), f"{a.name}: no docs page {a.page}"
+        assert a.page in nav, f"mkdocs.yml's nav lacks {a.page} ({a.name})"
+    assert {f"algorithms/{p.name}" for p in (DOCS / "algorithms").glob("*.md")} == pages
+    index = _read("docs/index.md")
+    for page in pages:
+        assert f"]({page})" in index, f"docs/index.md's list of algorithms lacks {page}"
+
+
+# ---------------------------------------------------------------------- engines
+def test_engine_parameter_text_is_the_shared_one():
+    """Every public algorithm's ``engine`` parameter reads :data:`ENGINE_DOC` (all four engines)."""
+    want = R.ENGINE_DOC
+    for a in R.registered():
+        doc = inspect.getdoc(a.function)
+        assert want in doc, f"{a.name}'s engine parameter is not ENGINE_DOC:\n{doc}"
+    assert set(R.ENGINES) == set(lg.engines.ENGINES)
+
+
+def test_docs_name_every_engine():
+    for rel in ("README.md", "docs/engines.md", "docs/index.md", "docs/writing-an-engine.md"):
+        text = _read(rel)
+        for e in R.ENGINES:
+            assert f"`{e}`" in text or f'"{e}"' in text or f"**{e}**" in text, f"{rel} does not name the {e} engine"
+    for rel in ["README.md", *(str(p.relative_to(ROOT)) for p in DOCS.glob("*.md"))]:
+        text = _read(rel)
+        stale = re.search(r"\b(the|la_graph's) (two|three) engines\b|\b([Tt]wo|[Tt]hree) engines ship\b|\b[Bb]oth engines\b"
+                          r"|\bpick the CPU or (the )?GPU engine\b", text)
+        assert not stale, f"{rel}: {stale.group(0)!r} (there are four engines)"
+
+
+def _table_methods(text, heading):
+    """Backticked identifiers of the ``| group | methods |`` table under ``heading``."""
+    section = text.split(heading, 1)[1]
+    table = re.search(r"\| group \| methods \|\n\|---\|---\|\n((?:\|.*\n)+)", section).group(1)
+    rows = dict(re.findall(r"^\| ([^|]+) \| (.*) \|$", table, re.M))
+    return rows, {g: set(re.findall(r"`(\w+)[(`]", r)) for g, r in rows.items()}
+
+
+def test_primitive_table_is_the_interface():
+    """docs/engines.md owns the table of primitives; it lists exactly base.INTERFACE (and the capabilities
+    an engine may set); no other page keeps a copy."""
+    _, groups = _table_methods(_read("docs/engines.md"), "## The interface")
+    capabilities = groups.pop("capabilities")
+    listed = set().union(*groups.values())
+    assert listed == set(base.INTERFACE)
+    public = {n for n in vars(base.Engine) if not n.startswith("_")} - set(base.INTERFACE) - {"name"}
+    assert capabilities == public
+    for page in DOCS.rglob("*.md"):
+        if page.name != "engines.md":
+            assert "| group | methods |" not in page.read_text(encoding="utf-8"), f"{page}: link to engines.md"
+
+
+def test_fused_steps_exist():
+    """Each engine's fused steps are steps (a kernel of a step that was renamed would never run)."""
+    assert cpu_fused_steps() <= set(steps.STEPS)
+    assert gpu_fused_steps() <= set(steps.STEPS)
+    assert gpu_fused_steps(), "no @fuses found under la_graph/engines/gpu/fused*"
+
+
+def test_step_names_in_the_docs_exist():
+    """A step named in backticks where the docs list steps is a step (renamed steps leave no stale names)."""
+    text = _read("docs/writing-an-engine.md")
+    names = set(re.findall(r"`(\w+)`", text))
+    candidates = {n for n in names if re.fullmatch(r"(bfs|scc|msf|sssp|reach|core|fastsv|brandes|pagerank|"
+                                                   r"triangle|vertex|component|luby|floyd)_?\w*", n)}
+    unknown = candidates - set(steps.STEPS) - set(steps.families()) - {"bfs_fuse_edges", "core_number"}
+    assert not unknown, f"docs/writing-an-engine.md names steps that do not exist: {sorted(unknown)}"
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python tests/test_registry.py --write   (rewrites the generated blocks of the docs)")
+    for rel, name in BLOCKS:
+        new = render(rel, name)
+        if new != _read(rel):
+            (ROOT / rel).write_text(new, encoding="utf-8")
+            print(f"wrote {rel} ({name})")
