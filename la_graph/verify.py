@@ -26,6 +26,7 @@ check_lcc    local clustering coefficients (LDBC Graphalytics)
 check_betweenness  betweenness centrality (Brandes; all sources or a sample)
 check_cdlp   community labels of label propagation (LDBC Graphalytics CDLP)
 check_core_number  core numbers (k-core decomposition)
+check_communities  a partition of modularity optimisation (Louvain, Leiden): its modularity, connectivity, local optimality
 
 At a sample of vertices (graphs too big to search again: the local conditions that define the answer)
 ------------------------------------------------------------------------------------------------------
@@ -44,6 +45,7 @@ __all__ = ["check_bfs", "check_sssp", "check_apsp", "check_cc", "check_scc", "ch
            "check_reachability", "check_shortcut"]
 __all__ += ["check_pagerank", "check_triangles", "check_lcc"]
 __all__ += ["check_betweenness", "check_cdlp", "check_core_number"]
+__all__ += ["check_communities"]
 __all__ += ["check_bfs_sample", "check_sssp_sample", "check_cc_sample", "check_pagerank_sample"]
 
 
@@ -1794,3 +1796,123 @@ def check_pagerank_sample(G, ranks, alpha=0.85, *, tol=1e-6, weight=None, sample
         _fail(f"ranks are not a PageRank fixed point to tol={tol:g}: one more step moves the {vs.size} sampled "
               f"vertices by {moved.sum():.4g} in L1 norm, more than alpha*n*tol = {bound:.2g} (most at vertex "
               f"{int(vs[k])}: {r[vs[k]]:.6g} -> {step[k]:.6g})")
+
+
+# ---------------------------------------------------------------------- communities (Louvain, Leiden)
+def _community_weights(G):
+    """``(rows, cols, weights, k, 2m)`` of undirected ``G`` with its self-loops counted twice (NetworkX's degrees)."""
+    rows, cols = G.edges()
+    w = np.ones(rows.size) if G.weights is None else np.asarray(G.weights, np.float64)
+    k = np.bincount(rows, weights=w, minlength=G.n) + np.bincount(rows[rows == cols], weights=w[rows == cols],
+                                                                  minlength=G.n)
+    return rows.astype(np.int64), cols.astype(np.int64), w, k, float(k.sum())
+
+
+def check_communities(G, labels, *, resolution=1.0, threshold=1e-10, connected=False, modularity=None, rtol=1e-9):
+    """Check a partition found by modularity optimisation (Louvain, Leiden).
+
+    * the labels are well formed: each vertex's label is the smallest vertex id
+      of its community;
+    * with ``modularity``, that value is the partition's modularity,
+      recomputed here with numpy (NetworkX's definition; a self-loop counts
+      twice in its vertex's degree);
+    * with ``connected=True`` (Leiden), every community induces a connected subgraph;
+    * local optimality (undirected graphs): no vertex gains more than
+      ``threshold`` of modularity by moving alone into a community it has an
+      edge to.
+
+    Parameters
+    ----------
+    G : Graph
+        Weights non-negative.
+    labels : array_like of int
+        Shape ``(n,)``.
+    resolution : float
+        The resolution the labels were computed with.
+    threshold : float
+        The largest modularity gain of a single move that passes.
+    connected : bool
+        Check that every community is connected (weakly on a directed graph).
+    modularity : float, optional
+        The modularity claimed for the labels.
+    rtol : float
+        The relative tolerance of the modularity.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first bad vertex or community.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_communities
+    >>> G = Graph.from_edges([0, 0, 1, 3, 3, 4, 2], [1, 2, 2, 4, 5, 5, 3])     # two triangles, one bridge
+    >>> check_communities(G, np.array([0, 0, 0, 3, 3, 3]), modularity=5 / 14)
+    >>> check_communities(G, np.array([0, 0, 0, 0, 4, 4]))
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: vertex 3 gains 0.2347 of modularity by moving from community 0 to community 4 (threshold 1e-10)
+    """
+    V.check_graph(G)
+    resolution = V.check_real(resolution, "resolution", low=0, open_low=True)
+    threshold = V.check_real(threshold, "threshold", low=0)
+    n = G.n
+    labels = _int_array(labels, "labels", (n,))
+    ids = np.arange(n, dtype=np.int64)
+    if n and (labels.min() < 0 or labels.max() >= n):
+        v = int(np.flatnonzero((labels < 0) | (labels >= n))[0])
+        _fail(f"labels[{v}] = {int(labels[v])} is not a vertex id")
+    smallest = np.full(n, n, dtype=np.int64)
+    np.minimum.at(smallest, labels, ids)
+    bad = np.flatnonzero(smallest[labels] != labels)
+    if bad.size:
+        v = int(bad[0])
+        _fail(f"labels[{v}] = {int(labels[v])}, expected {int(smallest[labels[v]])}: a community is named by its "
+              f"smallest vertex id")
+    if G.directed:
+        rows, cols = G.edges()
+        w = np.ones(rows.size) if G.weights is None else np.asarray(G.weights, np.float64)
+        kout, kin = np.bincount(rows, w, n), np.bincount(cols, w, n)
+        m = float(w.sum())
+        inside = float(w[labels[rows] == labels[cols]].sum())
+        q = inside / m - resolution * float(np.dot(np.bincount(labels, kout, n), np.bincount(labels, kin, n))) / m**2 \
+            if m > 0 else None
+    else:
+        rows, cols, w, k, two_m = _community_weights(G)
+        loops = rows == cols
+        inside = float(w[labels[rows] == labels[cols]].sum() + w[loops].sum())
+        sigma = np.bincount(labels, k, n)
+        q = inside / two_m - resolution * float(np.dot(sigma, sigma)) / two_m**2 if two_m > 0 else None
+    if modularity is not None and (q is None or abs(float(modularity) - q) > rtol * max(1.0, abs(q))):
+        _fail(f"modularity {float(modularity)!r}, expected {q!r}")
+    if connected and n:
+        same = labels[rows] == labels[cols]
+        M = sp.coo_matrix((np.ones(int(same.sum())), (rows[same], cols[same])), shape=(n, n))
+        _, comp = _csgraph().connected_components(M, directed=G.directed, connection="weak")
+        first = np.full(n, -1, dtype=np.int64)
+        first[labels] = comp            # some component of each community
+        split = np.flatnonzero(first[labels] != comp)
+        if split.size:
+            v = int(split[0])
+            _fail(f"community {int(labels[v])} is not connected: vertex {v} is not joined to vertex "
+                  f"{int(labels[v])} within it")
+    if G.directed or q is None:
+        return
+    off = ~loops
+    K = sp.coo_matrix((w[off], (rows[off], labels[cols[off]])), shape=(n, n)).tocsr()
+    K.sum_duplicates()
+    K = K.tocoo()
+    r, c, kc = K.row.astype(np.int64), K.col.astype(np.int64), K.data
+    own = np.zeros(n)
+    mine = c == labels[r]
+    own[r[mine]] = kc[mine]
+    stay = two_m * own - resolution * k * (sigma[labels] - k)
+    move = two_m * kc[~mine] - resolution * k[r[~mine]] * sigma[c[~mine]]
+    gain = 2.0 * (move - stay[r[~mine]]) / two_m**2
+    if gain.size and gain.max() > threshold:
+        j = int(np.argmax(gain))
+        v = int(r[~mine][j])
+        _fail(f"vertex {v} gains {gain[j]:.4g} of modularity by moving from community {int(labels[v])} to community "
+              f"{int(c[~mine][j])} (threshold {threshold:g})")

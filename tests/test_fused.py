@@ -154,6 +154,7 @@ RUNS = {
     "brandes_sources": ("directed", lambda G, E: {"bc": lg.betweenness_centrality(G, k=40, seed=1, endpoints=True,
                                                                                engine=E)}),
     "pagerank_iterate": ("weighted_directed", _pagerank),
+    "louvain_move": ("undirected", lambda G, E: {"labels": lg.louvain(G, seed=1, engine=E)}),
 }
 
 # graph kind -> generated graphs (integer weights: sums are exact, so distances must be identical)

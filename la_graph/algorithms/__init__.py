@@ -21,6 +21,8 @@ from .clustering import local_clustering_coefficient
 from .betweenness import betweenness_centrality
 from .label_propagation import label_propagation
 from .kcore import core_number
+from .modularity import modularity
+from .louvain import LouvainResult, louvain
 
 __all__ = ["BFSResult", "bfs", "connected_components"]
 __all__ += ["reachability", "shortcut"]
@@ -30,3 +32,4 @@ __all__ += ["sssp", "SSSPResult"]
 __all__ += ["apsp", "apsp_blocks"]
 __all__ += ["pagerank", "triangle_count", "triangles", "local_clustering_coefficient"]
 __all__ += ["betweenness_centrality", "label_propagation", "core_number"]
+__all__ += ["modularity", "louvain", "LouvainResult"]

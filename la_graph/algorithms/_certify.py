@@ -252,6 +252,11 @@ _SPECS = {
                                          "the sample (the same distribution of samples)."),
     "label_propagation": _Spec(lambda G, r, a: verify.check_cdlp(G, _host(r), a["max_iter"]), "check_cdlp"),
     "core_number": _Spec(lambda G, r, a: verify.check_core_number(G, _host(r)), "check_core_number"),
+    "louvain": _Spec(lambda G, r, a: verify.check_communities(G, _host(getattr(r, "labels", r)),
+                                                              resolution=a["resolution"]), "check_communities"),
+    "leiden": _Spec(lambda G, r, a: verify.check_communities(G, _host(getattr(r, "labels", r)),
+                                                             resolution=a["resolution"], connected=True),
+                    "check_communities"),
 }
 
 

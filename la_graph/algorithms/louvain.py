@@ -1,0 +1,314 @@
+"""Louvain community detection (Blondel et al. 2008) in linear algebra, with moves that cannot oscillate.
+
+Each *level* moves vertices between communities to raise the modularity
+(:func:`louvain_move`), then aggregates every community into one vertex of the
+next level's graph, ``A' = S' A S`` (two ``mxm``; a community's inner weight
+becomes its self-loop), until a level gains at most ``threshold``.
+
+**One round of local moving**, all vertices at once.  With ``S`` the
+membership matrix of the labels, ``k`` the degrees (self-loops twice),
+``Sigma = S' k`` the communities' degree sums and ``2m = 1' k``:
+
+* ``K = A S`` (``plus.times``, ``A`` without its diagonal): ``K[i, c]`` is the
+  weight from ``i`` to community ``c``;
+* every neighbouring community ``c`` other than ``i``'s own ``a`` scores
+  ``2m K[i, c] - gamma k_i Sigma_c`` (the columns scaled by two products with
+  diagonal matrices), staying scores ``2m K[i, a] - gamma k_i (Sigma_a - k_i)``;
+  the modularity gain of the move ``a -> c`` is ``2 (score_c - score_a) / (2m)^2``;
+* the best target is the row's largest score (``reduce_rows max``; the
+  smallest community id on a tie, ``min.secondi``); a vertex whose best target
+  scores more than staying is a *candidate*.
+
+**The move rule: a seeded priority, Luby's rule.**  Every round the candidates
+draw priorities, a hash of ``(seed, level, round, vertex)``
+(:func:`la_graph._random.vertex_priorities`: distinct, the same on every
+engine), and a candidate moves when its priority beats every neighbouring
+candidate's (``A max.second prio``).  No two neighbours move in one round, so
+each mover's weight to its old and new community is exact -- the swaps of
+synchronous label updates (two neighbours trading communities forever) cannot
+happen -- and the gain of the round is the sum of the movers' gains except for
+the degree term of movers sharing a community: ``gamma * (Sigma'^2 - Sigma^2)``
+summed, computed exactly (a scatter of the movers' degrees).  When that total
+is not positive the round keeps only the movers whose priority is the largest
+among the movers leaving its community and among those joining its target:
+then no two movers share a community, the cross terms can only help, and the
+gain is at least the sum of the individual gains, positive.  So every round
+raises the modularity strictly, no partition repeats, and the moving ends --
+with no vertex able to gain by moving alone.  (A vertex colouring would also
+keep neighbours apart, but needs a colouring first and a round per colour;
+the priorities need neither, and the largest candidate always moves.)
+
+After the levels the whole procedure runs again from its own result on the
+original graph (the first level's moves starting from that partition) until
+nothing changes: the result is then a fixpoint of single-vertex moves on the
+original graph, which ``la_graph.verify.check_communities`` checks.
+
+Directed graphs are refused: use ``G.to_undirected()`` (``modularity`` itself
+takes directed graphs, with Leicht & Newman's directed null model).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _random
+from .. import _validation as V
+from ..engines import get_engine
+from ._certify import certified
+from ._registry import Cli, algorithm
+from .modularity import canonical_labels, check_community_graph, level_matrix, membership
+from .steps import step
+
+__all__ = ["louvain", "louvain_move", "LouvainResult"]
+
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class LouvainResult:
+    """``labels`` and, with ``dendrogram=True``, ``levels``: the labeling after each level (the last is ``labels``)."""
+
+    labels: np.ndarray
+    levels: list
+
+
+def round_seed(seed, level, r):
+    """The priority seed of round ``r`` of ``level``: one 64-bit word per ``(seed, level, round)``."""
+    return (seed * 0x9E3779B97F4A7C15 + level * 0xBF58476D1CE4E5B9 + r * 0x94D049BB133111EB) & _MASK64
+
+
+@step("louvain_move")
+def louvain_move(E, A, k, labels, resolution, seed, level):
+    """Local moving to its fixpoint: the labels, a full int64 vector, in place; returns ``(labels, moved)``.
+
+    ``A`` is the level's symmetric float64 adjacency without its diagonal,
+    ``k`` its degrees (a full float64 vector, self-loops counted twice),
+    ``labels`` community ids in ``0 .. n-1``.  Rounds as the module docstring
+    says, priorities from :func:`round_seed` of ``(seed, level, round)``,
+    until no vertex gains by moving.  ``moved`` tells whether any label changed.
+    """
+    n = E.size(k)
+    ids = np.arange(n, dtype=np.int64)
+    two_m = float(E.reduce(k, "plus"))
+    host = E.to_numpy(labels)
+    if n == 0 or E.nvals(A) == 0 or not two_m > 0:
+        return labels, False
+    gamma = float(resolution)
+    Dk = E.matrix_from_coo(ids, ids, E.to_numpy(k), n, n, dtype=np.float64)
+    moved = False
+    for r in itertools.count():
+        S = membership(E, host)
+        lab = E.vector_from_numpy(host)
+        K = E.mxm(A, S, "plus_times")                                      # K[i, c]: weight from i to c
+        sigma = E.full(n, 0.0)
+        E.vxm(k, S, "plus_times", out=sigma, accum="plus")                 # Sigma_c, 0 for empty communities
+        own = E.full(n, 0.0)
+        E.reduce_rows(E.ewise_mult(K, S, "first"), "plus", out=own, accum="plus")   # K[i, a]
+        other = E.apply(K, "identity", mask=S, structural=True, complement=True)      # K[i, c], c != a
+        if E.nvals(other) == 0:
+            break
+        Dsig = E.matrix_from_coo(ids, ids, E.to_numpy(sigma), n, n, dtype=np.float64)
+        kS = E.mxm(E.mxm(Dk, E.apply(other, "one"), "plus_times"), Dsig, "plus_times")   # k_i Sigma_c
+        score = E.ewise_add(E.apply(other, "times", right=two_m), E.apply(kS, "times", right=gamma), "minus")
+        best = E.reduce_rows(score, "max")
+        rest = E.ewise_add(E.extract(sigma, lab), k, "minus")              # Sigma_a - k_i
+        stay = E.ewise_add(E.apply(own, "times", right=two_m),
+                           E.apply(E.ewise_mult(k, rest, "times"), "times", right=gamma), "minus")
+        gain = E.ewise_mult(best, stay, "minus")
+        cand = E.select(gain, "valuegt", 0.0)
+        if E.nvals(cand) == 0:
+            break
+        # the target: the smallest community of the best score
+        bi, bv = E.to_coo(best)
+        at_best = E.ewise_mult(score, E.mxm(E.matrix_from_coo(bi, bi, bv, n, n, dtype=np.float64),
+                                            E.apply(other, "one"), "plus_times"), "eq")
+        target = E.mxv(E.select(at_best, "valueeq", True), E.full(n, 1.0), "min_secondi", mask=cand, structural=True)
+        # Luby's rule among the candidates
+        prio = E.apply(E.vector_from_numpy(_random.vertex_priorities(n, round_seed(seed, level, r))), "identity",
+                       mask=cand, structural=True)
+        nb = E.full(n, -1, dtype=np.int64)
+        E.mxv(A, prio, "max_second", out=nb, mask=prio, structural=True, accum="max")
+        movers = E.select(E.ewise_mult(prio, nb, "gt"), "valueeq", True)
+        mi, _ = E.to_coo(movers)
+        tgt = E.to_numpy(target, fill=-1)
+        src_h, tgt_h = host[mi], tgt[mi]
+        if not _round_gains(E, k, sigma, gain, movers, mi, src_h, tgt_h, gamma):
+            keep = _distinct(E, prio, mi, src_h, tgt_h, n)
+            mi, tgt_h = mi[keep], tgt_h[keep]
+        host = host.copy()
+        host[mi] = tgt_h
+        moved = True
+    return E.vector_from_numpy(host), moved
+
+
+def _round_gains(E, k, sigma, gain, movers, mi, src, tgt, gamma):
+    """Whether the movers together raise the modularity: ``2 sum(gain) > gamma * cross terms``.
+
+    The movers are independent, so their weights to communities are exact; the
+    cross terms of the degree sums are ``sum (Sigma'^2 - Sigma^2)`` less each
+    mover's own ``2 k_i (Sigma_b - Sigma_a + k_i)``.
+    """
+    km = E.to_numpy(E.ewise_mult(k, movers, "first"), fill=0.0)[mi]
+    after = E.copy(sigma)
+    E.scatter(after, E.vector_from_numpy(src), E.vector_from_numpy(-km), dup="plus", accum="plus")
+    E.scatter(after, E.vector_from_numpy(tgt), E.vector_from_numpy(km), dup="plus", accum="plus")
+    sq_after = float(E.reduce(E.ewise_mult(after, after, "times"), "plus"))
+    sq_before = float(E.reduce(E.ewise_mult(sigma, sigma, "times"), "plus"))
+    sig = E.to_numpy(sigma)
+    alone = float(np.sum(2.0 * km * (sig[tgt] - sig[src] + km)))
+    total = 2.0 * float(E.reduce(E.ewise_mult(gain, movers, "first"), "plus"))
+    return total > gamma * ((sq_after - sq_before) - alone)
+
+
+def _distinct(E, prio, mi, src, tgt, n):
+    """The movers whose priority is the largest among those leaving their community and joining their target."""
+    p = E.to_numpy(prio, fill=-1)[mi]
+    top_src = E.full(n, -1, dtype=np.int64)
+    top_tgt = E.full(n, -1, dtype=np.int64)
+    E.scatter(top_src, E.vector_from_numpy(src), E.vector_from_numpy(p), dup="max", accum="max")
+    E.scatter(top_tgt, E.vector_from_numpy(tgt), E.vector_from_numpy(p), dup="max", accum="max")
+    return (E.to_numpy(top_src)[src] == p) & (E.to_numpy(top_tgt)[tgt] == p)
+
+
+# ---------------------------------------------------------------------- levels
+def _level_quality(E, A, k, host, gamma):
+    """``2m Q`` scaled to ``Q`` of the level's partition ``host`` (``A`` with its diagonal)."""
+    two_m = float(E.reduce(k, "plus"))
+    S = membership(E, host)
+    inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
+    sig = E.vxm(k, S, "plus_times")
+    return inside / two_m - gamma * float(E.reduce(E.ewise_mult(sig, sig, "times"), "plus")) / two_m ** 2
+
+
+def aggregate(E, A, k, host):
+    """The next level: ``(S' A S, S' k, community of each vertex)`` of the level's partition ``host``."""
+    _, inv = np.unique(host, return_inverse=True)
+    inv = inv.astype(np.int64)
+    c = int(inv.max()) + 1
+    S = membership(E, inv, c)
+    St = E.matrix_from_coo(inv, np.arange(inv.size), 1.0, c, inv.size, dtype=np.float64)
+    A2 = E.mxm(E.mxm(St, A, "plus_times"), S, "plus_times")
+    k2 = E.full(c, 0.0)
+    E.vxm(k, S, "plus_times", out=k2, accum="plus")
+    return A2, k2, inv
+
+
+def multilevel(E, G, gamma, seed, threshold, max_level, refine=None, start=None):
+    """One pass of levels from the partition ``start`` (host labels; None: singletons).
+
+    ``refine(E, Aoff, k, labels, gamma, seed, level)`` (Leiden) returns the
+    refined labels to aggregate by, the level's labels then becoming the next
+    level's initial partition.  Returns ``(labels, levels)``: the final labels
+    of ``G``'s vertices and the labeling after each level.
+    """
+    n = G.n
+    A = level_matrix(E, G)
+    k = E.full(n, 0.0)
+    E.reduce_rows(A, "plus", out=k, accum="plus")
+    where = np.arange(n, dtype=np.int64)                 # each original vertex's vertex at this level
+    host = np.arange(n, dtype=np.int64) if start is None else np.asarray(start, dtype=np.int64)
+    levels = []
+    quality = _level_quality(E, A, k, host, gamma)
+    for level in itertools.count():
+        Aoff = E.select(A, "offdiag")
+        labels, moved = louvain_move(E, Aoff, k, E.vector_from_numpy(host), gamma, seed, level)
+        host = E.to_numpy(labels)
+        by = host if refine is None else E.to_numpy(refine(E, Aoff, k, labels, gamma, seed, level))
+        levels.append(canonical_labels(host[where]))
+        new = _level_quality(E, A, k, host, gamma)
+        if new - quality <= threshold or len(levels) == max_level:
+            break                                        # NetworkX's rule: this level gained too little
+        quality = new
+        A, k, inv = aggregate(E, A, k, by)
+        if inv.max() + 1 == inv.size:
+            break                                        # nothing to aggregate: the next level is this one
+        # the next level starts from this one's partition: each (refined) community in its community
+        first = np.zeros(int(inv.max()) + 1, dtype=np.int64)
+        first[inv] = host
+        host = np.unique(first, return_inverse=True)[1].astype(np.int64)
+        where = inv[where]
+    return levels[-1], levels
+
+
+def optimise(G, resolution, seed, threshold, max_level, engine, refine=None, finish=None):
+    """Passes of levels until one changes nothing: ``(labels, the first pass's labelings, its last replaced by labels)``."""
+    E = get_engine(engine)
+    if G.n == 0 or G.nnz == 0 or (G.weighted and G.weight_range().max == 0):
+        labels = np.arange(G.n, dtype=np.int64)
+        return labels, [labels]
+    seed = int(np.random.default_rng().integers(2**63)) if seed is None else _random.check_seed(seed)
+    labels, levels = multilevel(E, G, resolution, seed, threshold, max_level, refine)
+    if finish is not None:
+        labels = finish(E, G, labels)
+    for again in itertools.count(1):
+        new, _ = multilevel(E, G, resolution, (seed + again) & _MASK64, threshold, None, refine, start=labels)
+        if finish is not None:
+            new = finish(E, G, new)
+        if np.array_equal(new, labels):
+            break
+        labels = new
+    if levels:
+        levels[-1] = labels
+    return labels, levels
+
+
+def _check_args(threshold, max_level, dendrogram):
+    threshold = V.check_real(threshold, "threshold", low=0)
+    max_level = None if max_level is None else V.check_count(max_level, "max_level")
+    return threshold, max_level, V.check_flag(dendrogram, "dendrogram")
+
+
+@algorithm("louvain", cli=Cli("louvain", "communities by Louvain modularity optimisation (--seed)",
+                              options=("seed",), defaults={"seed": 0}),
+           networkx=("louvain_communities", "louvain_partitions"), checker="check_communities",
+           page="algorithms/community.md")
+@certified("louvain")
+def louvain(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
+    """Communities of maximal modularity by the Louvain method.
+
+    Parameters
+    ----------
+    G : Graph
+        Undirected (a directed graph is refused: use ``G.to_undirected()``),
+        weights non-negative (a negative weight is refused, naming the edge).
+    resolution : float
+        ``gamma > 0`` of the modularity; larger values give smaller communities.
+    seed : int, optional
+        The moves' random priorities; the same seed gives the same partition on
+        one engine.  ``None``: a fresh seed each call.
+    threshold : float
+        The levels stop when one raises the modularity by at most this much
+        (NetworkX's rule).
+    max_level : int, optional
+        The most levels of the first pass.
+    engine : str, optional
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
+    dendrogram : bool
+        Also return the labeling after each level.
+
+    Returns
+    -------
+    numpy.ndarray or LouvainResult
+        int64 labels: each vertex's community named by its smallest vertex
+        id; a graph without edges leaves every vertex alone.  With
+        ``dendrogram=True`` a :class:`LouvainResult` of ``labels`` and
+        ``levels`` (the labeling after each level of the first pass; the last
+        one is ``labels``, after the passes from it that ran until nothing
+        changed).
+
+    Examples
+    --------
+    >>> import la_graph as lg
+    >>> G = lg.generators.connected_caveman(4, 5)
+    >>> lg.louvain(G, seed=1).tolist()
+    [0, 0, 0, 0, 0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 15, 15, 15, 15, 15]
+    >>> round(lg.modularity(G, lg.louvain(G, seed=1)), 4)
+    0.65
+    """
+    G, resolution = check_community_graph(G, resolution, undirected=True)
+    threshold, max_level, dendrogram = _check_args(threshold, max_level, dendrogram)
+    labels, levels = optimise(G, resolution, seed, threshold, max_level, engine)
+    return LouvainResult(labels, levels) if dendrogram else labels

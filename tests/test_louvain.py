@@ -1,0 +1,141 @@
+"""Louvain: planted partitions recovered, NetworkX's quality, local optimality, seeds, engines, bad inputs."""
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import la_graph as lg
+from la_graph import generators
+from la_graph.exceptions import InvalidArgumentError, InvalidGraphError, VerificationError
+from la_graph.verify import check_communities
+
+from .graphs import real
+
+
+def nmi(a, b):
+    """Normalised mutual information of two labelings (arithmetic mean of the entropies)."""
+    _, a = np.unique(a, return_inverse=True)
+    _, b = np.unique(b, return_inverse=True)
+    joint = np.zeros((a.max() + 1, b.max() + 1))
+    np.add.at(joint, (a, b), 1)
+    p = joint / joint.sum()
+    pa, pb = p.sum(1), p.sum(0)
+    nz = p > 0
+    mi = float((p[nz] * np.log(p[nz] / np.outer(pa, pb)[nz])).sum())
+    h = lambda q: -float((q[q > 0] * np.log(q[q > 0])).sum())
+    return 1.0 if h(pa) + h(pb) == 0 else 2 * mi / (h(pa) + h(pb))
+
+
+def planted(blocks, size, p_in, p_out, seed):
+    """A stochastic block model: ``blocks`` groups of ``size`` vertices; returns (Graph, truth)."""
+    H = nx.stochastic_block_model([size] * blocks, np.where(np.eye(blocks) > 0, p_in, p_out).tolist(), seed=seed)
+    u, v = np.array(H.edges()).T
+    return lg.Graph.from_edges(u, v, n=blocks * size), np.repeat(np.arange(blocks), size)
+
+
+def test_caveman_and_block_model_recovered(engine):
+    G = generators.connected_caveman(6, 8)
+    labels = lg.louvain(G, seed=0, engine=engine)
+    assert nmi(labels, np.repeat(np.arange(6), 8)) >= 0.95
+    check_communities(G, labels, modularity=lg.modularity(G, labels))
+    G, truth = planted(5, 30, 0.4, 0.01, seed=2)
+    labels = lg.louvain(G, seed=3, engine=engine)
+    assert nmi(labels, truth) >= 0.95
+    check_communities(G, labels)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_quality_at_least_networkx(seed):
+    for G in (generators.rmat(9, 8, seed=seed), planted(4, 40, 0.2, 0.02, seed=seed)[0],
+              generators.grid_2d(15, 15), generators.erdos_renyi(300, 0.02, seed=seed)):
+        labels = lg.louvain(G, seed=seed)
+        check_communities(G, labels)
+        H = G.to_networkx()
+        want = nx.community.modularity(H, nx.community.louvain_communities(H, seed=seed))
+        assert lg.modularity(G, labels) >= want - 0.005
+
+
+def test_weighted_and_resolution():
+    G = generators.grid_2d(12, 12, weights=(1, 9), seed=4)
+    for gamma in (0.5, 1.0, 3.0):
+        labels = lg.louvain(G, gamma, seed=1)
+        check_communities(G, labels, resolution=gamma)
+    assert len(np.unique(lg.louvain(G, 3.0, seed=1))) > len(np.unique(lg.louvain(G, 0.5, seed=1)))
+
+
+def test_same_seed_same_partition(engine):
+    G = generators.rmat(8, 8, seed=7)
+    a = lg.louvain(G, seed=5, engine=engine)
+    np.testing.assert_array_equal(a, lg.louvain(G, seed=5, engine=engine))
+    np.testing.assert_array_equal(a, lg.louvain(G, seed=5, engine="cpu"))
+
+
+def test_dendrogram():
+    G = generators.connected_caveman(8, 6)
+    r = lg.louvain(G, seed=2, dendrogram=True)
+    assert isinstance(r, lg.LouvainResult) and len(r.levels) >= 1
+    np.testing.assert_array_equal(r.levels[-1], r.labels)
+    np.testing.assert_array_equal(r.labels, lg.louvain(G, seed=2))
+    first = lg.louvain(G, seed=2, max_level=1, dendrogram=True)
+    assert len(first.levels) == 1
+
+
+def test_edgeless_and_self_loops(engine):
+    for G in (lg.Graph.from_edges([], [], n=0), lg.Graph.from_edges([], [], n=4),
+              lg.Graph.from_edges([0, 1], [1, 2], w=[0.0, 0.0])):
+        np.testing.assert_array_equal(lg.louvain(G, engine=engine), np.arange(G.n))
+    G = lg.Graph.from_edges([0, 0, 1, 2, 3, 4, 5, 3, 0], [1, 2, 2, 3, 4, 5, 3, 3, 0])   # loops at 0 and 3
+    labels = lg.louvain(G, seed=0, engine=engine)
+    check_communities(G, labels)
+    assert labels.tolist() == [0, 0, 0, 3, 3, 3]
+
+
+def test_check_true():
+    G = generators.connected_caveman(4, 4)
+    assert lg.louvain(G, seed=0, check=True).tolist() == lg.louvain(G, seed=0).tolist()
+
+
+def test_checker_catches_wrong_answers():
+    G = generators.connected_caveman(4, 4)
+    labels = lg.louvain(G, seed=0)
+    bad = labels.copy()
+    bad[0] = 4                                           # not its community's smallest id
+    with pytest.raises(VerificationError, match="smallest vertex id"):
+        check_communities(G, bad)
+    with pytest.raises(VerificationError, match="gains"):
+        check_communities(G, np.r_[np.zeros(4, int), np.full(12, 4)])
+    with pytest.raises(VerificationError, match="modularity"):
+        check_communities(G, labels, modularity=0.1)
+    two = lg.Graph.from_edges([0, 2], [1, 3])
+    with pytest.raises(VerificationError, match="not connected"):
+        check_communities(two, np.zeros(4, int), connected=True)
+
+
+def test_bad_inputs():
+    with pytest.raises(InvalidGraphError, match="undirected"):
+        lg.louvain(generators.path(4).T._with(directed=True))
+    with pytest.raises(InvalidGraphError, match="edge 1 -> 2 of weight -1.0"):
+        lg.louvain(lg.Graph.from_edges([0, 1], [1, 2], w=[1.0, -1.0]))
+    for bad in (0, -2, float("nan"), float("inf")):
+        with pytest.raises(InvalidArgumentError, match="resolution"):
+            lg.louvain(generators.path(4), bad)
+    with pytest.raises(InvalidArgumentError, match="seed"):
+        lg.louvain(generators.path(4), seed=-1)
+    with pytest.raises(InvalidArgumentError, match="max_level"):
+        lg.louvain(generators.path(4), max_level=0)
+
+
+def test_dask_engine(threaded):
+    from la_graph.engines.dask import DaskEngine
+    E = DaskEngine(threaded, grid=2)
+    G = generators.connected_caveman(3, 4)
+    np.testing.assert_array_equal(lg.louvain(G, seed=1, engine=E), lg.louvain(G, seed=1, engine="cpu"))
+
+
+@pytest.mark.data
+def test_email_eu_core_departments(shared_data):
+    G = real(shared_data, "snap/email-Eu-core.txt.gz").to_undirected()
+    labels = lg.louvain(G, seed=0)
+    check_communities(G, labels)
+    H = G.to_networkx()
+    assert lg.modularity(G, labels) >= nx.community.modularity(H, nx.community.louvain_communities(H, seed=0)) - 0.005
