@@ -5,7 +5,11 @@
   pointing to the CPU engine;
 * :func:`_device_errors` re-raises CuPy / CUDA errors (out of memory, runtime,
   driver, NVRTC) as la_graph errors that say what to do; :func:`wrap_public`
-  applies it to every public method of a class, keeping static methods static.
+  applies it to every public method of a class, keeping static methods static;
+* :func:`_wait` waits for the device's queued work in a way Ctrl-C can break
+  (a blocking copy after a long kernel cannot be interrupted until the kernel
+  ends), and :func:`_settle` finishes, on the next call, what an interrupted
+  wait left running.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import time
 
 import cupy as cp
 
@@ -27,10 +32,13 @@ _OOM_ERRORS = tuple(e for e in (getattr(cp.cuda.memory, "OutOfMemoryError", None
 
 
 def _device_errors(fn):
-    """Re-raise CuPy / CUDA errors as la_graph errors that say what to do."""
+    """Re-raise CuPy / CUDA errors as la_graph errors that say what to do; wait first for work an
+    interrupted call left running (:func:`_settle`)."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
+            if _PENDING:
+                _settle()
             return fn(*args, **kwargs)
         except LaGraphError:
             raise
@@ -58,6 +66,53 @@ def wrap_public(cls):
         static = isinstance(inspect.getattr_static(cls, attr), staticmethod)
         setattr(cls, attr, staticmethod(wrapped) if static else wrapped)
     return cls
+
+
+#: :func:`_poll` looks at the event continuously for this long (a short kernel: no added latency), then
+#: sleeps between looks for this share of the time waited so far, at most _PAUSE_MAX seconds (a wait
+#: is then at most 2% longer than the work); Ctrl-C ends a sleep at once either way
+_SPIN_S, _PAUSE_SHARE, _PAUSE_MAX = 0.005, 0.02, 0.02
+_PENDING = []      # events recorded by waits that Ctrl-C broke: the work before them may still run
+
+
+def _poll(event):
+    """Return once ``event`` has happened on the device, taking KeyboardInterrupt between looks."""
+    start = time.perf_counter()
+    while not event.done:
+        waited = time.perf_counter() - start
+        time.sleep(0.0 if waited < _SPIN_S else min(_PAUSE_MAX, _PAUSE_SHARE * waited))
+
+
+def _wait():
+    """Wait for the work queued so far on the current stream, such that Ctrl-C can interrupt it.
+
+    Called before the blocking device-to-host read that follows a long kernel
+    (a persistent one, or many launches): the read itself would hold the
+    main thread in CUDA, where KeyboardInterrupt is not taken, until the
+    kernel ends.  On KeyboardInterrupt the kernel runs on in the background,
+    and the next call of the engine waits for it first (:func:`_settle`), so
+    that the engine stays usable: its work is stream-ordered after the old
+    kernel anyway, but a call on another stream would race it.
+    """
+    event = cp.cuda.Event(block=False, disable_timing=True)
+    event.record()
+    try:
+        _poll(event)
+    except KeyboardInterrupt:
+        _PENDING.append(event)
+        raise
+
+
+def _settle():
+    """Wait (interruptibly) for the work that waits broken by Ctrl-C left running, oldest first."""
+    while _PENDING:
+        try:
+            event = _PENDING[0]
+        except IndexError:           # another thread settled it
+            return
+        _poll(event)
+        with contextlib.suppress(ValueError):
+            _PENDING.remove(event)
 
 
 def _free_device_bytes():

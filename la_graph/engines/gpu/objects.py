@@ -20,6 +20,7 @@ import cupyx
 import numpy as np
 
 from ...exceptions import InvalidArgumentError
+from .memory import _wait
 
 _I32, _I64, _F64, _BOOL = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float64), np.dtype(bool)
 _INT32_MAX = 2**31 - 1
@@ -219,8 +220,11 @@ def _to_host(a):
     A copy into pageable memory runs at a few GB/s (18 ms for the 64 MB of an
     SSSP's distances and parents on R-MAT 22); into page-locked memory at the
     bus's rate (about 7x faster), and the pool keeps the blocks for the next
-    result.  The array returned holds its block until it is freed.
+    result.  The array returned holds its block until it is freed.  The copy
+    waits for the work that makes ``a`` first in a way Ctrl-C can interrupt
+    (:func:`~la_graph.engines.gpu.memory._wait`).
     """
+    _wait()
     if a.nbytes < PINNED_MIN_BYTES:
         return cp.asnumpy(a)
     out = cupyx.empty_pinned(a.shape, a.dtype)

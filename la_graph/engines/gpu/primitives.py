@@ -18,7 +18,7 @@ from ..base import BINARY_OPS, MONOIDS, SELECT_OPS, UNARY_OPS, Engine, is_scalar
 from . import interop
 from .fused import FUSED
 from .kernels import _NULL, FW_TILE, _kernel, _next_pow2
-from .memory import _reserve, memory_watch, wrap_public
+from .memory import _reserve, _wait, memory_watch, wrap_public
 from .objects import (_BOOL, _F64, _I32, _I64, _INT32_MAX, GMat, GVec, _allowed, _densify, _flat, _gather,
                       _mat_vals, _nitems, _ones_if_none, _segments, _sparsify, _to_host, _union)
 from .ops import (_BOOL_MONOID, _COMPARE, _FOLD, _MONOID_CODES, _OPCODES, _binop, _cast, _check_op,
@@ -553,7 +553,9 @@ class GPUEngine(Engine):
         return self._dense_array(x, fill)
 
     def to_coo(self, x):
-        return tuple(cp.asnumpy(a) for a in self.to_device_coo(x))
+        coo = self.to_device_coo(x)
+        _wait()                                  # Ctrl-C can interrupt the wait; a read cannot
+        return tuple(cp.asnumpy(a) for a in coo)
 
     def to_device_coo(self, x):
         """Like :meth:`to_coo`, but the arrays stay on the GPU (CuPy arrays; no copy to the host)."""

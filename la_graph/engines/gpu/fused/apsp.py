@@ -8,7 +8,7 @@ import cupy as cp
 import numpy as np
 
 from ..kernels import _kernel
-from ..memory import _reserve
+from ..memory import _reserve, _wait
 from ..objects import _F64, _I32, _I64, GMat, _mat_keys
 from ._common import fuses
 
@@ -67,8 +67,11 @@ def floyd_warshall(E, G):
         if nb > 1:
             panels((nb - 1, 2), (_FW_THREADS,), (W, NN, k, np.int32(1), neg))
             panels((nb - 1, nb - 1), (_FW_THREADS,), (W, NN, k, np.int32(0), neg))
-        if K % E.FW_CHECK_ROUNDS == E.FW_CHECK_ROUNDS - 1 and int(neg[0]) >= 0:
-            break
+        if K % E.FW_CHECK_ROUNDS == E.FW_CHECK_ROUNDS - 1:
+            _wait()                                      # Ctrl-C can interrupt the wait; a read cannot
+            if int(neg[0]) >= 0:
+                break
+    _wait()
     v = int(neg[0])
     if export:
         D = cp.empty(n * n, dtype=_F64)

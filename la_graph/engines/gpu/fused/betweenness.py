@@ -12,7 +12,7 @@ import numpy as np
 from ....exceptions import InvalidArgumentError, NumericRangeError
 from ...base import Declined
 from ..kernels import _kernel, _next_pow2
-from ..memory import _free_device_bytes, _reserve
+from ..memory import _free_device_bytes, _reserve, _wait
 from ..objects import _F64, _I32, _I64, GVec, _is_full
 from ._common import _row_lengths, fuses, log
 
@@ -99,6 +99,7 @@ def _bc_launch(E, G, srcs, acc, seen_by):
         (indptr, indices, np.int64(n), np.int64(b), lev, sig, q, offs[:n + 2], offs[n + 2:2 * n + 4], offs[2 * n + 4:],
          hq, hsum, ch_h, ch_p, acc, st, bar, np.int64(BC_BIG_ROW), np.int32(max(int(BC_CHUNK), 1)), np.int32(gs),
          ex))
+    _wait()                                              # Ctrl-C can interrupt the wait; a read cannot
     failed, i, level = (int(x) for x in cp.asnumpy(st[10:13]))   # one read a launch: a level's counts out of range
     if failed:
         raise NumericRangeError(

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...base import Declined
 from ..kernels import _NULL, _kernel, _next_pow2
-from ..memory import _reserve
+from ..memory import _reserve, _wait
 from ..ops import _cast
 from ..objects import _BOOL, _I32, _I64, GMat, GVec, _to_host
 from ._common import _MS_LANES, _msbfs, _row_lengths, fuses
@@ -160,6 +160,7 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
                 (indptr, indices, ptr(indeg), qa, qb, np.int64(cap), st, vis, ptr(pv), ptr(lv), ptr(levp),
                  np.int64(k), np.int64(lim), np.int64(lo), np.int64(hi), np.int32(wide), np.int32(gs),
                  np.uint64(bar)))
+        _wait()                                # Ctrl-C can interrupt the wait for the launch; a read cannot
         s = cp.asnumpy(st)
         if s[_ST_STOP] == _STOPPED:
             break
@@ -205,6 +206,7 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
                                np.int64(P), np.int64(k + P), np.int64(mf)))
             outs.append(nxt)
             cur = nxt
+        _wait()
         s = cp.asnumpy(st)
         if s[_ST_STOP]:
             break

@@ -77,6 +77,7 @@ def component_labels(E, G):
     chunk = np.int64(_CC_CHUNK)
     _kernel("connected_components.cu", "cc_link_rest", IT, VT)(
         grid, block, (indptr, indices, f, nn, np.int32(_CC_ROUNDS), state, queue, chunk))
-    _kernel("connected_components.cu", "cc_link_chunks", IT, VT)((4 * E._sms,), block, (indptr, indices, f, state, queue, chunk))
+    _kernel("connected_components.cu", "cc_link_chunks", IT, VT)(
+        (4 * E._sms,), block, (indptr, indices, f, state, queue, chunk))
     compress(grid, block, (f, out if out is not f else _NULL, nn))
     return GVec(n, _I64, out, None)

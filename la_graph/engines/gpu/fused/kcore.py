@@ -11,7 +11,7 @@ import numpy as np
 
 from ...base import Declined
 from ..kernels import _NULL, _kernel, _next_pow2
-from ..memory import _reserve
+from ..memory import _reserve, _wait
 from ..objects import _I64, GVec
 from ._common import fuses, log
 
@@ -56,6 +56,7 @@ def core_peel(E, G):
         (indptr, indices, tptr, tind, np.int64(n), np.int32(G.self_loops > 0), deg, la, lb, queue, core, st, bar,
          np.int32(gs), np.int64(chunk)))
     if log.isEnabledFor(logging.DEBUG):                    # one wait, only when asked for
+        _wait()
         s = cp.asnumpy(st)
         log.debug("core_peel: %d blocks, gs %d, chunk %d: %s", blocks, gs, chunk,
                   {k: int(s[i]) for k, i in _KC_ST.items()})

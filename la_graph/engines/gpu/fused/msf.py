@@ -11,7 +11,7 @@ from ...._keys import weight_ranks
 from ....exceptions import InvalidArgumentError
 from ...base import Declined
 from ..kernels import _NULL, _kernel
-from ..memory import _reserve
+from ..memory import _reserve, _wait
 from ..objects import _F64, _I32, _I64, GVec, _is_full
 from ._common import fuses, log
 
@@ -194,6 +194,7 @@ class _MSFEdges:
         jump = _kernel("msf.cu", "msf_jump", VT)
         while True:
             jump(grid, (256,), (fv, self.cheap, np.int64(n), np.int32(MSF_JUMP_STEPS), st[2:]))
+            _wait()                          # Ctrl-C can interrupt the wait; a read cannot
             s = cp.asnumpy(st)               # the round's one wait, unless a vertex is left short
             if not s[2]:
                 self.m = int(s[0])

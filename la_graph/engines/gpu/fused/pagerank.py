@@ -9,7 +9,7 @@ import numpy as np
 
 from ...base import Declined
 from ..kernels import _NULL, _kernel, _next_pow2
-from ..memory import _reserve
+from ..memory import _reserve, _wait
 from ..objects import _F64, GVec
 from ._common import fuses
 
@@ -95,6 +95,7 @@ def pagerank_iterate(E, G, weighted, alpha, p, d, variant, max_iter, tol):
         launched += k
         if variant == "graphalytics":              # no test: every iteration runs, nothing to read
             continue
+        _wait()                                    # Ctrl-C can interrupt the wait; a read cannot
         state = cp.asnumpy(st)
         if state[_PR_DONE]:
             break

@@ -11,7 +11,7 @@ from .... import _random
 from ....exceptions import InvalidArgumentError, LaGraphError
 from ...base import Declined
 from ..kernels import _kernel, _next_pow2
-from ..memory import _reserve
+from ..memory import _reserve, _wait
 from ..objects import _I64, GVec
 from ._common import fuses, log
 
@@ -109,6 +109,7 @@ def _scc_run(E, G, labels, phases, *, pivot=-1, seed=0, max_levels=2**30, keep=N
          np.int32(phases), np.int32(gs), np.int32(chunk), np.uint64(_random.priority_key(seed)),
          np.int32(min(max_levels, 2**30))))
     labels.val, labels.pres = lab, done
+    _wait()                                                          # Ctrl-C can interrupt the wait; a read cannot
     s = cp.asnumpy(st)
     counts = {k: int(s[i]) for k, i in _SCC_ST.items()}
     log.debug("scc_grid phases %d on %d blocks: %s", phases, blocks, counts)

@@ -10,7 +10,7 @@ import numpy as np
 from ....exceptions import LaGraphError
 from ...base import Declined
 from ..kernels import _NULL, _kernel, _next_pow2
-from ..memory import _reserve
+from ..memory import _reserve, _wait
 from ..objects import _F64, _I64, GMat, GVec, _is_full
 from ._common import fuses, log
 
@@ -132,6 +132,7 @@ def _nearfar(E, G, d, parent, bucket, delta, indptr, indices, w, *, after):
         (indptr, indices, w, dv, pv if in_loop else _NULL, pc if in_loop else _NULL, flag, farmark, la, lb, fq, fa, fb,
          cv, cd, ck, np.int64(crow.size), hist, st, bar, np.float64(thr), np.float64(grain), np.int64(target),
          np.int32(max(int(E.SSSP_GROW), 1)), np.int64(long_row), np.int32(chunk), np.int32(gs)))
+    _wait()                  # Ctrl-C can interrupt the wait for the persistent launch; a read cannot
     rounds, buckets, work, _, _, over = (int(x) for x in cp.asnumpy(st[8:14]))
     if over:
         raise LaGraphError("sssp_delta_stepping: a round's chunk list overflowed (a vertex twice in one list)")

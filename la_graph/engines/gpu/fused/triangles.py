@@ -8,7 +8,7 @@ import cupy as cp
 import numpy as np
 
 from ..kernels import _NULL, _kernel
-from ..memory import _reserve
+from ..memory import _reserve, _wait
 from ..objects import _I64, GVec
 from ._common import fuses
 
@@ -42,6 +42,7 @@ def _triangles(E, S, per_vertex):
 @fuses
 def triangle_total(E, S):
     total, _ = _triangles(E, S, False)
+    _wait()                  # Ctrl-C can interrupt the wait; a read cannot
     return int(total[0])
 
 
