@@ -299,6 +299,17 @@ def test_fused_steps_exist():
     assert gpu_fused_steps(), "no @fuses found under la_graph/engines/gpu/fused*"
 
 
+def test_every_step_is_on_its_algorithms_page():
+    """Each step is named on the docs page of an algorithm of its module."""
+    pages = {}
+    for a in R.registered():
+        pages.setdefault(a.module, set()).add(a.page)
+    for s in steps.STEPS.values():
+        texts = [(DOCS / p).read_text(encoding="utf-8") for p in pages.get(s.__module__, ())]
+        assert any(re.search(rf"\b{s.name}\b", t) for t in texts), \
+            f"step {s.name} ({s.__module__}) is on none of {sorted(pages.get(s.__module__, ()))}"
+
+
 def test_step_names_in_the_docs_exist():
     """A step named in backticks where the docs list steps is a step (renamed steps leave no stale names)."""
     text = _read("docs/writing-an-engine.md")
