@@ -12,7 +12,7 @@
 
 ``ALGO`` is any of :data:`ALGORITHMS`.  ``--out`` writes the result (and timings) as JSON.  ``FILE`` ``-``
 reads the graph from standard input (an edge list unless ``--format`` says otherwise).
-``bench`` runs the benchmark suite (``la-graph bench --help``, ``benchmarks/README.md``).
+``bench`` runs the benchmark suite (``la-graph bench --help``; the results page: ``docs/benchmarks.md``).
 
 Exit status: 0 done; 1 ``--check`` found the result wrong (``la-graph: check failed: ...``); 2 an error
 (``la-graph: error: ...``); 130 interrupted (Ctrl-C: ``la-graph: interrupted``).

@@ -108,10 +108,12 @@ def _close_unmade(exc):
         tb = tb.tb_next
 
 
-def local_cluster(workers, local="cpu"):
+def local_cluster(workers, local="cpu", *, processes=True):
     """``(client, cluster)`` of ``workers`` worker processes on this machine, one thread each.
 
     ``local="gpu"``: dask-cuda's LocalCUDACluster, one worker per GPU (``workers`` of them).
+    ``processes=False`` (CPU workers only): the workers are threads of this process, which share its
+    memory (the engine's ``exchange="local"``, which SPMD runs on CPU workers need).
 
     The worker processes never see SIGINT (:func:`_sigint_blocked`), and a script that would start them
     from its top level without ``if __name__ == "__main__":`` is refused (:func:`_check_main_guarded`).
@@ -126,7 +128,7 @@ def local_cluster(workers, local="cpu"):
         if local == "gpu":
             cluster = dask_cuda.LocalCUDACluster(n_workers=workers, dashboard_address=":0", silence_logs=50)
         else:
-            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
                                                dashboard_address=":0", silence_logs=50)
         return distributed.Client(cluster), cluster
 

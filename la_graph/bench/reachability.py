@@ -2,9 +2,9 @@
 
 Usage::
 
-    python -m benchmarks.reachability                     # both studies, CPU engine
-    python -m benchmarks.reachability --study multi --graphs cit-HepPh --repeat 5
-    python -m benchmarks.reachability --study shortcut
+    python -m la_graph.bench.reachability                     # both studies, CPU engine
+    python -m la_graph.bench.reachability --study multi --graphs cit-HepPh --repeat 5
+    python -m la_graph.bench.reachability --study shortcut
 
 ``multi``: the vertices reached from 16 and 64 random sources (with out-edges),
 by ``la_graph.reachability`` (one batched masked ``any.pair`` mxm sweep), by
@@ -22,7 +22,10 @@ which it has paid for itself ("never" where the queries got no faster).
 Timings interleave the tools round by round (:func:`interleaved`):
 median of ``--repeat`` runs after a warm-up.  The JSON goes to
 ``benchmarks/results/reachability/reachability-cpu.json`` (a folder of its own: its records are not
-the harness's, which ``la-graph bench --report benchmarks/results/*.json`` reads).  (The general harness,
+the harness's, which ``la-graph bench --report benchmarks/results/*.json`` reads; never over an earlier
+record: the next free name, ``-2``, ``-3`` ...).  Real graphs come from the bench's data folder
+(``$LA_GRAPH_DATA``, else ``../shared/data``: :func:`la_graph.bench.graphs.data_dir`); one that is
+absent is skipped.  (The general harness,
 ``la-graph bench``, times reachability too; this script is the shortcut
 before/after study and the thesis's multi-source vs repeated-BFS comparison.)
 """
@@ -32,7 +35,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
 import statistics
 import sys
 import time
@@ -41,12 +43,14 @@ from pathlib import Path
 import numpy as np
 from scipy.sparse import csgraph
 
-import la_graph as lg
-from la_graph import generators as gen
-from la_graph.verify import check_reachability
-
-ROOT = Path(__file__).resolve().parent
-DATA = Path(os.environ.get("LA_GRAPH_DATA", ROOT.parents[1] / "shared" / "data"))
+from .. import generators as gen
+from ..algorithms import bfs, reachability, shortcut
+from ..engines import get_engine
+from ..graph import Graph
+from ..verify import check_reachability
+from .graphs import data_dir
+from .harness import free_path, machine_facts
+from .report import RESULTS
 
 
 def interleaved(cases, repeat):
@@ -73,16 +77,21 @@ def _orient(G, how, seed=0):
     if how == "random":
         flip = np.random.default_rng(seed).random(u.size) < 0.5
     elif how == "bfs":
-        lev = lg.bfs(G, 0, parent=False).level
+        lev = bfs(G, 0, parent=False).level
         key = np.where(lev < 0, G.n, lev) * np.int64(G.n) + np.arange(G.n)
         flip = key[u] > key[v]
     else:
         flip = np.zeros(u.size, bool)
-    return lg.Graph.from_edges(np.where(flip, v, u), np.where(flip, u, v), n=G.n, directed=True)
+    return Graph.from_edges(np.where(flip, v, u), np.where(flip, u, v), n=G.n, directed=True)
+
+
+def _read(rel):
+    """The graph file ``rel`` of the data folder (FileNotFoundError where there is none: the graph is skipped)."""
+    return Graph.from_file(data_dir() / rel)
 
 
 def _file(rel):
-    return lambda: lg.Graph.from_file(DATA / rel)
+    return lambda: _read(rel)
 
 
 MULTI = {
@@ -95,11 +104,10 @@ MULTI = {
 SHORTCUT = {
     "grid300-dag": lambda: _orient(gen.grid_2d(300, 300), "id"),
     "rome99": _file("dimacs/rome99.gr"),
-    "luxembourg_osm-bfs": lambda: _orient(lg.Graph.from_file(DATA / "suitesparse/luxembourg_osm.mtx.gz"), "bfs"),
-    "luxembourg_osm-random": lambda: _orient(lg.Graph.from_file(DATA / "suitesparse/luxembourg_osm.mtx.gz"),
-                                             "random"),
-    "usroads-48-bfs": lambda: _orient(lg.Graph.from_file(DATA / "suitesparse/usroads-48.mtx.gz"), "bfs"),
-    "usroads-48-random": lambda: _orient(lg.Graph.from_file(DATA / "suitesparse/usroads-48.mtx.gz"), "random"),
+    "luxembourg_osm-bfs": lambda: _orient(_read("suitesparse/luxembourg_osm.mtx.gz"), "bfs"),
+    "luxembourg_osm-random": lambda: _orient(_read("suitesparse/luxembourg_osm.mtx.gz"), "random"),
+    "usroads-48-bfs": lambda: _orient(_read("suitesparse/usroads-48.mtx.gz"), "bfs"),
+    "usroads-48-random": lambda: _orient(_read("suitesparse/usroads-48.mtx.gz"), "random"),
     "cit-HepTh": _file("snap/cit-HepTh.txt.gz"),
     "cit-HepPh": _file("snap/cit-HepPh.txt.gz"),
 }
@@ -119,18 +127,18 @@ def _row(rows, **kw):
 def multi(name, G, engine, repeat, counts=(16, 64)):
     rows = []
     A = G.to_scipy()
-    E = lg.get_engine(engine)
+    E = get_engine(engine)
     E.matrix(G)
     E.matrix(G, transpose=True)
     E.degree(G)
     for k in counts:
         srcs = _sources(G, k)
-        R = lg.reachability(G, srcs, engine=engine)
+        R = reachability(G, srcs, engine=engine)
         check_reachability(G, srcs, R, sample=8)
         reached = R.sum(axis=1).tolist()
         cases = [
-            ("la_graph.reachability", lambda: lg.reachability(G, srcs, engine=engine).sum(axis=1).tolist()),
-            ("la_graph.bfs x k", lambda: [int((lg.bfs(G, int(s), parent=False, engine=engine).level >= 0).sum())
+            ("la_graph.reachability", lambda: reachability(G, srcs, engine=engine).sum(axis=1).tolist()),
+            ("la_graph.bfs x k", lambda: [int((bfs(G, int(s), parent=False, engine=engine).level >= 0).sum())
                                           for s in srcs]),
             ("scipy bfo x k", lambda: [csgraph.breadth_first_order(A, int(s), directed=True,
                                                                    return_predecessors=False).size
@@ -150,24 +158,24 @@ def shortcut_study(name, G, engine, repeat):
     rows = []
     srcs = _sources(G, 16)
     t = time.perf_counter()
-    H = lg.shortcut(G, seed=0, engine=engine)
+    H = shortcut(G, seed=0, engine=engine)
     t_sc = time.perf_counter() - t
-    R = lg.reachability(G, srcs, engine=engine)
+    R = reachability(G, srcs, engine=engine)
     check_reachability(H, srcs, R)  # same reach sets
     for X in (G, H):
-        E = lg.get_engine(engine)
+        E = get_engine(engine)
         E.matrix(X)
         E.matrix(X, transpose=True)
         E.degree(X)
 
     def depth(X):
-        return int(lg.bfs(X, sources=srcs, parent=False, engine=engine).level.max())
+        return int(bfs(X, sources=srcs, parent=False, engine=engine).level.max())
 
     def bfs16(X):
-        return lambda: [lg.bfs(X, int(s), parent=False, engine=engine).nlevels for s in srcs]
+        return lambda: [bfs(X, int(s), parent=False, engine=engine).nlevels for s in srcs]
 
     def reach16(X):
-        return lambda: lg.reachability(X, srcs, engine=engine).sum()
+        return lambda: reachability(X, srcs, engine=engine).sum()
 
     cases = [("bfs x16 before", bfs16(G), None), ("bfs x16 after", bfs16(H), None),
              ("reachability(16) before", reach16(G), None), ("reachability(16) after", reach16(H), None)]
@@ -206,7 +214,8 @@ def table(doc):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(prog="python -m la_graph.bench.reachability", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--study", nargs="+", default=["multi", "shortcut"], choices=["multi", "shortcut"])
     p.add_argument("--graphs", nargs="+", default=None, help="names from either study (default: all)")
     p.add_argument("--engine", default="cpu", choices=["cpu", "gpu"])
@@ -229,12 +238,10 @@ def main(argv=None):
             graphs.append({"graph": name, "study": study, "n": G.n, "edges": G.nedges})
             rows.extend(fn(name, G, args.engine, args.repeat))
     stamp = dt.datetime.now(dt.timezone.utc)
-    from la_graph.bench.harness import machine_facts
-
     doc = {"date": stamp.isoformat(timespec="seconds"), "engine": args.engine, "machine": machine_facts(),
            "note": "2 shared cores, other jobs running: medians of interleaved runs",
            "graphs": graphs, "results": rows}
-    out = args.out or ROOT / "results" / "reachability" / f"reachability-{args.engine}.json"
+    out = args.out or free_path(RESULTS / "reachability" / f"reachability-{args.engine}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1, default=str))
     print(f"wrote {out}\n")

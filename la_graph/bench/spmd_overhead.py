@@ -2,9 +2,9 @@
 
 Usage::
 
-    python -m benchmarks.spmd_overhead                         # R-MAT 14, 3 workers, 2 x 2 grid
-    python -m benchmarks.spmd_overhead --scale 16 --workers 4 --repeat 5
-    python -m benchmarks.spmd_overhead --local gpu --workers 4 --scale 22      # one worker per GPU, NCCL
+    python -m la_graph.bench.spmd_overhead                         # R-MAT 14, 3 workers, 2 x 2 grid
+    python -m la_graph.bench.spmd_overhead --scale 16 --workers 4 --repeat 5
+    python -m la_graph.bench.spmd_overhead --local gpu --workers 4 --scale 22      # one worker per GPU, NCCL
 
 One graph (an R-MAT generated on the workers by ``la_graph.engines.dask.rmat``:
 undirected and weighted; directed for SCC), a threaded LocalCluster whose
@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 
 import numpy as np
 
-import la_graph as lg
+from ..algorithms import bfs, connected_components, pagerank, sssp, strongly_connected_components
 
 
 def _timed(fn):
@@ -49,7 +50,7 @@ def _same(a, b):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m la_graph.bench.spmd_overhead", description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=int, default=14, help="R-MAT scale (2**scale vertices; default 14)")
     ap.add_argument("--edge-factor", type=int, default=8)
     ap.add_argument("--workers", type=int, default=3)
@@ -58,18 +59,13 @@ def main(argv=None):
     ap.add_argument("--algorithms", nargs="+", default=["bfs", "cc", "sssp", "pagerank", "scc"])
     ap.add_argument("--local", choices=["cpu", "gpu"], default="cpu", help="what the workers compute with")
     args = ap.parse_args(argv)
+    # the dask engine needs dask and distributed, optional dependencies: loaded when this study runs, so that
+    # la_graph.bench imports without them (as la_graph.bench.scaling does)
+    from ..engines.dask import DaskEngine, local_cluster, rmat
 
-    import distributed
-
-    from la_graph.engines.dask import DaskEngine, rmat
-
-    if args.local == "gpu":
-        import dask_cuda
-        cluster = dask_cuda.LocalCUDACluster(n_workers=args.workers, dashboard_address=":0", silence_logs=50)
-    else:
-        cluster = distributed.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=False,
-                                           dashboard_address=":0", silence_logs=50)
-    client = distributed.Client(cluster)
+    # CPU workers: threads of this process (an SPMD run needs an exchange, and only a threaded cluster's CPU
+    # workers have one, through memory); GPU workers: one process per GPU, over NCCL
+    client, cluster = local_cluster(args.workers, args.local, processes=args.local == "gpu")
     try:
         E = DaskEngine(client, grid=args.grid, local=args.local,
                        exchange="local" if args.local == "cpu" else "auto")
@@ -77,11 +73,11 @@ def main(argv=None):
         D = rmat(E, args.scale, args.edge_factor, seed=1, directed=True)
         hub = int(np.argmax(G.out_degree))
         cases = {
-            "bfs": (lg.bfs, (G, hub)),
-            "cc": (lg.connected_components, (G,)),
-            "sssp": (lg.sssp, (G, hub)),
-            "pagerank": (lg.pagerank, (G,)),
-            "scc": (lg.strongly_connected_components, (D,)),
+            "bfs": (bfs, (G, hub)),
+            "cc": (connected_components, (G,)),
+            "sssp": (sssp, (G, hub)),
+            "pagerank": (pagerank, (G,)),
+            "scc": (strongly_connected_components, (D,)),
         }
         submitted = [0]
         real_submit = E._submit
@@ -118,7 +114,8 @@ def main(argv=None):
     finally:
         client.close()
         cluster.close()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
