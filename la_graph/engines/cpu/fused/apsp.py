@@ -30,7 +30,7 @@ from numba import prange
 from graphblas import Matrix
 
 from ..objects import _unsigned
-from ._common import CALL_WORK, fuses
+from ._common import _drive, fuses
 
 #: tile size of the blocked Floyd-Warshall: three 64 x 64 float64 tiles (96 KiB)
 #: stay in L2 and a tile row in L1; fastest of 32/64/128 on an AMD EPYC (AVX2)
@@ -97,18 +97,21 @@ def _minplus_tile(D, C, R, i0, i1, j0, j1, kn):
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def fw_rounds(D, T, K0, K1):
-    """Rounds ``K0 .. K1 - 1`` of the blocked Floyd-Warshall in place on the C-contiguous float64 square matrix ``D``.
+def fw_rounds(D, T, C, R, cycle, K0, work):
+    """Rounds from ``K0`` on of the blocked Floyd-Warshall in place on the C-contiguous float64 square matrix ``D``.
 
     All rounds (``0 .. ceil(n / T) - 1``) in order make the whole algorithm; a
-    caller runs a few per call, so that an interrupt takes effect between
-    calls.  Returns -1, or a vertex ``v`` with ``D[v, v] < 0`` (it lies on a
-    closed walk of negative weight); ``D`` is then left part way.
+    call runs those of about ``work`` edges' time (at least one) and returns
+    the next round, or -1 once done (the caller calls again: an interrupt
+    takes effect between calls).  ``C`` (n x T) and ``R`` (T x n) are
+    scratch.  ``cycle[0]`` is left -1, or set to a vertex ``v`` with ``D[v,
+    v] < 0`` (it lies on a closed walk of negative weight; then done, ``D``
+    left part way).
     """
     n = D.shape[0]
     nb = (n + T - 1) // T
-    C = np.empty((n, T))
-    R = np.empty((T, n))
+    # rounds a call: a round is n^2 T vectorized min-plus updates, ~16 to an edge's time (2e9 a second, 2 cores)
+    K1 = min(nb, K0 + max(1, work * 16 // (n * n * T + 1)))
     for K in range(K0, K1):
         k0 = K * T
         k1 = min(n, k0 + T)
@@ -116,7 +119,8 @@ def fw_rounds(D, T, K0, K1):
         _fw_tile(D, k0, k1, k0, k1, k0, k1)                      # phase 1
         for v in range(k0, k1):
             if D[v, v] < 0:
-                return v
+                cycle[0] = v
+                return -1
         for b in prange(2 * nb):                                 # phase 2
             B = b // 2
             if B != K:
@@ -139,14 +143,14 @@ def fw_rounds(D, T, K0, K1):
                 i0 = I * T
                 j0 = J * T
                 _minplus_tile(D, C, R, i0, min(n, i0 + T), j0, min(n, j0 + T), kn)
-    return -1
+    return K1 if K1 < nb else -1
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def dense_from_csr(indptr, indices, weights, n):
-    """The n x n float64 matrix of a CSR graph: its weights (1 where ``weights`` is empty),
+def dense_from_csr(indptr, indices, weights, D):
+    """Into ``D`` (n x n float64) the matrix of a CSR graph: its weights (1 where ``weights`` is empty),
     ``inf`` where there is no edge, ``min(0, self-loop)`` on the diagonal."""
-    D = np.empty((n, n))
+    n = D.shape[0]
     for i in prange(n):
         for j in range(n):
             D[i, j] = _INF
@@ -156,7 +160,6 @@ def dense_from_csr(indptr, indices, weights, n):
             j = indices[p]
             if w < D[i, j]:
                 D[i, j] = w
-    return D
 
 
 # ---- the fused steps ----
@@ -165,16 +168,11 @@ def floyd_warshall(E, G):
     """Blocked (tiled) Floyd-Warshall on a numpy matrix that then becomes the result without a copy."""
     n = G.n
     w = G.weights if G.weights is not None else np.empty(0)
-    D = dense_from_csr(G.indptr, _unsigned(G.indices), w, n)
+    D = np.empty((n, n))
+    dense_from_csr(G.indptr, _unsigned(G.indices), w, D)
     T = TILE
-    nb = (n + T - 1) // T
-    # rounds a call: a round is n^2 T vectorized min-plus updates, ~16 to an edge's time (2e9 a second, 2 cores)
-    per_call = max(1, CALL_WORK * 16 // (n * n * T + 1))
-    v = -1
-    for K in range(0, nb, per_call):   # calls of bounded work: an interrupt takes effect between them
-        v = fw_rounds(D, T, K, min(nb, K + per_call))
-        if v >= 0:
-            break
+    cycle = np.full(1, -1, np.int64)
+    _drive(fw_rounds, D, T, np.empty((n, T)), np.empty((T, n)), cycle)
     M = Matrix(np.float64, n, n)
     M.ss.pack_fullr(D, take_ownership=True)  # the numpy array becomes the matrix: no copy
-    return M, int(v)
+    return M, int(cycle[0])

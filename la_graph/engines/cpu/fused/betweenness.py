@@ -20,8 +20,8 @@ sum over children is the sum of ``coef`` over all out-neighbours (one read per
 edge, no level test).
 
 Each thread keeps its own work arrays and its own row of sums, all allocated by
-the caller, and :func:`brandes` returns nothing: a kernel call does a bounded
-batch of sources and builds no Python object on its way out, so a Ctrl-C that
+the caller, and :func:`brandes` returns one int (where to resume): a kernel call does a
+bounded batch of sources and builds no Python object but that int, so a Ctrl-C that
 arrives during the call is raised by Python as the call returns (boxing a
 returned array runs Python code that would meet the pending signal and leave
 the interpreter with an exception set: a SystemError or a crash).
@@ -37,7 +37,7 @@ from numba import prange
 
 from ....exceptions import NumericRangeError
 from ..objects import _unsigned
-from ._common import CALL_WORK, fuses
+from ._common import _drive, fuses
 
 #: the algebra's COUNT_SPREAD: the largest binary-exponent spread of one source's counts at one level
 SPREAD = 1800
@@ -50,19 +50,26 @@ def work_arrays(threads, n):
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def brandes(indptr, indices, srcs, want_ends, acc, cnt, reached, failed, dist, sigma, coef, delta, order, scale):
-    """Brandes from each of ``srcs``, on ``acc.shape[0]`` threads (thread ``t`` takes sources ``t, t + nt, ...``).
+def brandes(indptr, indices, srcs, want_ends, acc, cnt, reached, failed, dist, sigma, coef, delta, order, scale,
+            lo, work):
+    """Brandes from each of ``srcs`` from ``lo`` on, on ``acc.shape[0]`` threads (thread ``t`` takes sources
+    ``t, t + nt, ...``).
 
     Adds thread ``t``'s dependency sums to ``acc[t]`` (and, ``want_ends``, to ``cnt[t, v]`` one per source
     reaching ``v``); ``reached[i]``: how many vertices source ``i`` reaches (itself included);
     ``failed[i]``: the level whose counts span more than ``2^SPREAD``, or -1.  The work arrays
-    (:func:`work_arrays`) are left as they were found.
+    (:func:`work_arrays`) are left as they were found.  A call takes the sources of about ``work``
+    edges (two graph passes a source, ``nt`` sources at least) and returns the next source, or -1
+    past the last or once a source failed (the caller calls again: an interrupt takes effect
+    between calls).
     """
     b = srcs.size
     nt = acc.shape[0]
+    n = dist.shape[1]
+    hi = min(b, lo + nt * max(1, work // (nt * (2 * indices.size + n) + 1)))
     for t in prange(nt):
         dist_t, sigma_t, coef_t, delta_t, order_t, scale_t = dist[t], sigma[t], coef[t], delta[t], order[t], scale[t]
-        for i in range(t, b, nt):
+        for i in range(lo + t, hi, nt):
             s = srcs[i]
             dist_t[s] = 0
             sigma_t[s] = 1.0
@@ -125,33 +132,32 @@ def brandes(indptr, indices, srcs, want_ends, acc, cnt, reached, failed, dist, s
                 dist_t[v] = -1
                 sigma_t[v] = 0.0
                 coef_t[v] = 0.0
+    for i in range(lo, hi):
+        if failed[i] >= 0:
+            return -1
+    return hi if hi < b else -1
 
 
 # ---- the fused steps ----
 @fuses
 def brandes_sources(E, G, srcs, total, ends):
     """Brandes over the batch in parallel numba calls (a BFS and a backward sweep per source), each call a
-    bounded batch of sources into per-thread sums (an interrupt takes effect between calls)."""
+    bounded batch of sources into per-thread sums (an interrupt takes effect between calls, :func:`_drive`)."""
     n, srcs = G.n, np.asarray(srcs, np.int64)
     nt = max(1, min(numba.get_num_threads(), srcs.size))
     acc = np.zeros((nt, n))
     counts = np.zeros((nt, n if ends is not None else 0), np.int64)
-    reached, failed = np.zeros(srcs.size, np.int64), np.zeros(srcs.size, np.int64)
-    work = work_arrays(nt, n)
-    indices = _unsigned(G.indices)
-    per_call = nt * max(1, CALL_WORK // (nt * (2 * G.nnz + n) + 1))   # about two graph passes a source
-    for lo in range(0, srcs.size, per_call):
-        hi = min(srcs.size, lo + per_call)
-        brandes(G.indptr, indices, srcs[lo:hi], ends is not None, acc, counts, reached[lo:hi],
-                           failed[lo:hi], *work)
-        bad = np.flatnonzero(failed[lo:hi] >= 0)
-        if bad.size:
-            i = lo + int(bad[0])
-            raise NumericRangeError(
-                f"betweenness: the shortest-path counts from source {int(srcs[i])} to the vertices at distance "
-                f"{int(failed[i])} span a factor beyond 2**{SPREAD}, more than float64 holds even "
-                "scaled per level; this source's dependencies cannot be computed in float64: leave it out of "
-                "sources=")
+    reached, failed = np.zeros(srcs.size, np.int64), np.full(srcs.size, -1, np.int64)
+    _drive(brandes, G.indptr, _unsigned(G.indices), srcs, ends is not None, acc, counts, reached, failed,
+           *work_arrays(nt, n))
+    bad = np.flatnonzero(failed >= 0)
+    if bad.size:
+        i = int(bad[0])
+        raise NumericRangeError(
+            f"betweenness: the shortest-path counts from source {int(srcs[i])} to the vertices at distance "
+            f"{int(failed[i])} span a factor beyond 2**{SPREAD}, more than float64 holds even "
+            "scaled per level; this source's dependencies cannot be computed in float64: leave it out of "
+            "sources=")
     E.apply(E.vector_from_numpy(acc.sum(axis=0)), "identity", out=total, accum="plus")
     if ends is None:
         return None

@@ -20,7 +20,7 @@ import numpy as np
 from graphblas import Matrix, Vector
 
 from ..objects import _numpy_views, _queue, _unsigned
-from ._common import CALL_WORK, _need_full, _need_weights, fuses
+from ._common import _drive, _need_full, _need_weights, fuses
 
 #: most buckets the circular bucket array may hold (``max weight / delta + 3``);
 #: a smaller ``delta`` is raised to ``max weight / MAX_BUCKETS`` (results do not
@@ -255,6 +255,15 @@ def _parent_cycle(par, d, root, starts, m, stamp, owner, check):
 
 
 @numba.njit(cache=True, nogil=True)
+def bf_start(par, frontier, nf, queued, root):
+    """Mark ``frontier[:nf]`` in ``queued`` (false) and, with parents, the sources (their own parents now) in ``root``."""
+    for v in range(root.size):
+        root[v] = par[v] == v
+    for i in range(nf):
+        queued[frontier[i]] = True
+
+
+@numba.njit(cache=True, nogil=True)
 def bf_scratch(par, frontier, nf):
     """The state :func:`bf_rounds` carries from call to call: ``(nxt, queued, stamp, owner, root, counts)``.
 
@@ -268,11 +277,8 @@ def bf_scratch(par, frontier, nf):
     queued = np.zeros(n, np.bool_)
     stamp = np.zeros(n if want_par else 0, np.int64)
     owner = np.zeros(n if want_par else 0, np.int64)
-    root = np.zeros(n if want_par else 0, np.bool_)  # the sources: their own parents at the start
-    for v in range(root.size):
-        root[v] = par[v] == v
-    for i in range(nf):
-        queued[frontier[i]] = True
+    root = np.zeros(n if want_par else 0, np.bool_)
+    bf_start(par, frontier, nf, queued, root)
     return nxt, queued, stamp, owner, root, np.zeros(2, np.int64)
 
 
@@ -345,19 +351,48 @@ def bellman_ford(indptr, indices, w, d, par, frontier, nf, max_rounds):
     return frontier, nf, rounds
 
 
+@numba.njit(cache=True, nogil=True)
+def bf_steps(indptr, indices, w, d, par, F, queued, stamp, owner, root, counts, state, max_rounds, at, work):
+    """:func:`bf_rounds` from round ``at`` on, the rounds of about ``work`` edges, in arrays the caller made.
+
+    ``F`` (2 x n int64): the frontier in row ``at % 2``, the next one written
+    into the other (they change places each round); ``queued`` ...
+    ``counts``: as for :func:`bf_rounds` (:func:`bf_start` marks the first
+    frontier); ``state`` (int64): the frontier's size, whether the parents
+    formed a cycle, the rounds run.  Returns the rounds run so far, or -1
+    once done: the frontier empty, ``max_rounds`` rounds, or a cycle (the
+    caller calls again: an interrupt takes effect between calls).
+    """
+    p = at % 2
+    _, _, nf, rounds, cycle = bf_rounds(indptr, indices, w, d, par, F[p], state[0], max_rounds - at, F[1 - p], queued,
+                                        stamp, owner, root, counts, work)
+    at += rounds
+    state[0] = nf
+    state[1] = cycle
+    state[2] = at
+    return -1 if cycle or nf == 0 or at >= max_rounds else at
+
+
 @numba.njit(cache=True, nogil=True, parallel=True)
-def batch(indptr, indices, w, D, P, sources, delta, maxw, max_rounds):
-    """One search per row of ``D`` / ``P`` (row ``i`` from ``sources[i]``), rows in parallel.
+def batch(indptr, indices, w, D, P, sources, delta, maxw, max_rounds, active, threads, lo, work):
+    """One search per row of ``D`` / ``P`` (row ``i`` from ``sources[i]``), rows in parallel, from row ``lo`` on.
 
     ``delta > 0``: delta-stepping (non-negative weights); else Bellman-Ford
     bounded by ``max_rounds`` that stops at a parent cycle (parents are kept for
     it even when ``P`` has no columns).  ``D`` starts all ``inf``, ``P`` all
-    ``-1`` (or has no columns: no parents).  Returns a bool per row: stopped with
-    a non-empty frontier (a negative cycle).
+    ``-1`` (or has no columns: no parents).  ``active[i]``: row ``i`` stopped
+    with a non-empty frontier (a negative cycle).  A call takes the rows of
+    about ``work`` edges (a graph pass a row; ``threads`` rows at least:
+    numba's thread count, read by the caller -- a kernel reading it is not
+    cached) and returns the next row, or -1 past the last (the caller calls
+    again: an interrupt takes effect between calls).
     """
     k = sources.size
-    active = np.zeros(k, np.bool_)
-    for i in numba.prange(k):
+    if lo >= k:
+        return -1
+    hi = min(k, lo + max(threads, work // (D.shape[1] + indices.size)))
+    for j in numba.prange(hi - lo):
+        i = lo + j
         s = sources[i]
         d = D[i]
         p = P[i]
@@ -374,7 +409,7 @@ def batch(indptr, indices, w, D, P, sources, delta, maxw, max_rounds):
             fr[0] = s
             _, nf, _ = bellman_ford(indptr, indices, w, d, p, fr, 1, max_rounds)
             active[i] = nf > 0
-    return active
+    return hi if hi < k else -1
 
 
 # ---- the fused steps ----
@@ -410,8 +445,8 @@ def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     _search_vectors("sssp_delta_stepping", d, parent)
     maxw = _max_weight(G)
     with _numpy_views(d, parent) as (dd, pp):   # d and parent lent to the kernel: updated in place, no copies
-        delta_stepping(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta,
-                                    _bucket_width(delta, maxw), maxw)
+        delta_stepping(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta, _bucket_width(delta, maxw),
+                       maxw)
     return d, parent, None
 
 
@@ -420,19 +455,19 @@ def sssp_bellman_ford(E, G, d, parent, q, max_rounds):
     """Rounds in one numba loop, relaxing with the newest distances; stops at a cycle of the parents."""
     _need_weights("sssp_bellman_ford", G)
     _search_vectors("sssp_bellman_ford", d, parent)
+    n = G.n
     frontier, nf = _queue(q, np.int64)
-    indices = _unsigned(G.indices)
-    rounds = 0
+    F = np.empty((2, n), np.int64)
+    F[0, :nf] = frontier[:nf]
+    state = np.array([nf, 0, 0], np.int64)   # the frontier's size, a cycle, the rounds run
     with _numpy_views(d, parent) as (dd, pp):   # d and parent lent to the kernel: updated in place, no copies
-        nxt, *scratch = bf_scratch(pp, frontier, nf)
-        while True:   # calls of bounded work: an interrupt takes effect between them
-            frontier, nxt, nf, more, cycle = bf_rounds(G.indptr, indices, G.weights, dd, pp, frontier,
-                                                                    nf, max_rounds - rounds, nxt, *scratch,
-                                                                    CALL_WORK)
-            rounds += more
-            if cycle or nf == 0 or rounds >= max_rounds:
-                break
-        last = np.sort(frontier[:nf])
+        kept = n if pp.size else 0
+        queued, root = np.zeros(n, bool), np.zeros(kept, bool)
+        bf_start(pp, frontier, nf, queued, root)
+        _drive(bf_steps, G.indptr, _unsigned(G.indices), G.weights, dd, pp, F, queued, np.zeros(kept, np.int64),
+               np.zeros(kept, np.int64), root, np.zeros(2, np.int64), state, max_rounds)
+        rounds, nf = int(state[2]), int(state[0])
+        last = np.sort(F[rounds % 2, :nf])
         values = dd[last]
     q = Vector.from_coo(last, values, size=G.n, dtype=np.float64)
     return d, parent, q, rounds
@@ -448,9 +483,6 @@ def sssp_batch(E, G, sources, delta, max_rounds, parent):
     maxw = _max_weight(G)
     step = _bucket_width(delta, maxw) if delta is not None else 0.0
     active = np.zeros(k, bool)
-    per_call = max(numba.get_num_threads(), CALL_WORK // (n + G.nnz))   # about a graph pass a source
-    for lo in range(0, k, per_call):   # calls of bounded work: an interrupt takes effect between them
-        hi = min(k, lo + per_call)
-        active[lo:hi] = batch(G.indptr, _unsigned(G.indices), G.weights, D[lo:hi], P[lo:hi],
-                                           sources[lo:hi], step, maxw, max_rounds)
+    _drive(batch, G.indptr, _unsigned(G.indices), G.weights, D, P, sources, step, maxw, max_rounds, active,
+           numba.get_num_threads())
     return Matrix.from_dense(D), (Matrix.from_dense(P) if parent else None), active
