@@ -155,6 +155,7 @@ RUNS = {
                                                                                engine=E)}),
     "pagerank_iterate": ("weighted_directed", _pagerank),
     "louvain_move": ("undirected", lambda G, E: {"labels": lg.louvain(G, seed=1, engine=E)}),
+    "leiden_refine": ("undirected", lambda G, E: {"labels": lg.leiden(G, seed=1, engine=E)}),
 }
 
 # graph kind -> generated graphs (integer weights: sums are exact, so distances must be identical)

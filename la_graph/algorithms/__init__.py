@@ -23,6 +23,7 @@ from .label_propagation import label_propagation
 from .kcore import core_number
 from .modularity import modularity
 from .louvain import LouvainResult, louvain
+from .leiden import leiden
 
 __all__ = ["BFSResult", "bfs", "connected_components"]
 __all__ += ["reachability", "shortcut"]
@@ -32,4 +33,4 @@ __all__ += ["sssp", "SSSPResult"]
 __all__ += ["apsp", "apsp_blocks"]
 __all__ += ["pagerank", "triangle_count", "triangles", "local_clustering_coefficient"]
 __all__ += ["betweenness_centrality", "label_propagation", "core_number"]
-__all__ += ["modularity", "louvain", "LouvainResult"]
+__all__ += ["modularity", "louvain", "LouvainResult", "leiden"]

@@ -1,0 +1,72 @@
+"""Leiden: connected communities, planted partitions, NetworkX's quality, seeds, engines, bad inputs."""
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import la_graph as lg
+from la_graph import generators
+from la_graph.exceptions import InvalidArgumentError, InvalidGraphError
+from la_graph.verify import check_communities
+
+from .graphs import real
+from .test_louvain import nmi, planted
+
+
+def test_planted_partitions_recovered_and_connected(engine):
+    G = generators.connected_caveman(6, 8)
+    labels = lg.leiden(G, seed=0, engine=engine)
+    assert nmi(labels, np.repeat(np.arange(6), 8)) >= 0.95
+    check_communities(G, labels, connected=True)
+    G, truth = planted(5, 30, 0.4, 0.01, seed=2)
+    labels = lg.leiden(G, seed=3, engine=engine)
+    assert nmi(labels, truth) >= 0.95
+    check_communities(G, labels, connected=True)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_connected_and_at_least_networkx(seed):
+    for G in (generators.rmat(9, 8, seed=seed), generators.grid_2d(15, 15),
+              generators.erdos_renyi(300, 0.02, seed=seed), generators.grid_2d(10, 10, weights=(1, 9), seed=seed)):
+        labels = lg.leiden(G, seed=seed)
+        check_communities(G, labels, connected=True)
+        H = G.to_networkx()
+        want = nx.community.modularity(H, nx.community.louvain_communities(H, seed=seed))
+        assert lg.modularity(G, labels) >= want - 0.005
+
+
+def test_same_seed_same_partition(engine):
+    G = generators.rmat(8, 8, seed=7)
+    a = lg.leiden(G, seed=5, engine=engine)
+    np.testing.assert_array_equal(a, lg.leiden(G, seed=5, engine=engine))
+    np.testing.assert_array_equal(a, lg.leiden(G, seed=5, engine="cpu"))
+
+
+def test_edgeless_check_and_bad_inputs():
+    np.testing.assert_array_equal(lg.leiden(lg.Graph.from_edges([], [], n=3)), np.arange(3))
+    G = generators.connected_caveman(4, 4)
+    assert lg.leiden(G, seed=0, check=True).tolist() == lg.leiden(G, seed=0).tolist()
+    with pytest.raises(InvalidGraphError, match="undirected"):
+        lg.leiden(generators.path(4)._with(directed=True))
+    with pytest.raises(InvalidGraphError, match="negative|weight"):
+        lg.leiden(lg.Graph.from_edges([0, 1], [1, 2], w=[1.0, -1.0]))
+    with pytest.raises(InvalidArgumentError, match="resolution"):
+        lg.leiden(G, 0.0)
+
+
+def test_dask_engine(threaded):
+    from la_graph.engines.dask import DaskEngine
+    E = DaskEngine(threaded, grid=2)
+    G = generators.connected_caveman(3, 4)
+    np.testing.assert_array_equal(lg.leiden(G, seed=1, engine=E), lg.leiden(G, seed=1, engine="cpu"))
+
+
+@pytest.mark.data
+def test_email_eu_core_departments(shared_data):
+    G = real(shared_data, "snap/email-Eu-core.txt.gz").to_undirected()
+    labels = lg.leiden(G, seed=0)
+    check_communities(G, labels, connected=True)
+    dept = np.loadtxt(shared_data / "snap/email-Eu-core-department-labels.txt.gz", dtype=np.int64)
+    truth = np.full(G.n, -1)
+    truth[dept[:, 0]] = dept[:, 1]
+    assert nmi(labels, truth) >= 0.5            # departments are not the modularity optimum; a sanity bound
