@@ -111,3 +111,123 @@ def test_ctrl_c_stops_within_a_second_and_engine_answers(interrupted, case):
     assert res["raised"] == "KeyboardInterrupt", res
     assert res["after_s"] <= LIMIT_S, res
     assert res["after_ok"] is True, res
+
+
+# ---------------------------------------------------------------- the GPU engine: one long kernel
+# A persistent kernel followed by a blocking device-to-host read held the main thread in CUDA, so
+# Ctrl-C waited for the kernel.  The engine now waits on an event it polls (engines/gpu/memory.py
+# _wait): KeyboardInterrupt comes within milliseconds, the kernel finishes in the background, and
+# the next call waits for it first.  Each case is one launch that runs for seconds: a BFS (one
+# msbfs_grid launch, a grid barrier a level) and delta-stepping (one sssp_nearfar launch, a round
+# a vertex) along a long path; its length is calibrated on the card from a quarter-length run.
+
+#: seconds from SIGINT to KeyboardInterrupt on the GPU engine (the poll takes milliseconds)
+GPU_LIMIT_S = 1.0
+#: the long run is made to take about this long uninterrupted (SIGINT comes at a quarter of it)
+GPU_RUN_S = 4.0
+
+GPU_SCRIPT = textwrap.dedent('''
+    import json, os, signal, sys, threading, time
+    import numpy as np
+    import la_graph as lg
+    from la_graph import generators as gen
+
+    E = lg.get_engine("gpu")
+
+    def sssp_want(G):                     # along the path: the running sum of its weights
+        u, v = G.edges()
+        w = np.empty(G.n - 1)
+        w[np.minimum(u, v)] = G.weights
+        return np.concatenate([[0.0], np.cumsum(w)])
+
+    cases = {   # name: (path of n vertices, the run, its answer, largest n)
+        "bfs_path": (lambda n: gen.path(n), lambda G: lg.bfs(G, 0, parent=False, engine="gpu").level,
+                     lambda G: np.arange(G.n), 2_000_000),
+        "sssp_path": (lambda n: gen.path(n, weights=(1, 100), seed=1),
+                      lambda G: lg.sssp(G, 0, parent=False, engine="gpu").distance, sssp_want, 1 << 24),
+    }
+
+    def uploaded(G):                      # the upload is not what is timed nor interrupted
+        E.matrix(G)
+        E.synchronize()
+        return G
+
+    run_s = float(sys.argv[1])
+    out = {}
+    for name in sys.argv[2:]:
+        make, run, want, biggest = cases[name]
+        run(make(1000))                   # compiled
+        n = 20_000
+        while True:                       # a run of at least run_s / 20, or a quarter of the longest allowed
+            G = uploaded(make(n))
+            t = time.perf_counter()
+            run(G)
+            t = time.perf_counter() - t
+            if t >= run_s / 20 or n >= biggest // 4:
+                break
+            n = min(4 * n, biggest // 4)
+        N = int(min(biggest, max(n, n * run_s / t)))
+        predicted = t * N / n
+        G = uploaded(make(N))
+        res = {"n": N, "predicted_s": predicted}
+        if predicted < 1.0:               # this card is too fast for the longest run allowed: the test skips
+            out[name] = res
+            continue
+        sent, finished = [], threading.Event()
+
+        def fire():
+            if not finished.wait(predicted / 4):
+                sent.append(time.perf_counter())
+                os.kill(os.getpid(), signal.SIGINT)
+
+        th = threading.Thread(target=fire)
+        t0 = time.perf_counter()
+        th.start()
+        try:
+            run(G)
+            finished.set()
+            res.update(raised=None, ran_s=time.perf_counter() - t0)
+        except BaseException as exc:
+            res.update(raised=type(exc).__name__, after_s=time.perf_counter() - sent[0] if sent else None)
+        finished.set()
+        th.join()
+        for key, graph in (("small_ok", make(1000)), ("big_ok", G)):   # the next calls: right answers
+            try:
+                t1 = time.perf_counter()
+                res[key] = bool(np.allclose(np.asarray(run(graph), float), want(graph), rtol=1e-12, atol=0))
+                res[key.replace("ok", "s")] = time.perf_counter() - t1
+            except BaseException as exc:
+                res[key] = f"{type(exc).__name__}: {exc}"
+        out[name] = res
+    print(json.dumps(out))
+''')
+
+GPU_CASES = ["bfs_path", "sssp_path"]
+
+
+@pytest.fixture(scope="module")
+def gpu_interrupted():
+    import la_graph
+
+    try:
+        la_graph.get_engine("gpu")
+    except la_graph.EngineUnavailable as exc:
+        pytest.skip(f"gpu engine unavailable: {exc}")
+    proc = subprocess.run([sys.executable, "-c", GPU_SCRIPT, str(GPU_RUN_S), *GPU_CASES], capture_output=True,
+                          text=True, timeout=600)
+    if proc.returncode:
+        pytest.fail(f"the GPU interrupt runs failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", GPU_CASES)
+def test_ctrl_c_during_one_long_gpu_kernel(gpu_interrupted, case):
+    """SIGINT a quarter into a launch of seconds: KeyboardInterrupt within GPU_LIMIT_S, and the engine's next
+    calls (which first wait for the abandoned kernel) give the reference engine's answers."""
+    res = gpu_interrupted[case]
+    if res["predicted_s"] < 1.0:
+        pytest.skip(f"this card runs the longest {case} allowed in {res['predicted_s']:.2f} s: too fast to interrupt")
+    assert res["raised"] == "KeyboardInterrupt", res
+    assert res["after_s"] <= GPU_LIMIT_S, res
+    assert res["small_ok"] is True and res["big_ok"] is True, res
