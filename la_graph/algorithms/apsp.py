@@ -10,7 +10,7 @@ unweighted graphs count hops).  Two methods:
   it dense and regular.  A step an engine may fuse (:func:`floyd_warshall`,
   written below as those rank-1 updates): the CPU engine runs a blocked, tiled,
   parallel numba kernel, the GPU engine the blocked three-phase CUDA kernel
-  (``gpu/floyd_warshall.cu``).  A negative cycle shows as ``D[v, v] < 0``.
+  (``la_graph/engines/gpu/cuda/apsp.cu``).  A negative cycle shows as ``D[v, v] < 0``.
 * **Batched SSSP**: rows of ``D`` are shortest-path searches from a batch of
   sources at a time (:func:`la_graph.sssp` with ``sources=``), ``n (m + n)``-ish
   work, which wins on sparse graphs.  Negative weights are first removed by

@@ -79,8 +79,8 @@ STEP_SOURCES = 1024
 WORK_BYTES = 80
 #: the largest ratio, as a power of two, of the largest to the smallest path count from one source at one
 #: level: scaled to centre the range on 1, the counts stay within 2**±900, and what the sweep back computes
-#: from them within n times that (every engine's kernel checks the same bound: gpu/bc.cu's BC_SPREAD,
-#: la_graph/engines/cpu/fused/betweenness.py's SPREAD)
+#: from them within n times that (every engine's kernel checks the same bound:
+#: la_graph/engines/gpu/cuda/betweenness.cu's BC_SPREAD, la_graph/engines/cpu/fused/betweenness.py's SPREAD)
 COUNT_SPREAD = 1800
 
 

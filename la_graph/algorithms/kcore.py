@@ -34,7 +34,7 @@ One step an engine may fuse (:mod:`la_graph.algorithms.steps`): ``core_peel``,
 the whole decomposition; the CPU engine runs it as Batagelj and Zaversnik's
 bucket algorithm, one compiled O(n + m) pass (its peeling rounds above cost a
 few engine calls each: 1,036 rounds on uk-2007-05_100000).  The GPU engine runs
-these same levels and rounds in one persistent launch (``gpu/kcore.cu``), grid
+these same levels and rounds in one persistent launch (``la_graph/engines/gpu/cuda/kcore.cu``), grid
 barriers between them and no host round trip: a neighbour's degree falls by an
 atomic decrement, the one that takes it to ``k`` queues it for the next round.
 """

@@ -2,7 +2,7 @@
 
 Three steps (:mod:`la_graph.algorithms.steps`: each written below in
 primitives; the CPU engine runs each as one compiled loop, the GPU engine each
-as one launch of a persistent CUDA kernel, ``gpu/scc.cu``), working on
+as one launch of a persistent CUDA kernel, ``la_graph/engines/gpu/cuda/scc.cu``), working on
 ``labels``, a vector with an entry for every vertex already assigned:
 
 1. **Trim** (``scc_trim``): a vertex with no unassigned in-neighbour or none
