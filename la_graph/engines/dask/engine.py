@@ -28,7 +28,7 @@ __all__ = ["DaskEngine"]
 
 
 class DaskEngine(BlockEngine):
-    """:class:`~la_graph.engines.base.Engine` over a Dask cluster (see the module docstring).
+    """:class:`~la_graph.engines.base.Engine` over a Dask cluster (see :mod:`la_graph.engines.dask`).
 
     Parameters
     ----------
@@ -197,9 +197,12 @@ class DaskEngine(BlockEngine):
         >>> client.close(); cluster.close()
         """
         return spmd.run(self, fn, args, kwargs)
+
     @property
     def cache_key(self):
         return ("dask", self.placement.token)
+
+    # ---------------------------------------------------------------- carrying tasks out, through the scheduler
     def _submit(self, worker, fn, *args, **kwargs):
         f = self.client.submit(fn, self.local, *args, workers=[worker], allow_other_workers=False, pure=False,
                                **kwargs)
