@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import _random
 from ._certify import certified
-from ._registry import algorithm
+from ._registry import Cli, algorithm
 from .connected_components import fastsv_round
 from .louvain import LouvainResult, _check_args, optimise, round_seed
 from .modularity import canonical_labels, check_community_graph, level_matrix, membership
@@ -135,7 +135,9 @@ def _connected_parts(E, G, labels):
     return canonical_labels(E.to_numpy(f))
 
 
-@algorithm("leiden", networkx=("leiden_communities",), checker="check_communities", page="algorithms/community.md")
+@algorithm("leiden", cli=Cli("leiden", "connected communities by Leiden modularity optimisation (--seed)",
+                             options=("seed",), defaults={"seed": 0}),
+           checker="check_communities", page="algorithms/community.md")
 @certified("leiden")
 def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
     """Connected communities of maximal modularity by the Leiden method.

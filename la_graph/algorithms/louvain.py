@@ -263,7 +263,7 @@ def _check_args(threshold, max_level, dendrogram):
 
 @algorithm("louvain", cli=Cli("louvain", "communities by Louvain modularity optimisation (--seed)",
                               options=("seed",), defaults={"seed": 0}),
-           networkx=("louvain_communities", "louvain_partitions"), checker="check_communities",
+           checker="check_communities",
            page="algorithms/community.md")
 @certified("louvain")
 def louvain(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):

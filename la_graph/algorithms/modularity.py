@@ -125,7 +125,7 @@ def _quality(E, A, S, kout, kin, scale, resolution):
     return float(inside) / scale - resolution * float(null) / scale ** 2
 
 
-@algorithm("modularity", networkx=("modularity",), page="algorithms/community.md")
+@algorithm("modularity", page="algorithms/community.md")
 def modularity(G, communities, resolution=1.0, *, engine=None):
     """The modularity of a partition of ``G``'s vertices (Newman & Girvan; NetworkX's definition).
 
