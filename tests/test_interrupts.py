@@ -119,7 +119,7 @@ def test_ctrl_c_stops_within_a_second_and_engine_answers(interrupted, case):
 # _wait): KeyboardInterrupt comes within milliseconds, the kernel finishes in the background, and
 # the next call waits for it first.  Each case is one launch that runs for seconds: a BFS (one
 # msbfs_grid launch, a grid barrier a level) and delta-stepping (one sssp_nearfar launch, a round
-# a vertex) along a long path; its length is calibrated on the card from a quarter-length run.
+# a vertex) along a long path; its length is calibrated on the card from a shorter run.
 
 #: seconds from SIGINT to KeyboardInterrupt on the GPU engine (the poll takes milliseconds)
 GPU_LIMIT_S = 1.0
@@ -133,6 +133,8 @@ GPU_SCRIPT = textwrap.dedent('''
     from la_graph import generators as gen
 
     E = lg.get_engine("gpu")
+    from la_graph.engines.gpu.fused import bfs as gpu_bfs
+    gpu_bfs.BFS_SEARCH_MS_EDGES = 1 << 62     # every length in one msbfs_grid launch: one kernel to calibrate
 
     def sssp_want(G):                     # along the path: the running sum of its weights
         u, v = G.edges()
@@ -142,7 +144,7 @@ GPU_SCRIPT = textwrap.dedent('''
 
     cases = {   # name: (path of n vertices, the run, its answer, largest n)
         "bfs_path": (lambda n: gen.path(n), lambda G: lg.bfs(G, 0, parent=False, engine="gpu").level,
-                     lambda G: np.arange(G.n), 2_000_000),
+                     lambda G: np.arange(G.n), 1 << 24),
         "sssp_path": (lambda n: gen.path(n, weights=(1, 100), seed=1),
                       lambda G: lg.sssp(G, 0, parent=False, engine="gpu").distance, sssp_want, 1 << 24),
     }
