@@ -53,6 +53,8 @@ CASES = {
     "betweenness_centrality": (KARATE, (), {"k": 8, "seed": 4}, lambda bc: _bump(bc, 0, 0.1)),
     "label_propagation": (KARATE, (), {}, lambda r: _bump(r, 0, 40)),
     "core_number": (KARATE, (), {}, lambda r: _bump(r, 0)),
+    "louvain": (KARATE, (), {"seed": 0}, lambda r: _bump(r, 0, 40)),
+    "leiden": (KARATE, (), {"seed": 0}, lambda r: _bump(r, 0, 40)),
 }
 
 PUBLIC = sorted(name for name in algorithms.__all__ if inspect.isfunction(getattr(algorithms, name)))
