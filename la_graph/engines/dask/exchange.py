@@ -38,6 +38,7 @@ import time
 import uuid
 
 import numpy as np
+from distributed import get_worker
 
 from .objects import Placement
 from .tasks import _E, combine, nbytes, product
@@ -122,7 +123,6 @@ def collective_product(name, token, previous, kind, workers, s, rank, semiring, 
     collective result, only waited for.
     """
     del previous
-    from distributed import get_worker
     E = _E(name)
     X = _BACKENDS[(token, rank)]
     pl = plan(workers, s, kind, rank)
@@ -237,7 +237,7 @@ class _Nccl(_Backend):
     def __init__(self, token, rank, p, uid):
         super().__init__(token, rank, p)
         os.environ.setdefault("NCCL_NVLS_ENABLE", "0")   # multicast can take a shared host's GPUs out of service
-        from cupy.cuda import nccl
+        from cupy.cuda import nccl    # optional (GPU workers only): loaded where it runs
         self.nccl = nccl
         self.comm = nccl.NcclCommunicator(p, uid, rank)
         self._stream = None      # a collective product's own stream (made on first use, on the worker's thread)
@@ -248,7 +248,7 @@ class _Nccl(_Backend):
 
     def _group(self, sends, recvs):
         """One NCCL group of ``sends`` and ``recvs`` ``[(peer, uint8 buffer)]``, queued on the current stream."""
-        import cupy as cp
+        import cupy as cp    # optional (GPU workers only): loaded where it runs
         nccl, stream = self.nccl, cp.cuda.get_current_stream().ptr
         nccl.groupStart()
         try:
@@ -268,7 +268,7 @@ class _Nccl(_Backend):
         behind NCCL kernels on the default stream that copy waited for the peer, which waited for the input
         (two H200s, client-driven BFS after a triangle count, 2026-11-28).  The stream first waits for the
         work queued before on the current stream, and is drained before returning."""
-        import cupy as cp
+        import cupy as cp    # optional (GPU workers only): loaded where it runs
         if self._stream is None:
             self._stream = cp.cuda.Stream(non_blocking=True)
         before = cp.cuda.get_current_stream().record()
@@ -277,7 +277,7 @@ class _Nccl(_Backend):
             return self._exchange(E, sends, recv_from, failed)
 
     def _exchange(self, E, sends, recv_from, failed):
-        import cupy as cp
+        import cupy as cp    # optional (GPU workers only): loaded where it runs
         from ..gpu.objects import GVec    # NCCL exchanges GPU workers' vectors: loaded where they run
         heads = np.zeros((len(sends), 3), np.int64)
         payload = []
@@ -321,7 +321,7 @@ def probe(dask_worker=None):
     """``(process id, GPU UUID or None, NCCL available)`` of this worker."""
     gpu, has_nccl = None, False
     try:
-        import cupy as cp
+        import cupy as cp    # optional (GPU workers only): loaded where it runs
         props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
         gpu = bytes(props.get("uuid", b"")).hex() or str(cp.cuda.Device().pci_bus_id)
         from cupy.cuda import nccl  # noqa: F401
@@ -333,7 +333,7 @@ def probe(dask_worker=None):
 
 def unique_id(name):
     """A new NCCL unique id (made on a worker: the client may have no GPU)."""
-    from cupy.cuda import nccl
+    from cupy.cuda import nccl    # optional (GPU workers only): loaded where it runs
     return nccl.get_unique_id()
 
 

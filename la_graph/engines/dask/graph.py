@@ -26,6 +26,7 @@ import uuid
 from functools import cached_property
 
 import numpy as np
+from scipy import sparse
 
 from ... import _validation as V
 from ...exceptions import InvalidArgumentError, InvalidGraphError
@@ -193,8 +194,6 @@ class DistributedGraph(Graph):
         Meant for tests, checkers and small graphs: the host graph needs about
         ``12 nnz + 8 n`` bytes (``20 nnz`` weighted) on the client.
         """
-        from scipy import sparse
-
         rows, cols, vals = self._engine._coo(self._blocks())     # unsorted
         n = self._n
         # scipy's CSR conversion: a counting sort by row, then each row's columns sorted (linear in the rows;

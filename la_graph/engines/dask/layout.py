@@ -133,7 +133,7 @@ class Layout:
         pos = self.position(ids)
         bounds = self.bounds
         if hasattr(pos, "__cuda_array_interface__"):
-            import cupy as cp
+            import cupy as cp    # optional (GPU workers only): loaded where it runs
             bounds = cp.asarray(bounds)
             seg = cp.searchsorted(bounds, pos, side="right") - 1
         else:

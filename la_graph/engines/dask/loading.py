@@ -559,7 +559,7 @@ def _rmat_own_blocks(name, scale, m, thresholds, seed, scramble, directed, weigh
 def _array_module(name):
     """The array module of a local engine's data: CuPy for the GPU engine, numpy otherwise."""
     if name == "gpu":
-        import cupy
+        import cupy    # optional (GPU workers only): loaded where it runs
         return cupy
     return np
 

@@ -26,7 +26,7 @@ def _E(name):
 def _xp(a):
     """The array module of ``a``: CuPy for a device array, else numpy."""
     if hasattr(a, "__cuda_array_interface__"):
-        import cupy
+        import cupy    # optional (GPU workers only): loaded where it runs
         return cupy
     return np
 
@@ -58,7 +58,7 @@ def _segment_ids(name, layout, k):
     """The indices segment ``k`` of ``layout`` holds, in local order (on the device of a GPU worker)."""
     xp = np
     if name == "gpu":
-        import cupy as xp
+        import cupy as xp    # optional (GPU workers only): loaded where it runs
     return _kept(layout).ids(k, xp)
 
 
@@ -66,7 +66,7 @@ def init_worker(name, threads):
     """Start the local engine on this worker; a CPU engine gets ``threads`` GraphBLAS threads."""
     E = _E(name)
     if name == "cpu" and threads:
-        import graphblas as gb
+        import graphblas as gb    # the CPU engine's backend: loaded on CPU workers only
         gb.ss.config["nthreads"] = int(threads)
     return E.name
 

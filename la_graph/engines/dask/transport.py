@@ -209,7 +209,7 @@ class NcclChannel(Channel):
 
     def __init__(self, backend):
         super().__init__(backend)
-        import cupy
+        import cupy    # optional (GPU workers only): loaded where it runs
         self.cp = cupy
 
     def _out_of_band(self, obj):
