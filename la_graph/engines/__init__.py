@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import os
 import threading
 
@@ -85,8 +86,6 @@ def _create(name, options=None):
 
 def _check_options(name, factory, options):
     """Raise InvalidArgumentError naming an option the engine ``name`` does not take."""
-    import inspect
-
     params = inspect.signature(factory).parameters
     if any(p.kind is p.VAR_KEYWORD for p in params.values()):
         return
