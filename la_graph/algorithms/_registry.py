@@ -18,10 +18,11 @@ What reads the registry (and what checks the lists that must stay literal):
 
 * ``la_graph/cli.py``: ``la-graph run ALGO`` for every :class:`Cli`, its help
   text, which of run's options it reads (the others are refused) and their
-  defaults.  A :class:`Cli` without ``run`` gets the plain runner: call the
-  function with the options it reads, print the top vertex of the result and
-  check it with the registered checker; one with ``run`` names its own (a
-  callable ``run(args, G, engine) -> (summary, arrays, check)``).
+  defaults.  Its runner is ``Cli(run=...)`` (a callable ``run(args, G,
+  engine) -> (summary, arrays, check)``), else the one ``la_graph/cli.py``
+  writes for it (``_RUNNERS``: the algorithms of 0.1), else the plain runner:
+  call the function with the options it reads, print the top vertex of the
+  result and check it with the registered checker.
 * ``la_graph/nx_backend.py``: ``_NEEDS`` (the NetworkX name -> the la_graph
   function that backs it).  ``_la_graph_nx.FUNCTIONS`` stays a literal tuple
   (NetworkX imports that package while it is itself imported, so it imports
@@ -83,8 +84,8 @@ class Cli:
         Values filled in for options it reads that were not given.
     run : callable, optional
         ``run(args, G, engine) -> (summary dict, result arrays dict, check callable)``; default: the
-        plain runner of ``la_graph.cli`` (the function called with ``options``, its result summarised
-        by its top vertex and checked by the registered checker).
+        runner ``la_graph.cli`` has for ``name``, else its plain runner (the function called with
+        ``options``, its result summarised by its top vertex and checked by the registered checker).
 
     Examples
     --------
