@@ -45,7 +45,7 @@ SCRIPT = textwrap.dedent('''
         "apsp": (lambda: gen.erdos_renyi(3000, 0.05, seed=1, weights=W),
                  lambda: gen.erdos_renyi(80, 0.1, seed=1, weights=W),
                  lambda G, big: lg.apsp(G, method="floyd_warshall", engine=engine)),
-        "triangles": (lambda: gen.rmat(18, 32, seed=1), lambda: gen.rmat(6, 8, seed=1),
+        "triangles": (lambda: gen.erdos_renyi(4000, 0.2, seed=1), lambda: gen.rmat(6, 8, seed=1),
                       lambda G, big: lg.triangles(G, engine=engine)),
         "betweenness": (lambda: gen.rmat(14, 8, seed=1), lambda: gen.rmat(6, 8, seed=1),
                         lambda G, big: lg.betweenness_centrality(G, engine=engine)),
