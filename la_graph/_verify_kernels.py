@@ -166,3 +166,34 @@ def brandes_reference(indptr, indices, n, sources, endpoints):
     return brandes_sums(indptr, indices, n, sources, endpoints, max(1, min(numba.get_num_threads(), sources.size)))
 
 
+@numba.njit(parallel=True, cache=True, nogil=True)
+def _edge_positions(indptr, indices, u, v, pos):
+    """Into ``pos``: :func:`edge_positions`."""
+    for k in numba.prange(u.size):
+        lo, hi = indptr[u[k]], indptr[u[k] + 1]
+        t = v[k]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if indices[mid] < t:
+                lo = mid + 1
+            else:
+                hi = mid
+        pos[k] = lo if lo < indptr[u[k] + 1] and indices[lo] == t else -1
+
+
+def edge_positions(indptr, indices, u, v):
+    """For each pair ``(u[k], v[k])`` the CSR position of edge ``u -> v`` (indices sorted within rows), or -1.
+
+    A binary search in row ``u[k]`` each, the pairs in parallel, into an array made here (the loop
+    returns none: see the module's note on Ctrl-C).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 2, 3]), np.array([0, 1, 0])   # 0 -> 0, 0 -> 1, 1 -> 0
+    >>> edge_positions(indptr, indices, np.array([0, 1, 1]), np.array([1, 0, 1])).tolist()
+    [1, 2, -1]
+    """
+    pos = np.empty(u.size, np.int64)
+    _edge_positions(indptr, indices, u, v, pos)
+    return pos

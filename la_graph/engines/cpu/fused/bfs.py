@@ -214,7 +214,7 @@ def pull_levels(tptr, tind, queue, lo, hi, in_frontier, vis, seen, par, lev, k, 
 
 @numba.njit(cache=True, nogil=True)
 def search(indptr, indices, tptr, tind, indeg, max_degree, s, queue, flags, vis, par, lev, direction,
-               alpha, beta1, beta2, branchless):
+           alpha, beta1, beta2, branchless):
     """A whole single-source BFS from ``s``: the driver of ``la_graph.algorithms.bfs.bfs_search`` in one loop.
 
     The same direction choices as the algebra (with every push level fused):
@@ -363,7 +363,7 @@ def bfs_push(E, G, q, parent, level, k, max_edges):
         return q, k, nf, 0, 0, 0
     with _visited_views(parent, level) as (vis, seen, par, lev):
         lo, hi, k, _ = push_levels(indptr, indices, queue, 0, nf, vis, seen, par, lev, np.zeros(n, bool),
-                                               k, max_edges, n, max_degree, False)
+                                   k, max_edges, n, max_degree, False)
     scanned = out_edges(indptr, queue, 0, lo)   # the frontiers expanded
     found_in = degree_sum(_in_degrees(G), indptr, queue, nf, hi)
     return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, scanned, found_in
@@ -378,7 +378,7 @@ def bfs_pull(E, G, q, parent, level, k, min_frontier=-1):
     queue, nf = _bfs_queue(q, n, tind.dtype)
     with _visited_views(parent, level) as (vis, seen, par, lev):
         lo, hi, k = pull_levels(tptr, tind, queue, 0, nf, np.zeros(n, bool), vis, seen, par, lev, k,
-                                            min_frontier)
+                                min_frontier)
     found_in = out_edges(tptr, queue, nf, hi)   # rows of A': in-degrees
     return _frontier(queue[lo:hi], n, q.dtype), k, hi - lo, hi - nf, found_in
 
@@ -437,7 +437,7 @@ def bfs_search(E, G, s, level, parent, direction, output, rule):
         if scratch is None:
             scratch = np.empty(n + 1, arrays[1].dtype), np.zeros(n, bool), np.zeros(n, bool)
         indptr, indices, tptr, tind, indeg, max_degree, branchless = arrays
-        search(indptr, indices, tptr, tind, indeg, max_degree, s, *scratch, par, lev,
-                               _DIRECTIONS[direction], rule.alpha_of(G), rule.beta1, rule.beta2, branchless)
+        search(indptr, indices, tptr, tind, indeg, max_degree, s, *scratch, par, lev, _DIRECTIONS[direction],
+               rule.alpha_of(G), rule.beta1, rule.beta2, branchless)
         G._engine_cache[_BFS_SCRATCH] = scratch   # its bitmaps all false again (not put back if the loop failed)
     return (lev if level else None), (par if parent else None)

@@ -41,16 +41,17 @@ def _peel(ptr, ind, v, deg, start, vert, pos):
 
 
 @numba.njit(cache=True, nogil=True)
-def core_numbers(indptr, indices, tptr, tind, directed, n):
-    """The core number of every vertex of the graph with out-adjacency ``(indptr, indices)`` and, when
-    ``directed``, in-adjacency ``(tptr, tind)`` (ignored otherwise).
+def core_numbers(indptr, indices, tptr, tind, directed, deg):
+    """Into ``deg`` (zero) the core number of every vertex of the graph with out-adjacency ``(indptr, indices)``
+    and, when ``directed``, in-adjacency ``(tptr, tind)`` (ignored otherwise).
 
     A vertex's degree is its number of adjacency entries to other vertices (out plus in when directed:
     an edge both ways counts twice, as NetworkX counts it); self-loops are skipped.  The work arrays and
-    the result have the type of ``indices`` (unsigned vertex ids, up to ``2**31`` vertices: a degree is
-    below ``2 n``): 32 bits halve what the peeling reads.
+    ``deg`` have the type of ``indices`` (unsigned vertex ids, up to ``2**31`` vertices: a degree is
+    below ``2 n``): 32 bits halve what the peeling reads.  The caller makes ``deg``: no array is
+    returned (see ``_common._drive``: a Ctrl-C is then never met while numba boxes one).
     """
-    deg = np.zeros(n, indices.dtype)   # vertex-sized numbers in the vertex ids' (unsigned) type
+    n = deg.size
     for v in range(n):   # row lengths less a self-loop (rows are sorted: a binary search, no edge scan)
         lo, hi = indptr[v], indptr[v + 1]
         d = hi - lo - _has(indices, lo, hi, v)
@@ -79,7 +80,6 @@ def core_numbers(indptr, indices, tptr, tind, directed, n):
         _peel(indptr, indices, v, deg, start, vert, pos)
         if directed:
             _peel(tptr, tind, v, deg, start, vert, pos)
-    return deg
 
 
 # ---- the fused steps ----
@@ -87,5 +87,7 @@ def core_numbers(indptr, indices, tptr, tind, directed, n):
 def core_peel(E, G):
     """Batagelj and Zaversnik's bucket peeling in one numba pass over the CSR (and its transpose when directed)."""
     T = G.T if G.directed else G
-    core = core_numbers(G.indptr, _unsigned(G.indices), T.indptr, _unsigned(T.indices), G.directed, G.n)
+    indices = _unsigned(G.indices)
+    core = np.zeros(G.n, indices.dtype)   # vertex-sized numbers in the vertex ids' (unsigned) type
+    core_numbers(G.indptr, indices, T.indptr, _unsigned(T.indices), G.directed, core)
     return _owning_full(core.astype(np.int64))   # the int64 copy handed over as it is

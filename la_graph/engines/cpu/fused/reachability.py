@@ -27,8 +27,8 @@ from .scc import tarjan_from
 
 @numba.njit(cache=True, nogil=True)
 def ms_start(sources, vis, fr, active, mark):
-    """The sources' bits set in ``vis`` and ``fr`` (zero, n x nwords uint64), the distinct sources in ``active``;
-    returns how many there are (``mark``, false, marks them)."""
+    """Set source ``i``'s bit at its vertex in ``vis`` and ``fr`` (n x nwords uint64, zero) and list the
+    distinct sources in ``active`` (``mark``, all false, marks them); returns how many there are."""
     na = 0
     for i in range(sources.size):
         s = sources[i]

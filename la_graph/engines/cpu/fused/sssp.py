@@ -256,7 +256,8 @@ def _parent_cycle(par, d, root, starts, m, stamp, owner, check):
 
 @numba.njit(cache=True, nogil=True)
 def bf_start(par, frontier, nf, queued, root):
-    """Mark ``frontier[:nf]`` in ``queued`` (false) and, with parents, the sources (their own parents now) in ``root``."""
+    """Mark ``frontier[:nf]`` in ``queued`` (false) and, with parents, the sources (their own parents now)
+    in ``root``."""
     for v in range(root.size):
         root[v] = par[v] == v
     for i in range(nf):
