@@ -241,4 +241,9 @@ def test_structure_only_algorithms_ignore_weights_loops_and_duplicates(engine, d
     W = lg.Graph.from_edges(u, v, w=w, n=n, directed=directed)
     H = lg.Graph.from_edges(u, v, n=n, directed=directed)
     for name, f in STRUCTURE_ONLY.items():
-        np.testing.assert_array_equal(f(W, engine), f(H, engine), err_msg=name)
+        got, want = np.asarray(f(W, engine)), np.asarray(f(H, engine))
+        if engine.name == "gpu" and got.dtype.kind == "f":
+            # the GPU engine sums float dependencies with atomics: their order, so the last bit, varies by call
+            np.testing.assert_allclose(got, want, rtol=1e-13, atol=0, err_msg=name)
+        else:
+            np.testing.assert_array_equal(got, want, err_msg=name)

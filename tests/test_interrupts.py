@@ -80,7 +80,10 @@ SCRIPT = textwrap.dedent('''
             res = {"raised": None, "ran_s": time.perf_counter() - t0}
         except BaseException as exc:
             res = {"raised": type(exc).__name__, "after_s": time.perf_counter() - sent[0] if sent else None}
-        th.join()
+        try:
+            th.join()
+        except KeyboardInterrupt:   # the run ended before the signal (a fast GPU): it lands here
+            pass
         try:
             got = run(S, False)
             ref = {"pagerank": lambda: lg.pagerank(S, variant="graphalytics", max_iter=20, engine="reference"),
@@ -133,6 +136,10 @@ def test_ctrl_c_stops_within_a_second_and_engine_answers(interrupted, case):
     if case not in interrupted:
         pytest.skip(f"{case} runs on the CPU engine only")
     res = interrupted[case]
+    if res["raised"] is None and res["ran_s"] < DELAY_S:
+        # the GPU engine finishes some of these before the signal; its own cases below run one long kernel
+        assert res["after_ok"] is True, res
+        pytest.skip(f"{case} ended in {res['ran_s']:.3f} s, before the signal")
     assert res["raised"] == "KeyboardInterrupt", res
     assert res["after_s"] <= LIMIT_S, res
     assert res["after_ok"] is True, res
