@@ -63,6 +63,7 @@ def test_every_cuda_source_belongs_somewhere():
 
 
 def test_the_package_imports_every_module():
+    """fused/__init__.py imports every module of its folder by discovery (no list to keep), the private
+    ``_*`` ones aside: a module it skipped would never register its steps."""
     init = (GPU / "fused" / "__init__.py").read_text()
-    missing = [p.stem for p in _modules() if not re.search(rf"^\s+{p.stem},$", init, re.M)]
-    assert not missing, f"fused/__init__.py does not import {missing}: their steps would not register"
+    assert re.search(r"pkgutil\.iter_modules\(__path__\)", init) and "importlib.import_module" in init
