@@ -147,15 +147,20 @@ def check_bucket_width(delta, n, wmax):
 
 
 def check_out_weight_sums(G, what):
-    """Raise InvalidGraphError where a vertex's out-weights could sum past float64's largest value.
+    """Raise InvalidGraphError where a vertex's out-weights could sum past float64's largest value, or
+    a positive weight is so small (subnormal, below ``1 / 1.8e308``) that a sum of it has no reciprocal.
 
     ``what`` (an algorithm dividing each edge's weight by its source's out-weight sum) would
     read an infinite sum as "every out-edge weighs 0".  The test is the bound ``largest weight
     * out-degree``, which needs only the weights' range and the degrees (a distributed graph has
     both on the client).
     """
-    wmax = G.weight_range().max
+    wmax, wpos = G.weight_range().max, G.weight_range().min_positive
     big = np.finfo(np.float64).max
+    if 0 < wpos < 1 / big:           # an out-weight sum this small has no float64 reciprocal (inf, then NaN ranks)
+        raise InvalidGraphError(f"{what} divides each edge's weight by its source's out-weight sum, and a weight of "
+                                f"{wpos!r} is below 1 / float64's largest value ({1 / big:.4g}): a sum that small "
+                                "has no float64 reciprocal; rescale the weights")
     if wmax * max(int(G.out_degree.max(initial=0)), 1) < big:
         return
     v = int(np.argmax(G.out_degree >= big / wmax))

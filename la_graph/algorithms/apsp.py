@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import _progress, _validation as V
 from ..engines import get_engine
-from ..exceptions import InvalidArgumentError, NegativeCycleError, OutOfMemory
+from ..exceptions import InvalidArgumentError, NegativeCycleError, OutOfMemory, PathLengthOverflowError
 from ..graph import Graph
 from ._certify import certified
 from ._registry import Cli, algorithm
@@ -242,11 +242,25 @@ def _sssp_rows(E, G, b):
     for start in range(0, n, b):
         stop = min(n, start + b)
         D = sssp(H, sources=np.arange(start, stop), parent=False, engine=E).distance
-        if h is not None:  # undo the reweighting: D[s, v] = D'[s, v] - h[s] + h[v]
-            D -= h[start:stop, None]
-            D += h[None, :]
+        if h is not None:  # undo the reweighting: D[s, v] = D'[s, v] + (h[v] - h[s])
+            reached = np.isfinite(D)
+            for i in range(stop - start):
+                # h <= 0, so h[v] - h[s] cannot overflow, and the sum overflows only where the length does
+                # (D' - h[s] first overflowed on lengths that fit: D' and -h[s] both near float64's largest)
+                D[i] += h - h[start + i]
             D[np.arange(stop - start), np.arange(start, stop)] = 0.0  # exact zeros on the diagonal
+            _check_undone_lengths(D, reached, start)
         yield slice(start, stop), D
+
+
+def _check_undone_lengths(D, reached, start):
+    """Raise where a reached pair's length became infinite when Johnson's reweighting was undone."""
+    bad = np.argwhere(reached & np.isinf(D))
+    if bad.size:
+        i, v = bad[0]
+        raise PathLengthOverflowError(
+            f"vertex {v} is reached from {start + i}, but the length of the path does not fit in float64 "
+            f"(its weights sum past {np.finfo(np.float64).max:.4g} in magnitude); rescale the weights")
 
 
 def _johnson(E, G):
@@ -269,6 +283,11 @@ def _johnson(E, G):
         h = sssp(plus, n, method="bellman_ford", parent=False, engine=E).distance[:n]
     except NegativeCycleError as exc:
         _reraise(G, exc)
+    except PathLengthOverflowError as exc:   # its source is the virtual vertex n, which G does not have
+        raise PathLengthOverflowError(
+            f"a path into vertex {exc.vertex} has a length below -{np.finfo(np.float64).max:.4g} (Johnson's "
+            "reweighting computes the smallest length into each vertex first), which float64 cannot hold; "
+            "rescale the weights") from None
     rows = np.repeat(np.arange(n), np.diff(G.indptr))
     w = G.weights + h[rows] - h[G.indices]
     np.maximum(w, 0.0, out=w)  # rounding of non-integer weights; exact zeros stay zeros

@@ -11,10 +11,19 @@ is in community ``c``) and ``k = A 1`` the weighted degrees:
 
 ``trace(S' A S)`` is one masked product: ``A S`` (``plus.times``) keeps the
 entries of ``S`` (an element-wise product), summed; ``S' k`` is one ``vxm``.
+
+Modularity, and so Louvain's and Leiden's moves, do not change when every
+weight is multiplied by one positive number, but their products of weight sums
+(``(2m)^2``, ``2m K[i, c]``) leave float64's range when the weights are near
+``1e154`` or ``1e-154``.  :func:`level_matrix` then multiplies the weights by a
+power of two that brings the largest near 1: exact, so the answer is the one
+the unscaled arithmetic would give had it the range (weights in the usual range
+are not touched).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Iterable, Mapping
 
@@ -100,11 +109,31 @@ def membership(E, labels, ncols=None):
     return E.matrix_from_coo(np.arange(n), labels, 1.0, n, n if ncols is None else ncols, dtype=np.float64)
 
 
+#: :func:`level_matrix` leaves the weights as they are while the largest is at least ``2**-WEIGHT_EXP`` and
+#: it times the number of stored entries at most ``2**WEIGHT_EXP``: then ``2m`` lies in that range too and
+#: every product of two weight sums well inside float64's normal range (``2**-1022 .. 2**1024``)
+WEIGHT_EXP = 200
+
+
+def weight_scale(G):
+    """The power of two :func:`level_matrix` multiplies ``G``'s weights by: 1.0, or one that brings the
+    largest weight into ``[0.5, 1)`` when the weights would take modularity's products out of float64's range."""
+    if not G.weighted or not G.nnz:
+        return 1.0
+    wmax = G.weight_range().max
+    if wmax == 0 or (wmax >= 2.0 ** -WEIGHT_EXP and wmax * G.nnz <= 2.0 ** WEIGHT_EXP):
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(wmax)[1])
+
+
 def level_matrix(E, G, *, transpose=False):
-    """``G``'s adjacency as float64 weights (1 where unweighted) with self-loops counted twice if undirected."""
+    """``G``'s adjacency as float64 weights (1 where unweighted) with self-loops counted twice if undirected;
+    weights far from 1 multiplied by :func:`weight_scale` (a power of two: exact)."""
     A = E.matrix(G, transpose=transpose)
     if not G.weighted:
         A = E.apply(A, "times", right=1.0)                 # bool ones -> float64: products sum weights
+    elif (scale := weight_scale(G)) != 1.0:
+        A = E.apply(A, "times", right=scale)               # a new matrix: G's own weights unchanged
     if G.self_loops and not G.directed:
         A = E.ewise_add(A, E.select(A, "diag"), "plus")    # a loop adds twice to its vertex's degree
     return A

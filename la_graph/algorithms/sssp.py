@@ -217,9 +217,11 @@ def _check_overflow(E, G, sources, dist, wabs):
     bad = np.argwhere(reached & np.isinf(dist.reshape(reached.shape)))
     if bad.size:
         i, v = bad[0]
-        raise PathLengthOverflowError(
+        exc = PathLengthOverflowError(
             f"vertex {v} is reached from {sources[i]}, but the length of the path does not fit in float64 "
             f"(its weights sum past {np.finfo(np.float64).max:.4g}); rescale the weights")
+        exc.source, exc.vertex = int(sources[i]), int(v)     # apsp's Johnson step names its own vertices
+        raise exc
 
 
 def _start(E, n, s, want_parent):

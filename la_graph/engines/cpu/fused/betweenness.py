@@ -45,7 +45,9 @@ SPREAD = 1800
 
 def work_arrays(threads, n):
     """Per-thread scratch of :func:`brandes` for ``n`` vertices, in its reset state (reused across calls)."""
-    return (np.full((threads, n), -1, np.int32), np.zeros((threads, n)), np.zeros((threads, n)),
+    # BFS levels (below n) in int32 where n fits it: half the bytes; int64 past 2**31 vertices
+    level = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    return (np.full((threads, n), -1, level), np.zeros((threads, n)), np.zeros((threads, n)),
             np.empty((threads, n)), np.empty((threads, n), np.int64), np.empty((threads, n + 1)))
 
 

@@ -53,6 +53,8 @@ def brandes_sources(E, G, srcs, total, ends):
     if ends is not None and not (isinstance(ends, GVec) and ends.dtype == _I64 and ends.size == n
                                  and _is_full(ends)):
         raise Declined("brandes_sources' kernel adds path ends into a full int64 gpu-engine vector")
+    if n > np.iinfo(np.int32).max:        # a level can be as large as n - 1
+        raise Declined("brandes_sources' kernel keeps BFS levels in int32 (at most 2**31 - 1 vertices)")
     srcs = np.asarray(srcs, dtype=np.int64).ravel()
     if srcs.size and (srcs.min() < 0 or srcs.max() >= n):
         raise InvalidArgumentError(f"brandes_sources: a source is not a vertex of the {n}-vertex graph")
