@@ -31,7 +31,8 @@ from .. import _progress, _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NegativeCycleError, OutOfMemory, PathLengthOverflowError
 from ..graph import Graph
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, SAMPLE_ROWS, host
 from ._registry import Cli, algorithm
 from .steps import step
 
@@ -50,8 +51,9 @@ BLOCK_BYTES = 1 << 26
 
 
 @algorithm("apsp", cli=Cli("apsp", "all-pairs shortest paths (--method)", options=("method",)),
-           networkx=("floyd_warshall_numpy",), checker="check_apsp", bench=("apsp",), page="algorithms/apsp.md")
-@certified("apsp")
+           networkx=("floyd_warshall_numpy",), checker=Checker("check_apsp", sampled=f"check_apsp on {SAMPLE_ROWS} rows drawn at random",
+                           sample=lambda G, D, a: verify.check_apsp(G, host(D), sample=SAMPLE_ROWS)), bench=("apsp",), page="algorithms/apsp.md",
+           summary="all-pairs shortest paths: blocked Floyd–Warshall or batched SSSP")
 def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, output="numpy"):
     """Shortest-path lengths between all pairs of vertices, as a dense ``n x n`` array.
 
@@ -168,8 +170,9 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, outpu
     return out
 
 
-@algorithm("apsp_blocks", checker="check_apsp", page="algorithms/apsp.md")
-@certified("apsp_blocks")
+@algorithm("apsp_blocks", checker=Checker("check_apsp", blocks=True, sampled=f"check_apsp on {SAMPLE_ROWS} rows of each block",
+                           note="Each block is checked as it is yielded."), page="algorithms/apsp.md",
+           summary="the rows streamed in blocks")
 def apsp_blocks(G, block_rows=None, *, max_bytes=None, engine=None):
     """Stream the all-pairs distance matrix a block of rows at a time.
 
@@ -244,10 +247,11 @@ def _sssp_rows(E, G, b):
         D = sssp(H, sources=np.arange(start, stop), parent=False, engine=E).distance
         if h is not None:  # undo the reweighting: D[s, v] = D'[s, v] + (h[v] - h[s])
             reached = np.isfinite(D)
-            for i in range(stop - start):
-                # h <= 0, so h[v] - h[s] cannot overflow, and the sum overflows only where the length does
-                # (D' - h[s] first overflowed on lengths that fit: D' and -h[s] both near float64's largest)
-                D[i] += h - h[start + i]
+            with np.errstate(over="ignore"):        # an overflow is found and raised just below
+                for i in range(stop - start):
+                    # h <= 0, so h[v] - h[s] cannot overflow, and the sum overflows only where the length does
+                    # (D' - h[s] first overflowed on lengths that fit: D' and -h[s] both near float64's largest)
+                    D[i] += h - h[start + i]
             D[np.arange(stop - start), np.arange(start, stop)] = 0.0  # exact zeros on the diagonal
             _check_undone_lengths(D, reached, start)
         yield slice(start, stop), D
