@@ -83,3 +83,22 @@ def vertex_ranks(n, seed):
     ranks = np.empty(n, dtype=np.int64)
     ranks[order] = np.arange(n, dtype=np.int64)
     return ranks
+
+
+def sample_sources(n, k, seed=None):
+    """``k`` distinct vertices of ``0..n-1`` drawn with ``seed``, sorted (int64).
+
+    numpy's ``default_rng(seed).choice(n, k, replace=False)``: the sample
+    depends on ``seed`` only, so every engine -- and a checker redrawing the
+    sample of a call it verifies -- gets the same vertices.  Betweenness
+    centrality's ``k`` sampled sources (also
+    ``la_graph.algorithms.betweenness.sample_sources``).
+
+    Examples
+    --------
+    >>> from la_graph._random import sample_sources
+    >>> sample_sources(10, 3, seed=1).tolist()
+    [3, 4, 7]
+    """
+    seed = None if seed is None else check_seed(seed)
+    return np.sort(np.random.default_rng(seed).choice(n, k, replace=False)).astype(np.int64)

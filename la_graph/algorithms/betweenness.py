@@ -60,7 +60,7 @@ import numbers
 import numpy as np
 
 from .. import _progress, _validation as V
-from .._random import check_seed
+from .._random import check_seed, sample_sources  # re-exported: its home is la_graph._random
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NumericRangeError
 from ._certify import certified
@@ -180,22 +180,6 @@ def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=
     exact = srcs.size == n
     return rescale(bc, n, normalized=normalized, directed=G.directed, endpoints=endpoints,
                    sources=None if exact else srcs)
-
-
-def sample_sources(n, k, seed=None):
-    """``k`` distinct vertices of ``0..n-1`` drawn with ``seed``, sorted (int64).
-
-    numpy's ``default_rng(seed).choice(n, k, replace=False)``: the sample
-    depends on ``seed`` only, so every engine gets the same sources.
-
-    Examples
-    --------
-    >>> from la_graph.algorithms.betweenness import sample_sources
-    >>> sample_sources(10, 3, seed=1).tolist()
-    [3, 4, 7]
-    """
-    seed = None if seed is None else check_seed(seed)
-    return np.sort(np.random.default_rng(seed).choice(n, k, replace=False)).astype(np.int64)
 
 
 def batch_size(nsources, n):
