@@ -139,13 +139,11 @@ def _parser():
 
 
 def _stdin(args):
-    """``FILE`` for reading standard input (``-``; ``/dev/stdin`` too): the path to read it by, with
-    ``--format`` edgelist unless given (standard input has no extension to tell the format by)."""
+    """``FILE`` for reading standard input (``-``; ``/dev/stdin`` too): the path to read it by (without
+    ``--format``, the reader tells Matrix Market by its banner, else reads an edge list)."""
     if args.file == STDIN and sys.stdin is not None and sys.stdin.isatty():
         raise InvalidArgumentError("FILE - reads the graph from standard input, which is a terminal here: pipe "
                                    "or redirect the file in ('cat g.txt | la-graph run cc -', '< g.txt')")
-    if args.fmt is None:
-        args.fmt = "edgelist"
     return "/dev/stdin" if args.file == STDIN else args.file
 
 
@@ -352,12 +350,7 @@ def _shortcut(args, G, engine):
                "levels_before": before.nlevels, "levels_after": after.nlevels}
 
     def check():
-        missing = (A - A.multiply(B)).tocoo()
-        if missing.nnz:
-            raise lg.VerificationError(f"edge {missing.row[0]} -> {missing.col[0]} of the graph is missing "
-                                       "from the shortcut graph")
-        src = _source_list(args)
-        lg.verify.check_reachability(G, src, lg.reachability(H, src, engine=engine))
+        lg.verify.check_shortcut(G, H)      # the registered checker (check=True's): H reaches what G reaches
         if after.nlevels > before.nlevels:
             raise lg.VerificationError(f"the BFS from {s} got deeper: {before.nlevels} -> {after.nlevels} levels")
 

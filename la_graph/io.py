@@ -78,6 +78,7 @@ import io
 import operator
 import os
 import re
+import stat
 import warnings
 import zlib
 from pathlib import Path
@@ -143,7 +144,10 @@ def read_edges(path, fmt=None, progress=False, *, base=None, usecols=None):
     path : str or os.PathLike
         The file; ``.gz`` files (and any gzip data) are decompressed.
     fmt : {"mtx", "edgelist", "csv", "dimacs", "metis"}, optional
-        The format; by default taken from the extension (see :data:`EXTENSIONS`).
+        The format; by default taken from the extension (see :data:`EXTENSIONS`);
+        standard input (``/dev/stdin``) or another pipe without one is Matrix
+        Market when its first line is the ``%%MatrixMarket`` banner, else an
+        edge list.
     progress : bool
         Show progress on standard error: a bar of the bytes read, then the
         time spent parsing (each once it has taken 2 seconds).
@@ -184,14 +188,16 @@ def read_edges(path, fmt=None, progress=False, *, base=None, usecols=None):
     ([0, 1], [1, 3], [2.5, 0.5], 4, True)
     """
     path = Path(V.check_path(path))
-    fmt = _format_of(path, fmt)
+    # standard input (a pipe) has no extension: its format is told by its first line once read
+    fmt = None if fmt is None and _is_stream(path) else _format_of(path, fmt)
     if base not in (None, 0, 1) or isinstance(base, bool):
         raise InvalidArgumentError(f"base must be None, 0 or 1, got {base!r}")
-    if base is not None and fmt not in ("edgelist", "csv"):
-        raise InvalidArgumentError(f"base= applies to edge lists and CSV; a {fmt} file numbers its vertices itself")
-    if usecols is not None:
-        usecols = _check_usecols(usecols, fmt)
+    if fmt is not None:
+        usecols = _check_format_options(fmt, base, usecols)
     data = _read_bytes(path, progress)
+    if fmt is None:
+        fmt = _sniff(data)
+        usecols = _check_format_options(fmt, base, usecols)
     buf = _Buffer.of(data, str(path), comma=fmt == "csv")
     with _progress.step(progress, f"parsing {path.name}"):
         e = _READERS[fmt](buf, _COMMENTS[fmt], *(() if usecols is None else (usecols,)))
@@ -208,6 +214,33 @@ def read_edges(path, fmt=None, progress=False, *, base=None, usecols=None):
                       "an extra isolated vertex; pass base=1 to number from 1 (base=0 to keep them, silently)",
                       NumberingWarning, stacklevel=3)
     return e
+
+
+def _check_format_options(fmt, base, usecols):
+    """``usecols`` checked for ``fmt``; ``base`` and ``usecols`` apply to edge lists and CSV only."""
+    if base is not None and fmt not in ("edgelist", "csv"):
+        raise InvalidArgumentError(f"base= applies to edge lists and CSV; a {fmt} file numbers its vertices itself")
+    return None if usecols is None else _check_usecols(usecols, fmt)
+
+
+def _is_stream(path):
+    """Whether ``path`` is standard input or another pipe with no known extension (its format then sniffed)."""
+    name = path.name.lower()
+    if os.path.splitext(name[:-3] if name.endswith(".gz") else name)[1] in EXTENSIONS:
+        return False
+    text = str(path)
+    if text == "/dev/stdin" or text.startswith(("/dev/fd/", "/proc/self/fd/")):
+        return True
+    try:
+        return stat.S_ISFIFO(path.stat().st_mode)
+    except OSError:                 # missing: the read names it
+        return False
+
+
+def _sniff(data):
+    """The format of a stream's (gunzipped) text: Matrix Market by its ``%%MatrixMarket`` banner, else an
+    edge list (the one format without a header to know it by)."""
+    return "mtx" if data[:64].lstrip().lower().startswith(b"%%matrixmarket") else "edgelist"
 
 
 def _check_usecols(usecols, fmt):

@@ -345,3 +345,38 @@ def test_ctrl_c_on_the_dask_engine(tmp_path):
     assert lines == ["la-graph: interrupted"], err
     time.sleep(2)
     assert not [k for k in kids if k.is_running() and k.status() != psutil.STATUS_ZOMBIE]
+
+
+@pytest.mark.parametrize("algo", sorted(__import__("la_graph.cli", fromlist=["ALGORITHMS"]).ALGORITHMS))
+def test_check_runs_the_registered_checker(capsys, monkeypatch, algo):
+    """--check verifies with the checker the algorithm registers, the one check=True runs: a planted failure
+    of that checker fails every command (exit 1, 'check failed')."""
+    a = __import__("la_graph.cli", fromlist=["_COMMANDS"])._COMMANDS[algo]
+    if not a.checker:
+        pytest.skip(f"{algo} registers no checker")
+    name = a.checker                          # the registry keeps the checker's name
+
+    def planted(*args, **kwargs):
+        raise lg.VerificationError("planted")
+
+    monkeypatch.setattr(lg.verify, name, planted)
+    extra = ["--sources", "0,33"] if algo == "reachability" else []
+    assert main(["run", algo, "karate", "--check", *extra]) == 1
+    assert capsys.readouterr().err.startswith("la-graph: check failed: planted")
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_a_matrix_market_pipe_is_told_by_its_banner(gz):
+    """Standard input without --format: a Matrix Market banner makes it Matrix Market (it was read as an edge
+    list: the size line '3 3 2' became an edge), anything else an edge list."""
+    if not os.path.exists("/dev/stdin"):
+        pytest.skip("no /dev/stdin here")
+    import gzip
+
+    text = "%%MatrixMarket matrix coordinate real symmetric\n% a comment\n4 4 2\n2 1 0.5\n4 3 1.5\n"
+    p = subprocess.Popen([sys.executable, "-m", "la_graph.cli", "info", "-", "--json"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = p.communicate(gzip.compress(text.encode()) if gz else text.encode(), timeout=120)
+    assert p.returncode == 0, err
+    info = json.loads(out)
+    assert (info["vertices"], info["edges"], info["directed"], info["weighted"]) == (4, 2, False, True)
