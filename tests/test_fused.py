@@ -122,6 +122,12 @@ def _reach(G, E):
     return {"reach": R}
 
 
+def _communities(G, E, method):
+    G = G.to_undirected() if G.directed else G        # the real graphs are read as edge lists
+    r = method(G, seed=1, engine=E, dendrogram=True)
+    return {"labels": r.labels, **{f"level {i}": x for i, x in enumerate(r.levels)}}
+
+
 # step -> (graph kind, run(G, engine) -> {name: array compared exactly}); every step is listed
 RUNS = {
     "bfs_push": ("undirected", lambda G, E: _bfs(G, E, "push", whole=False)),
@@ -154,8 +160,8 @@ RUNS = {
     "brandes_sources": ("directed", lambda G, E: {"bc": lg.betweenness_centrality(G, k=40, seed=1, endpoints=True,
                                                                                engine=E)}),
     "pagerank_iterate": ("weighted_directed", _pagerank),
-    "louvain_move": ("undirected", lambda G, E: {"labels": lg.louvain(G, seed=1, engine=E)}),
-    "leiden_refine": ("undirected", lambda G, E: {"labels": lg.leiden(G, seed=1, engine=E)}),
+    "louvain_move": ("undirected", lambda G, E: _communities(G, E, lg.louvain)),
+    "leiden_refine": ("undirected", lambda G, E: _communities(G, E, lg.leiden)),
 }
 
 # graph kind -> generated graphs (integer weights: sums are exact, so distances must be identical)

@@ -1,0 +1,192 @@
+"""Louvain's local moving (the step ``louvain_move``) as one compiled loop per batch of rounds (numba).
+
+The rounds are the algebra's, in the same order with the same arithmetic
+(``la_graph/algorithms/louvain.py``): every vertex's weights to its
+neighbouring communities gathered from its CSR row into a dense scratch row
+(what ``K = A S`` holds), the best other community by score, the smallest id
+on a tie, the candidates' Luby priorities from the same counter-based hash
+(:mod:`la_graph._random`, here in uint64 arithmetic), the movers, the round's
+gain test and, when it fails, the movers alone in their source and target.
+Each round costs O(n + nnz) and no GraphBLAS call: the algebra's ~30 calls a
+round, each building a matrix, are what the profile showed.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..objects import _numpy_views, _owning_full, _vsize
+from ._common import _drive, _need_full, fuses
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_MASK63 = np.uint64((1 << 63) - 1)
+_S27, _S30, _S31 = np.uint64(27), np.uint64(30), np.uint64(31)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _priority_key(seed, level, r):
+    """``_random.priority_key(louvain.round_seed(seed, level, r))``: all uint64, wrapping as the Python ints are masked."""
+    z = seed * _GOLDEN + level * _M1 + r * _M2 + _GOLDEN
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return (z ^ (z >> _S31)) & _MASK63
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _mix63(x):
+    """``_random.mix63`` of one uint64: a non-negative int64 priority."""
+    z = (x + _GOLDEN) & _MASK63
+    z = ((z ^ (z >> _S30)) * _M1) & _MASK63
+    z = ((z ^ (z >> _S27)) * _M2) & _MASK63
+    return np.int64(z ^ (z >> _S31))
+
+
+@numba.njit(cache=True, nogil=True)
+def priorities(n, seed, level, r, out):
+    """Into ``out`` the priorities :func:`la_graph._random.vertex_priorities` gives round ``r`` of ``level``."""
+    key = _priority_key(np.uint64(seed), np.uint64(level), np.uint64(r))
+    for i in range(n):
+        out[i] = _mix63(np.uint64(i) ^ key)
+
+
+@numba.njit(cache=True, nogil=True)
+def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
+                sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, state, at, work):
+    """Rounds ``at, at + 1, ...`` of local moving on ``lab`` (in place) until about ``work`` entries are touched.
+
+    Returns the next round, or -1 once a round finds no candidate (or no
+    vertex next to another community).  ``state[0]`` becomes 1 when a label
+    changes.  ``sigma .. top_tgt`` are scratch arrays of ``n`` entries (``seen``
+    all False on entry and exit).
+    """
+    n = k.size
+    useed, ulevel = np.uint64(seed), np.uint64(level)
+    done = 0
+    r = at
+    while True:
+        for c in range(n):
+            sigma[c] = 0.0
+        for i in range(n):
+            sigma[lab[i]] += k[i]
+        other = False
+        ncand = 0
+        for i in range(n):
+            a = lab[i]
+            nt = 0
+            for e in range(indptr[i], indptr[i + 1]):
+                c = lab[indices[e]]
+                if not seen[c]:
+                    seen[c] = True
+                    acc[c] = 0.0
+                    touched[nt] = c
+                    nt += 1
+                acc[c] += w[e] * 1.0
+            own = 0.0
+            bc = -1
+            bv = 0.0
+            for t in range(nt):
+                c = touched[t]
+                seen[c] = False
+                if c == a:
+                    own = acc[c]
+                    continue
+                s = acc[c] * two_m - (k[i] * sigma[c]) * gamma
+                if bc < 0 or s > bv or (s == bv and c < bc):
+                    bc, bv = c, s
+            prio[i] = -1
+            if bc >= 0:
+                other = True
+                stay = own * two_m - (k[i] * (sigma[a] - k[i])) * gamma
+                g = bv - stay
+                if g > 0.0:
+                    target[i] = bc
+                    gain[i] = g
+                    prio[i] = 0
+                    ncand += 1
+        if not other or ncand == 0:
+            return -1
+        key = _priority_key(useed, ulevel, np.uint64(r))
+        for i in range(n):
+            if prio[i] == 0:
+                prio[i] = _mix63(np.uint64(i) ^ key)
+        # Luby: a candidate moves when its priority beats every neighbouring candidate's
+        for i in range(n):
+            nb[i] = -1
+            if prio[i] >= 0:
+                m = np.int64(-1)
+                for e in range(indptr[i], indptr[i + 1]):
+                    p = prio[indices[e]]
+                    if p > m:
+                        m = p
+                nb[i] = m
+        # the round's gain: 2 sum(gain) > gamma ((sum Sigma'^2 - sum Sigma^2) - sum 2 k (Sigma_b - Sigma_a + k))
+        total = 0.0
+        alone = 0.0
+        for c in range(n):
+            acc[c] = sigma[c]
+        for i in range(n):
+            if prio[i] >= 0 and prio[i] > nb[i]:
+                total += gain[i]
+                km = k[i]
+                acc[lab[i]] -= km
+                alone += 2.0 * km * (sigma[target[i]] - sigma[lab[i]] + km)
+        for i in range(n):
+            if prio[i] >= 0 and prio[i] > nb[i]:
+                acc[target[i]] += k[i]
+        sq_after = 0.0
+        sq_before = 0.0
+        for c in range(n):
+            sq_after += acc[c] * acc[c]
+            sq_before += sigma[c] * sigma[c]
+        if not 2.0 * total > gamma * ((sq_after - sq_before) - alone):
+            # only the movers first by priority in both their source and their target
+            for c in range(n):
+                top_src[c] = -1
+                top_tgt[c] = -1
+            for i in range(n):
+                if prio[i] >= 0 and prio[i] > nb[i]:
+                    top_src[lab[i]] = max(top_src[lab[i]], prio[i])
+                    top_tgt[target[i]] = max(top_tgt[target[i]], prio[i])
+            for i in range(n):
+                if prio[i] >= 0 and prio[i] > nb[i]:
+                    if not (top_src[lab[i]] == prio[i] and top_tgt[target[i]] == prio[i]):
+                        nb[i] = prio[i]        # stays this round
+        for i in range(n):
+            if prio[i] >= 0 and prio[i] > nb[i]:
+                touched[i] = target[i]
+            else:
+                touched[i] = lab[i]
+        for i in range(n):
+            if lab[i] != touched[i]:
+                lab[i] = touched[i]
+                state[0] = 1
+        r += 1
+        done += 2 * indptr[n] + 8 * n
+        if done >= work:
+            return r
+
+
+# ---- the fused step ----
+@fuses
+def louvain_move(E, A, k, labels, resolution, seed, level):
+    """All rounds of local moving in :func:`move_rounds`, driven in bounded calls; ``A``'s CSR read once."""
+    _need_full("louvain_move", k, labels)
+    n = _vsize(k)
+    indptr, indices, w = A.to_csr(dtype=np.float64)
+    with _numpy_views(k) as (kv,):
+        kh = kv.copy()
+    two_m = float(E.reduce(k, "plus"))
+    if n == 0 or indices.size == 0 or not two_m > 0:
+        return labels, False
+    with _numpy_views(labels) as (lv,):
+        lab = lv.copy()
+    sigma, acc, gain = np.empty(n), np.empty(n), np.empty(n)
+    seen = np.zeros(n, np.bool_)
+    touched, target, prio, nb, top_src, top_tgt = (np.empty(n, np.int64) for _ in range(6))
+    state = np.zeros(1, np.int64)
+    _drive(move_rounds, indptr, indices, w, kh, lab, two_m, float(resolution), np.uint64(seed), np.uint64(level),
+           sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, state)
+    return _owning_full(lab), bool(state[0])
