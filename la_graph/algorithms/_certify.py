@@ -1,6 +1,7 @@
 """Certified answers on request: ``check=True`` on every public algorithm, ``LA_GRAPH_CHECK=1`` for a program.
 
-:func:`certified` wraps an algorithm's public function.  The wrapper takes one
+:class:`Checker`, the ``checker=`` of an algorithm's registration
+(:func:`~la_graph.algorithms._registry.algorithm`), wraps its public function.  The wrapper takes one
 more keyword, ``check``; when it is on (``True``, or ``None`` with the
 environment variable ``LA_GRAPH_CHECK`` set to ``1``, read at each call), the
 algorithm's independent checker (:mod:`la_graph.verify`) runs on the result,
@@ -53,7 +54,8 @@ from .. import verify
 from ..exceptions import InvalidArgumentError
 from ..graph import Graph
 
-__all__ = ["certified", "check_requested", "checker_of", "ENV", "FULL_CHECK_MAX_NNZ", "SAMPLE_ROWS"]
+__all__ = ["Checker", "check_requested", "checker_of", "host", "fields", "per_source", "searched", "nonnegative",
+           "fresh_seed", "SAMPLE", "ENV", "FULL_CHECK_MAX_NNZ", "SAMPLE_ROWS"]
 
 #: the environment variable that turns checking on for every call that does not say ``check=``
 ENV = "LA_GRAPH_CHECK"
@@ -95,15 +97,32 @@ def check_requested(check=None):
 
 
 # ---------------------------------------------------------------------- the results on the host
-def _host(x):
-    """``x`` as a numpy array (a CuPy array is copied from the GPU; None stays None)."""
+# what the registrations' check calls use (``Checker(full=..., sample=...)`` in the algorithm modules)
+def host(x):
+    """``x`` as a numpy array (a CuPy array is copied from the GPU; None stays None).
+
+    Examples
+    --------
+    >>> from la_graph.algorithms._certify import host
+    >>> host([1, 2]).tolist()
+    [1, 2]
+    """
     if x is None:
         return None
     return x.get() if hasattr(x, "__cuda_array_interface__") else np.asarray(x)
 
 
-def _fields(result, *names):
-    return SimpleNamespace(**{k: _host(getattr(result, k, None)) for k in names})
+def fields(result, *names, **extra):
+    """The attributes ``names`` of ``result`` on the host, and ``extra`` as given, as one namespace.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> from la_graph.algorithms._certify import fields
+    >>> fields(SimpleNamespace(level=[0, 1]), "level", "parent", total=2)
+    namespace(level=array([0, 1]), parent=None, total=2)
+    """
+    return SimpleNamespace(**{k: host(getattr(result, k, None)) for k in names}, **extra)
 
 
 def _gathered(G):
@@ -124,24 +143,20 @@ def _rows(k):
     return np.sort(np.random.default_rng(0).choice(k, SAMPLE_ROWS, replace=False))
 
 
-def _sources(r):
+def searched(r):
+    """The source(s) of a BFS or SSSP result: its ``source``, else its ``sources``."""
     return r.source if r.source is not None else r.sources
 
 
-def _nonnegative(G):
+def nonnegative(G):
+    """Whether ``G`` has no negative weight (an unweighted graph has none)."""
     return not G.weighted or G.weight_range()[0] >= 0
 
 
-# ---------------------------------------------------------------------- each algorithm's checks
-# full(G, result, a) and sample(G, result, a): ``a`` the call's arguments by name, defaults applied;
-# sample_ok(G, a): whether the sampled check applies to this call
-def _bfs_full(G, r, a):
-    verify.check_bfs(G, _sources(r), _fields(r, "level", "parent"))
-
-
-def _per_source(checker, G, r, values):
-    # one sampled check per searched source: the single source's vector, or rows of a multi-source result
-    values = _host(values)
+def per_source(checker, G, r, values):
+    """A sampled check per searched source: the single source's vector, or :data:`SAMPLE_ROWS` rows of a
+    multi-source result (drawn with seed 0)."""
+    values = host(values)
     if r.source is not None:
         checker(G, r.source, values, sample=SAMPLE)
         return
@@ -149,115 +164,70 @@ def _per_source(checker, G, r, values):
         checker(G, int(r.sources[i]), values[i], sample=SAMPLE)
 
 
-def _bfs_sample(G, r, a):
-    _per_source(verify.check_bfs_sample, G, r, r.level)
+def fresh_seed():
+    """A fresh random seed (for an algorithm called with ``seed=None`` whose sample the checker must know)."""
+    return int(np.random.default_rng().integers(2**63))
 
 
-def _sssp_full(G, r, a):
-    verify.check_sssp(G, _sources(r), _host(r.distance), _host(r.parent))
+# ---------------------------------------------------------------------- the registration's checker
+class Checker:
+    """How ``check=True`` checks one algorithm: the ``checker=`` of its registration.
 
+    :func:`~la_graph.algorithms._registry.algorithm` applies it: the
+    registered function takes ``check=`` (:meth:`certify`), and the checker's
+    name is the registry's ``checker``.
 
-def _sssp_sample(G, r, a):
-    _per_source(verify.check_sssp_sample, G, r, r.distance)
+    Parameters
+    ----------
+    checker : str
+        The full checker, a function of :mod:`la_graph.verify` (``"check_cc"``).
+    full : callable, optional
+        ``full(G, result, a)`` runs it, ``a`` the call's arguments by name
+        (defaults applied); default: ``verify.<checker>(G, host(result))``.
+    sampled : str, optional
+        The sampled checker's name in :mod:`la_graph.verify`, then how it is
+        used (for the docstring: ``"check_bfs_sample levels only"``); none
+        if there is none.
+    sample : callable, optional
+        ``sample(G, result, a)`` runs it; default:
+        ``verify.<sampled>(G, host(result), sample=SAMPLE)``.
+    sample_ok : callable, optional
+        ``sample_ok(G, a)``: whether the sampled check fits this call
+        (default: always).
+    prepare : callable, optional
+        ``prepare(a)`` edits the arguments before the call (a seed the
+        checker must know).
+    blocks : bool
+        The result is an iterator of ``(rows, block)`` of all-pairs distances,
+        each block checked as it comes (``full`` and ``sample`` unused).
+    note : str
+        A sentence added to the ``check`` parameter's docstring.
 
+    Examples
+    --------
+    >>> from la_graph.algorithms._certify import Checker
+    >>> Checker("check_cc", sampled="check_cc_sample").sampled
+    'check_cc_sample'
+    """
 
-def _msf_full(G, r, a):
-    verify.check_msf(G, SimpleNamespace(u=_host(r.u), v=_host(r.v), weight=_host(r.weight),
-                                        total_weight=r.total_weight, labels=_host(r.labels)))
-
-
-def _apsp_sample(G, D, a):
-    verify.check_apsp(G, _host(D), sample=SAMPLE_ROWS)
-
-
-def _reach_full(G, R, a):
-    verify.check_reachability(G, a["sources"], _host(R))
-
-
-def _reach_sample(G, R, a):
-    verify.check_reachability(G, a["sources"], _host(R), sample=SAMPLE_ROWS)
-
-
-_PR_ARGS = ("alpha", "personalization", "max_iter", "tol", "weight", "dangling", "variant")
-
-
-def _pagerank_full(G, ranks, a):
-    alpha, *rest = (a[k] for k in _PR_ARGS)
-    verify.check_pagerank(G, _host(ranks), alpha, **dict(zip(_PR_ARGS[1:], rest)))
-
-
-def _pagerank_sample_ok(G, a):
-    weighted = G.weighted if a["weight"] is None else a["weight"]
-    return (a["variant"] == "networkx" and a["personalization"] is None and a["dangling"] is None
-            and not (weighted and G.weight_range()[0] <= 0))
-
-
-def _betweenness_prepare(a):
-    # seed=None draws a fresh sample inside the algorithm, which the checker could not know: draw the seed
-    # here instead (a fresh random seed: the same distribution of samples)
-    if a["k"] is not None and a["sources"] is None and a["seed"] is None:
-        a["seed"] = int(np.random.default_rng().integers(2**63))
-
-
-def _betweenness_full(G, bc, a, fn):
-    sources = a["sources"]
-    if sources is None and a["k"] is not None and a["k"] < G.n:
-        # the algorithm module's own sampler, read off the function's module (it imports this one)
-        sources = fn.__globals__["sample_sources"](G.n, int(a["k"]), a["seed"])
-    verify.check_betweenness(G, _host(bc), sources=sources, normalized=a["normalized"], endpoints=a["endpoints"])
-
-
-class _Spec:
-    """How to check one algorithm's result: the full checker, and the sampled one where there is one."""
-
-    def __init__(self, full, checker, *, sample=None, sampled=None, sample_ok=None, prepare=None, needs_fn=False,
-                 note=""):
-        self.full, self.checker, self.sample, self.sampled = full, checker, sample, sampled
+    def __init__(self, checker, full=None, *, sampled=None, sample=None, sample_ok=None, prepare=None,
+                 blocks=False, note=""):
+        self.checker, self.sampled, self.blocks, self.note = checker, sampled, blocks, note
+        # the checkers are looked up at each call (verify's functions may be swapped, in tests)
+        self.full = full or (lambda G, r, a: getattr(verify, checker)(G, host(r)))
+        if sampled is not None and sample is None:
+            sample = lambda G, r, a: getattr(verify, sampled.split()[0])(G, host(r), sample=SAMPLE)  # noqa: E731
+        self.sample = sample
         self.sample_ok = sample_ok or (lambda G, a: True)
-        self.prepare, self.needs_fn, self.note = prepare, needs_fn, note
+        self.prepare = prepare
+
+    def certify(self, fn, name):
+        """``fn`` taking ``check=`` (see the module docstring); called by the registration."""
+        return _certify(self, fn, name)
 
 
-_SPECS = {
-    "bfs": _Spec(_bfs_full, "check_bfs", sample=_bfs_sample, sampled="check_bfs_sample levels only",
-                 sample_ok=lambda G, a: a["level"]),
-    "connected_components": _Spec(lambda G, r, a: verify.check_cc(G, _host(r)), "check_cc",
-                                  sample=lambda G, r, a: verify.check_cc_sample(G, _host(r), sample=SAMPLE),
-                                  sampled="check_cc_sample"),
-    "strongly_connected_components": _Spec(lambda G, r, a: verify.check_scc(G, _host(r)), "check_scc"),
-    "maximal_independent_set": _Spec(lambda G, r, a: verify.check_mis(G, _host(r)), "check_mis"),
-    "minimum_spanning_forest": _Spec(_msf_full, "check_msf"),
-    "sssp": _Spec(_sssp_full, "check_sssp", sample=_sssp_sample,
-                  sampled="check_sssp_sample distances only, if no weight is negative",
-                  sample_ok=lambda G, a: _nonnegative(G)),
-    "apsp": _Spec(lambda G, D, a: verify.check_apsp(G, _host(D)), "check_apsp", sample=_apsp_sample,
-                  sampled=f"check_apsp on {SAMPLE_ROWS} rows drawn at random"),
-    "apsp_blocks": _Spec(None, "check_apsp", sampled=f"check_apsp on {SAMPLE_ROWS} rows of each block",
-                         note="Each block is checked as it is yielded."),
-    "reachability": _Spec(_reach_full, "check_reachability", sample=_reach_sample,
-                          sampled=f"check_reachability on {SAMPLE_ROWS} rows drawn at random"),
-    "shortcut": _Spec(lambda G, H, a: verify.check_shortcut(G, H), "check_shortcut",
-                      sample=lambda G, H, a: verify.check_shortcut(G, H, sample=SAMPLE_ROWS),
-                      sampled=f"check_shortcut with {SAMPLE_ROWS} of its searches"),
-    "pagerank": _Spec(_pagerank_full, "check_pagerank",
-                      sample=lambda G, r, a: verify.check_pagerank_sample(G, _host(r), a["alpha"], tol=a["tol"],
-                                                                          weight=a["weight"], sample=SAMPLE),
-                      sampled="check_pagerank_sample if variant='networkx' without personalization or dangling",
-                      sample_ok=_pagerank_sample_ok),
-    "triangle_count": _Spec(lambda G, t, a: verify.check_triangles(G, total=t), "check_triangles"),
-    "triangles": _Spec(lambda G, t, a: verify.check_triangles(G, per_vertex=_host(t)), "check_triangles"),
-    "local_clustering_coefficient": _Spec(lambda G, c, a: verify.check_lcc(G, _host(c)), "check_lcc"),
-    "betweenness_centrality": _Spec(_betweenness_full, "check_betweenness", prepare=_betweenness_prepare,
-                                    needs_fn=True,
-                                    note="With ``k`` and ``seed=None`` a seed is drawn for the checker to know "
-                                         "the sample (the same distribution of samples)."),
-    "label_propagation": _Spec(lambda G, r, a: verify.check_cdlp(G, _host(r), a["max_iter"]), "check_cdlp"),
-    "core_number": _Spec(lambda G, r, a: verify.check_core_number(G, _host(r)), "check_core_number"),
-    "louvain": _Spec(lambda G, r, a: verify.check_communities(G, _host(getattr(r, "labels", r)),
-                                                              resolution=a["resolution"]), "check_communities"),
-    "leiden": _Spec(lambda G, r, a: verify.check_communities(G, _host(getattr(r, "labels", r)),
-                                                             resolution=a["resolution"], connected=True),
-                    "check_communities"),
-}
+#: algorithm name -> its :class:`Checker`, filled by the registrations (``la_graph.algorithms._registry``)
+_SPECS = {}
 
 
 def checker_of(name):
@@ -265,6 +235,7 @@ def checker_of(name):
 
     Examples
     --------
+    >>> import la_graph
     >>> from la_graph.algorithms._certify import checker_of
     >>> checker_of("connected_components")
     ('check_cc', 'check_cc_sample')
@@ -290,16 +261,12 @@ def _plan(spec, G, a, name):
     return "full"
 
 
-def _run_check(spec, name, how, G, result, a, fn):
+def _run_check(spec, name, how, G, result, a):
     t = time.perf_counter()
     if how == "sample":
         spec.sample(G, result, a)
     else:
-        H = _gathered(G)
-        if spec.needs_fn:
-            spec.full(H, result, a, fn)
-        else:
-            spec.full(H, result, a)
+        spec.full(_gathered(G), result, a)
     _log.debug("%s: %s check %.3f s", name, how, time.perf_counter() - t)
 
 
@@ -315,9 +282,9 @@ def _checked_blocks(blocks, G, how):
         finally:
             _inside.reset(token)
         if how == "sample":
-            verify.check_apsp(H, _host(block), rows=rows, sample=SAMPLE_ROWS)
+            verify.check_apsp(H, host(block), rows=rows, sample=SAMPLE_ROWS)
         else:
-            verify.check_apsp(H, _host(block), rows=rows)
+            verify.check_apsp(H, host(block), rows=rows)
         yield rows, block
 
 
@@ -343,51 +310,50 @@ def _document(fn, spec):
     return doc[:cut].rstrip("\n ") + "\n" + entry + "\n" + doc[cut:]
 
 
-def certified(name):
-    """Decorator: the public algorithm ``name`` takes ``check=`` (see the module docstring).
+def _certify(spec, fn, name):
+    """``fn`` taking ``check=``: the keyword-only parameter ``check=None`` added to its signature and to the
+    docstring's Parameters section; a checked call runs ``spec`` on the result."""
+    if fn.__name__ != name:
+        raise ValueError(f"Checker of {name!r} on {fn.__name__}")
+    if spec.sample is None and spec.sampled is not None and not spec.blocks:
+        raise ValueError(f"{name}: Checker(sampled={spec.sampled!r}) without a sample call")
+    _SPECS[name] = spec
+    return _wrap(fn, spec, name)
 
-    Adds the keyword-only parameter ``check=None`` to the signature and to the
-    docstring's Parameters section, and on a checked call runs the checker of
-    ``name`` on the result.  ``name`` is the function's own name.
-    """
-    spec = _SPECS[name]
 
-    def wrap(fn):
-        sig = inspect.signature(fn)
-        if fn.__name__ != name:
-            raise ValueError(f"certified({name!r}) on {fn.__name__}")
-        params = list(sig.parameters.values())
-        at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
-        params.insert(at, inspect.Parameter("check", inspect.Parameter.KEYWORD_ONLY, default=None))
+def _wrap(fn, spec, name):
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
+    params.insert(at, inspect.Parameter("check", inspect.Parameter.KEYWORD_ONLY, default=None))
 
-        @functools.wraps(fn)
-        def run(*args, check=None, **kwargs):
-            call = run.__wrapped__                    # looked up per call: a test may swap in a wrong algorithm
-            if _inside.get() or not check_requested(check):
-                return call(*args, **kwargs)
-            try:
-                bound = sig.bind(*args, **kwargs)
-            except TypeError:
-                return call(*args, **kwargs)          # the algorithm's own error for a wrong call
-            bound.apply_defaults()
-            a = bound.arguments
-            if spec.prepare is not None:
-                spec.prepare(a)
-            G = a["G"]
-            how = _plan(spec, G, a, name)
-            token = _inside.set(True)
-            try:
-                result = call(*bound.args, **bound.kwargs)
-                if name == "apsp_blocks":
-                    return _checked_blocks(iter(result), G, how)
-                _run_check(spec, name, how, G, result, a, fn)
-            finally:
-                _inside.reset(token)
-            return result
+    @functools.wraps(fn)
+    def run(*args, check=None, **kwargs):
+        call = run.__wrapped__                    # looked up per call: a test may swap in a wrong algorithm
+        if _inside.get() or not check_requested(check):
+            return call(*args, **kwargs)
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return call(*args, **kwargs)          # the algorithm's own error for a wrong call
+        bound.apply_defaults()
+        a = bound.arguments
+        if spec.prepare is not None:
+            spec.prepare(a)
+        G = a["G"]
+        how = _plan(spec, G, a, name)
+        token = _inside.set(True)
+        try:
+            result = call(*bound.args, **bound.kwargs)
+            if spec.blocks:
+                return _checked_blocks(iter(result), G, how)
+            _run_check(spec, name, how, G, result, a)
+        finally:
+            _inside.reset(token)
+        return result
 
-        run.__signature__ = sig.replace(parameters=params)
-        run.__doc__ = _document(fn, spec)
-        run.certified = name
-        return run
+    run.__signature__ = sig.replace(parameters=params)
+    run.__doc__ = _document(fn, spec)
+    run.certified = name
+    return run
 
-    return wrap

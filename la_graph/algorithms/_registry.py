@@ -8,9 +8,9 @@ its docs page, not a dozen hand-kept lists.  Register a public function with
 
     @algorithm("connected_components",
                cli=Cli("cc", "connected components (weakly connected on a directed graph)"),
-               networkx=("connected_components",), checker="check_cc", bench=("cc",),
-               page="algorithms/connected_components.md")
-    @certified("connected_components")
+               networkx=("connected_components",), checker=Checker("check_cc", sampled="check_cc_sample"),
+               bench=("cc",), page="algorithms/connected_components.md",
+               summary="FastSV (min-second semiring); weak components of directed graphs")
     def connected_components(G, *, engine=None, output="numpy"):
         ...
 
@@ -27,16 +27,23 @@ What reads the registry (and what checks the lists that must stay literal):
   function that backs it).  ``_la_graph_nx.FUNCTIONS`` stays a literal tuple
   (NetworkX imports that package while it is itself imported, so it imports
   nothing); ``tests/test_registry.py`` checks it against :func:`networkx_functions`.
-* ``la_graph/algorithms/_certify.py``: the checker of ``check=True``;
-  ``checker`` here names it and the test checks the two agree.
+* ``la_graph/algorithms/_certify.py``: ``check=True``.  The registration's
+  ``checker=`` is a :class:`~la_graph.algorithms._certify.Checker` (which
+  :mod:`la_graph.verify` function checks the result, how it is called with the
+  call's arguments, the sampled checker for large graphs); :func:`algorithm`
+  applies it, so the registered function takes ``check=``, and the registry
+  keeps its name (``checker``).
 * ``la_graph/bench/cases.py``: ``bench`` names the benchmark cases of
   ``cases.ALGORITHMS`` that run the algorithm (checked by the test).
-* the docs: ``page`` is the algorithm's page under ``docs/`` (the test checks
-  it exists, is in ``mkdocs.yml``'s nav, and that README.md and docs/cli.md
-  name every algorithm and subcommand).
+* the docs: ``page`` is the algorithm's page under ``docs/`` (its first
+  heading is its title) and ``summary`` says what the algorithm does in a
+  line; ``python tests/test_registry.py --write`` writes the algorithm
+  entries of ``mkdocs.yml``'s nav, the list of ``docs/index.md``, the table
+  of README.md (one entry per page, in title order) and the CLI table of
+  ``docs/cli.md`` from them, and the test checks they are current.
 
 This module is a floor: it imports nothing of la_graph, so every algorithm
-module can import it.
+module can import it (the ``checker`` is applied by duck type: its ``certify``).
 
 Examples
 --------
@@ -127,6 +134,8 @@ class Algorithm:
         Its benchmark cases (keys of ``la_graph.bench.cases.ALGORITHMS``).
     page : str or None
         Its page, relative to ``docs/``.
+    summary : str or None
+        What it does, in a line (README.md's table, docs/index.md's list).
     """
 
     name: str
@@ -137,18 +146,21 @@ class Algorithm:
     checker: str | None = None
     bench: tuple = ()
     page: str | None = None
+    summary: str | None = None
 
 
 #: public name -> :class:`Algorithm`, filled as the algorithm modules are imported (``import la_graph``)
 REGISTRY: dict[str, Algorithm] = {}
 
 
-def algorithm(name, *, cli=None, networkx=(), checker=None, bench=(), page=None):
+def algorithm(name, *, cli=None, networkx=(), checker=None, bench=(), page=None, summary=None):
     """Decorator: register the public algorithm ``name`` (the function's own name).
 
-    Returns the function unchanged.  Registering a name twice, or under another
-    name than the function's, or a CLI word or NetworkX function that another
-    algorithm has, raises ``ValueError`` at import.
+    Returns the function, taking ``check=`` if ``checker`` is given (a
+    :class:`~la_graph.algorithms._certify.Checker`: its ``certify`` wraps
+    it).  Registering a name twice, or under another name than the
+    function's, or a CLI word or NetworkX function that another algorithm
+    has, raises ``ValueError`` at import.
 
     Examples
     --------
@@ -162,6 +174,8 @@ def algorithm(name, *, cli=None, networkx=(), checker=None, bench=(), page=None)
     """
     networkx = tuple(networkx)
     bench = tuple(bench)
+    if checker is not None and not callable(getattr(checker, "certify", None)):
+        raise ValueError(f"algorithm({name!r}, checker={checker!r}): a la_graph.algorithms._certify.Checker")
 
     def wrap(fn):
         if getattr(fn, "__name__", None) != name:
@@ -174,7 +188,10 @@ def algorithm(name, *, cli=None, networkx=(), checker=None, bench=(), page=None)
             if set(networkx) & set(other.networkx):
                 raise ValueError(f"NetworkX {sorted(set(networkx) & set(other.networkx))}: both {other.name} "
                                  f"and {name}")
-        REGISTRY[name] = Algorithm(name, fn, fn.__module__, cli, networkx, checker, bench, page)
+        if checker is not None:
+            fn = checker.certify(fn, name)
+        REGISTRY[name] = Algorithm(name, fn, fn.__module__, cli, networkx,
+                                   None if checker is None else checker.checker, bench, page, summary)
         return fn
 
     return wrap

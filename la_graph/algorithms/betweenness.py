@@ -63,7 +63,8 @@ from .. import _progress, _validation as V
 from .._random import check_seed, sample_sources  # re-exported: its home is la_graph._random
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NumericRangeError
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, fresh_seed, host
 from ._registry import Cli, algorithm
 from .steps import step
 
@@ -87,9 +88,20 @@ COUNT_SPREAD = 1800
 @algorithm("betweenness_centrality",
            cli=Cli("bc", "betweenness centrality (exact, or from --k sampled sources with --seed, or from --sources)",
                    options=("sources", "seed", "k"), defaults={"seed": 0}),
-           networkx=("betweenness_centrality",), checker="check_betweenness", bench=("bc",),
-           page="algorithms/betweenness.md")
-@certified("betweenness_centrality")
+           networkx=("betweenness_centrality",), checker=Checker(
+               "check_betweenness",
+               lambda G, bc, a: verify.check_betweenness(
+                   G, host(bc), normalized=a["normalized"], endpoints=a["endpoints"],
+                   sources=(sample_sources(G.n, int(a["k"]), a["seed"])
+                            if a["sources"] is None and a["k"] is not None and a["k"] < G.n else a["sources"])),
+               # seed=None draws a fresh sample inside the algorithm, which the checker could not know: draw the
+               # seed here instead (a fresh random seed: the same distribution of samples)
+               prepare=lambda a: a.update(seed=fresh_seed()) if (
+                   a["k"] is not None and a["sources"] is None and a["seed"] is None) else None,
+               note="With ``k`` and ``seed=None`` a seed is drawn for the checker to know the sample (the same "
+                    "distribution of samples)."), bench=("bc",),
+           page="algorithms/betweenness.md",
+           summary="Brandes batched over sources with masked mxm; exact, `k` sampled sources (seeded) or given `sources`; NetworkX's normalization")
 def betweenness_centrality(G, k=None, *, normalized=True, endpoints=False, seed=None, sources=None,
                            engine=None, progress=False):
     """Shortest-path betweenness centrality of every vertex (Brandes, batched in linear algebra).

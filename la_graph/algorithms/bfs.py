@@ -39,7 +39,8 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, fields, per_source, searched
 from ._registry import Cli, algorithm
 from .reachability import sweep
 from .steps import step
@@ -132,9 +133,11 @@ class BFSResult:
 
 @algorithm("bfs", cli=Cli("bfs", "breadth-first search from --source (levels, parents) or from --sources",
                          options=("source", "sources")),
-           networkx=("bfs_edges", "single_source_shortest_path_length"), checker="check_bfs", bench=("bfs",),
-           page="algorithms/bfs.md")
-@certified("bfs")
+           networkx=("bfs_edges", "single_source_shortest_path_length"), checker=Checker("check_bfs", lambda G, r, a: verify.check_bfs(G, searched(r), fields(r, "level", "parent")),
+                           sampled="check_bfs_sample levels only", sample_ok=lambda G, a: a["level"],
+                           sample=lambda G, r, a: per_source(verify.check_bfs_sample, G, r, r.level)), bench=("bfs",),
+           page="algorithms/bfs.md",
+           summary="BFS by masked SpMV: push, pull, direction-optimizing; levels and parents; multi-source")
 def bfs(G, source=None, *, sources=None, level=True, parent=True, direction="auto", engine=None,
         output="numpy"):
     """Breadth-first search from one source or several.

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ._certify import certified
+from ._certify import Checker
 from ._registry import Cli, algorithm
 from .triangles import oriented_edges, triangle_sums, vertex_triangles
 
@@ -41,8 +41,8 @@ __all__ = ["local_clustering_coefficient"]
 
 @algorithm("local_clustering_coefficient",
            cli=Cli("lcc", "the local clustering coefficient of every vertex (LDBC Graphalytics)"),
-           networkx=("clustering",), checker="check_lcc", bench=("lcc",), page="algorithms/clustering.md")
-@certified("local_clustering_coefficient")
+           networkx=("clustering",), checker=Checker("check_lcc"), bench=("lcc",), page="algorithms/clustering.md",
+           summary="LDBC Graphalytics LCC, directed and undirected (NetworkX's `clustering` on undirected graphs)")
 def local_clustering_coefficient(G, *, engine=None):
     """The local clustering coefficient of every vertex, as LDBC Graphalytics defines it.
 

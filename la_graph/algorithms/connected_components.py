@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from .. import _validation as V
 from ..engines import get_engine
-from ._certify import certified
+from ._certify import Checker
 from ._registry import Cli, algorithm
 from .steps import step
 
@@ -49,9 +49,9 @@ def fastsv_round(E, A, f, gp, mngp):
 
 @algorithm("connected_components",
            cli=Cli("cc", "connected components (weakly connected on a directed graph)"),
-           networkx=("connected_components",), checker="check_cc", bench=("cc",),
-           page="algorithms/connected_components.md")
-@certified("connected_components")
+           networkx=("connected_components",), checker=Checker("check_cc", sampled="check_cc_sample"), bench=("cc",),
+           page="algorithms/connected_components.md",
+           summary="FastSV (min-second semiring); weak components of directed graphs; the CPU and GPU engines reach the same labels by Afforest's sampled union-find (the GPU engine in one launch sequence)")
 def connected_components(G, *, engine=None, output="numpy"):
     """Label the connected components of ``G``.
 

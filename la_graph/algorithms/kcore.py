@@ -45,7 +45,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ._certify import certified
+from ._certify import Checker
 from ._registry import Cli, algorithm
 from .steps import step
 
@@ -56,8 +56,8 @@ _GONE = np.iinfo(np.int64).max // 2
 
 
 @algorithm("core_number", cli=Cli("kcore", "the core number of every vertex (k-core decomposition)"),
-           networkx=("core_number",), checker="check_core_number", bench=("kcore",), page="algorithms/kcore.md")
-@certified("core_number")
+           networkx=("core_number",), checker=Checker("check_core_number"), bench=("kcore",), page="algorithms/kcore.md",
+           summary="k-core decomposition by peeling with masked SpMV (NetworkX's degrees on directed graphs)")
 def core_number(G, *, engine=None):
     """The core number of every vertex (k-core decomposition by peeling).
 

@@ -31,7 +31,8 @@ import itertools
 import numpy as np
 
 from .. import _random
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, host
 from ._registry import Cli, algorithm
 from .connected_components import fastsv_round
 from .louvain import LouvainResult, _check_args, optimise, round_seed
@@ -137,8 +138,9 @@ def _connected_parts(E, G, labels):
 
 @algorithm("leiden", cli=Cli("leiden", "connected communities by Leiden modularity optimisation (--seed)",
                              options=("seed",), defaults={"seed": 0}),
-           checker="check_communities", page="algorithms/community.md")
-@certified("leiden")
+           checker=Checker("check_communities", lambda G, r, a: verify.check_communities(
+               G, host(getattr(r, "labels", r)), resolution=a["resolution"], connected=True)), page="algorithms/community.md",
+           summary="connected communities by Leiden modularity optimisation, seeded")
 def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
     """Connected communities of maximal modularity by the Leiden method.
 

@@ -57,7 +57,8 @@ import numpy as np
 from .. import _random
 from .. import _validation as V
 from ..engines import get_engine
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, host
 from ._registry import Cli, algorithm
 from .modularity import canonical_labels, check_community_graph, level_matrix, membership
 from .steps import step
@@ -263,9 +264,10 @@ def _check_args(threshold, max_level, dendrogram):
 
 @algorithm("louvain", cli=Cli("louvain", "communities by Louvain modularity optimisation (--seed)",
                               options=("seed",), defaults={"seed": 0}),
-           checker="check_communities",
-           page="algorithms/community.md")
-@certified("louvain")
+           checker=Checker("check_communities", lambda G, r, a: verify.check_communities(
+               G, host(getattr(r, "labels", r)), resolution=a["resolution"])),
+           page="algorithms/community.md",
+           summary="communities by Louvain modularity optimisation, seeded, moves that cannot oscillate")
 def louvain(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
     """Communities of maximal modularity by the Louvain method.
 

@@ -31,7 +31,7 @@ from .. import _validation as V
 from ..engines import get_engine
 from .. import _random
 from .._random import check_seed
-from ._certify import certified
+from ._certify import Checker
 from ._registry import Cli, algorithm
 from .steps import step
 
@@ -40,8 +40,8 @@ __all__ = ["maximal_independent_set", "vertex_priorities", "luby", "luby_round"]
 
 @algorithm("maximal_independent_set",
            cli=Cli("mis", "a maximal independent set (--seed)", options=("seed",), defaults={"seed": 0}),
-           networkx=("maximal_independent_set",), checker="check_mis", bench=("mis",), page="algorithms/mis.md")
-@certified("maximal_independent_set")
+           networkx=("maximal_independent_set",), checker=Checker("check_mis"), bench=("mis",), page="algorithms/mis.md",
+           summary="Luby's algorithm with seeded hash priorities (the greedy set of the priorities: the GPU engine decides it in one kernel over a shrinking worklist)")
 def maximal_independent_set(G, seed=0, *, engine=None, output="numpy"):
     """A maximal independent set of an undirected graph (Luby's algorithm).
 

@@ -47,7 +47,8 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from .._keys import weight_ranks
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, fields
 from ._registry import Cli, algorithm
 from .steps import step
 
@@ -88,9 +89,10 @@ class MSFResult:
 
 
 @algorithm("minimum_spanning_forest", cli=Cli("msf", "a minimum spanning forest"),
-           networkx=("minimum_spanning_edges", "minimum_spanning_tree"), checker="check_msf", bench=("msf",),
-           page="algorithms/msf.md")
-@certified("minimum_spanning_forest")
+           networkx=("minimum_spanning_edges", "minimum_spanning_tree"), checker=Checker("check_msf", lambda G, r, a: verify.check_msf(
+               G, fields(r, "u", "v", "weight", "labels", total_weight=r.total_weight))), bench=("msf",),
+           page="algorithms/msf.md",
+           summary="Borůvka: min-reduction per component, hook, shortcut; packed (weight rank, position) keys; the GPU engine takes the lightest edges first (Kruskal's filter) and leaves the forest on the device with `output=\"device\"`")
 def minimum_spanning_forest(G, *, engine=None, output="numpy"):
     """A minimum spanning forest of undirected ``G`` (a minimum spanning tree per component).
 

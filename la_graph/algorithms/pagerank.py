@@ -43,7 +43,8 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import ConvergenceError, InvalidArgumentError, InvalidGraphError
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, SAMPLE, host
 from ._registry import Cli, algorithm
 from .steps import step
 
@@ -56,8 +57,18 @@ VARIANTS = ("networkx", "gap", "graphalytics")
            cli=Cli("pagerank", "PageRank (--alpha, --max-iter, --tol, --variant networkx|gap|graphalytics)",
                    options=("alpha", "max_iter", "tol", "variant"),
                    defaults={"alpha": 0.85, "tol": 1e-6, "variant": "networkx"}),
-           networkx=("pagerank",), checker="check_pagerank", bench=("pagerank",), page="algorithms/pagerank.md")
-@certified("pagerank")
+           networkx=("pagerank",), checker=Checker("check_pagerank",
+                           lambda G, r, a: verify.check_pagerank(G, host(r), a["alpha"], **{
+                               k: a[k] for k in ("personalization", "max_iter", "tol", "weight", "dangling",
+                                                 "variant")}),
+                           sampled="check_pagerank_sample if variant='networkx' without personalization or dangling",
+                           sample=lambda G, r, a: verify.check_pagerank_sample(G, host(r), a["alpha"], tol=a["tol"],
+                                                                               weight=a["weight"], sample=SAMPLE),
+                           sample_ok=lambda G, a: (
+                               a["variant"] == "networkx" and a["personalization"] is None and a["dangling"] is None
+                               and not ((G.weighted if a["weight"] is None else a["weight"])
+                                        and G.weight_range()[0] <= 0))), bench=("pagerank",), page="algorithms/pagerank.md",
+           summary="power iteration in plus.second; NetworkX's rule (personalization, dangling, weights), or GAP's or LDBC Graphalytics' exactly (`variant=`)")
 def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, weight=None, dangling=None,
              variant="networkx", engine=None):
     """PageRank of every vertex, by power iteration.

@@ -30,7 +30,8 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, SAMPLE_ROWS, host
 from ._registry import Cli, algorithm
 from .steps import step
 
@@ -77,8 +78,11 @@ def sweep(E, A, Q, visited, *, parent=None, level=None, k=0, depth=None):
 
 @algorithm("reachability", cli=Cli("reachability", "the vertices reachable from each of --sources",
                                           options=("source", "sources")),
-           checker="check_reachability", bench=("reachability",), page="algorithms/reachability.md")
-@certified("reachability")
+           checker=Checker("check_reachability", lambda G, R, a: verify.check_reachability(G, a["sources"], host(R)),
+                           sampled=f"check_reachability on {SAMPLE_ROWS} rows drawn at random",
+                           sample=lambda G, R, a: verify.check_reachability(G, a["sources"], host(R),
+                                                                            sample=SAMPLE_ROWS)), bench=("reachability",), page="algorithms/reachability.md",
+           summary="batched reachability from many sources (bit frontiers)")
 def reachability(G, sources, *, batch=None, engine=None):
     """Which vertices each source reaches.
 

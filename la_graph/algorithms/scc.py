@@ -45,7 +45,7 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from .._random import vertex_ranks
-from ._certify import certified
+from ._certify import Checker
 from ._registry import Cli, algorithm
 from .connected_components import connected_components
 from .steps import step
@@ -54,9 +54,9 @@ __all__ = ["strongly_connected_components", "scc_labels", "scc_trim", "scc_fwbw"
 
 
 @algorithm("strongly_connected_components", cli=Cli("scc", "strongly connected components"),
-           networkx=("strongly_connected_components",), checker="check_scc", bench=("scc",),
-           page="algorithms/scc.md")
-@certified("strongly_connected_components")
+           networkx=("strongly_connected_components",), checker=Checker("check_scc"), bench=("scc",),
+           page="algorithms/scc.md",
+           summary="trim, forward-backward and colouring (max-second propagation); the CPU engine finishes with Tarjan's algorithm (linear)")
 def strongly_connected_components(G, *, engine=None, output="numpy"):
     """Label the strongly connected components of a directed graph.
 

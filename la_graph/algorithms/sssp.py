@@ -45,7 +45,8 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, NegativeCycleError, PathLengthOverflowError
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, host, nonnegative, per_source, searched
 from ._registry import Cli, algorithm
 from .bfs import bfs
 from .steps import step
@@ -88,9 +89,12 @@ class SSSPResult:
 @algorithm("sssp",
            cli=Cli("sssp", "single-source shortest paths from --source or --sources (--method, --delta)",
                    options=("source", "sources", "method", "delta")),
-           networkx=("single_source_dijkstra_path_length", "bellman_ford_path_length"), checker="check_sssp",
-           bench=("sssp",), page="algorithms/sssp.md")
-@certified("sssp")
+           networkx=("single_source_dijkstra_path_length", "bellman_ford_path_length"), checker=Checker("check_sssp", lambda G, r, a: verify.check_sssp(G, searched(r), host(r.distance), host(r.parent)),
+                           sampled="check_sssp_sample distances only, if no weight is negative",
+                           sample=lambda G, r, a: per_source(verify.check_sssp_sample, G, r, r.distance),
+                           sample_ok=lambda G, a: nonnegative(G)),
+           bench=("sssp",), page="algorithms/sssp.md",
+           summary="Δ-stepping (min-plus with light/heavy buckets; on the GPU near-far in one persistent kernel launch), Bellman–Ford with negative-cycle reports; multi-source")
 def sssp(G, source=None, *, sources=None, method="auto", delta=None, parent=True, engine=None):
     """Shortest-path distances (and parents) from one source or several.
 

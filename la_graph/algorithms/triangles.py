@@ -36,15 +36,16 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ._certify import certified
+from .. import verify
+from ._certify import Checker, host
 from ._registry import Cli, algorithm
 from .steps import step
 
 __all__ = ["triangles", "triangle_count", "oriented_edges", "triangle_sums", "triangle_total", "vertex_triangles"]
 
 
-@algorithm("triangle_count", checker="check_triangles", bench=("tc",), page="algorithms/triangles.md")
-@certified("triangle_count")
+@algorithm("triangle_count", checker=Checker("check_triangles", lambda G, t, a: verify.check_triangles(G, total=t)), bench=("tc",), page="algorithms/triangles.md",
+           summary="masked `L plus.pair L` over degree-oriented edges (the total, GAP TC)")
 def triangle_count(G, *, engine=None):
     """The number of triangles of ``G`` taken as undirected (the GAP TC kernel).
 
@@ -102,8 +103,8 @@ def triangle_total(E, S):
 
 @algorithm("triangles",
            cli=Cli("triangles", "triangles at each vertex and in all (the graph taken as undirected)"),
-           networkx=("triangles",), checker="check_triangles", page="algorithms/triangles.md")
-@certified("triangles")
+           networkx=("triangles",), checker=Checker("check_triangles", lambda G, t, a: verify.check_triangles(G, per_vertex=host(t))), page="algorithms/triangles.md",
+           summary="the per-vertex counts")
 def triangles(G, *, engine=None):
     """The number of triangles at each vertex of ``G`` taken as undirected.
 
