@@ -33,7 +33,7 @@ from . import _progress, _validation as V
 from .exceptions import InvalidArgumentError, InvalidGraphError
 from .io import read_edges
 
-__all__ = ["Graph", "WeightRange"]
+__all__ = ["Graph", "WeightRange", "Subgraph"]
 
 
 class WeightRange(NamedTuple):
@@ -42,6 +42,14 @@ class WeightRange(NamedTuple):
     min: float
     max: float
     min_positive: float
+
+
+class Subgraph(NamedTuple):
+    """A subgraph and where its vertices come from: vertex ``i`` of ``graph`` is vertex ``vertices[i]`` of the
+    graph it was taken from (``vertices`` sorted, int64)."""
+
+    graph: "Graph"
+    vertices: np.ndarray
 
 
 class Graph:
@@ -472,6 +480,53 @@ class Graph:
         np.cumsum(lengths, out=indptr[1:])
         at = np.repeat(lo - indptr[:-1], lengths) + np.arange(indptr[-1], dtype=np.int64)
         return indptr, self._indices[at].astype(np.int64), None if self._weights is None else self._weights[at]
+
+    def subgraph(self, vertices):
+        """The subgraph induced by ``vertices``, its weights kept, and the map back to this graph's ids.
+
+        Parameters
+        ----------
+        vertices : array_like
+            Vertex ids (any order, duplicates allowed), or a boolean mask of
+            shape ``(n,)``.
+
+        Returns
+        -------
+        Subgraph
+            ``(graph, vertices)``: ``graph`` holds every edge (self-loops
+            included) between the chosen vertices, directed if this graph is,
+            and vertex ``i`` of it is vertex ``vertices[i]`` of this graph
+            (``vertices`` the chosen ids, sorted, int64).
+
+        Examples
+        --------
+        >>> import la_graph as lg
+        >>> G = lg.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 0], w=[1.0, 2.0, 3.0, 4.0])   # a 4-cycle
+        >>> H, ids = G.subgraph([3, 0, 1])
+        >>> ids.tolist(), H.edges()[0].tolist(), H.indices.tolist(), H.weights.tolist()
+        ([0, 1, 3], [0, 0, 1, 2], [1, 2, 0, 0], [1.0, 4.0, 1.0, 4.0])
+        """
+        mask = np.asarray(vertices)
+        if mask.dtype == np.bool_:
+            if mask.shape != (self._n,):
+                raise InvalidArgumentError(f"a vertex mask must have shape ({self._n},), got {mask.shape}")
+            ids = np.flatnonzero(mask).astype(np.int64)
+        else:
+            ids = np.unique(V.check_vertices(mask, self._n, what="vertices")) if mask.size else np.zeros(0, np.int64)
+        new = np.full(self._n, -1, np.int64)            # this graph's id -> the subgraph's (-1: left out)
+        new[ids] = np.arange(ids.size)
+        if ids.size:
+            indptr, cols, w = self.rows(ids)
+        else:                                           # rows() asks for at least one vertex
+            indptr, cols, w = np.zeros(1, np.int64), np.zeros(0, np.int64), self._weights[:0] if self.weighted else None
+        inside = new[cols] >= 0
+        rows = np.repeat(np.arange(ids.size), np.diff(indptr))[inside]
+        # the rows come in order and the map is increasing, so the kept entries are CSR order already
+        ptr = np.zeros(ids.size + 1, np.int64)
+        np.cumsum(np.bincount(rows, minlength=ids.size), out=ptr[1:])
+        idx = new[cols[inside]].astype(np.int32 if ids.size <= V.INT32_MAX else np.int64)
+        weights = None if self._weights is None else np.ascontiguousarray(w[inside], dtype=np.float64)
+        return Subgraph(Graph(ptr, idx, weights, ids.size, self._directed, _trusted=True), ids)
 
     @cached_property
     def is_symmetric(self):

@@ -1916,3 +1916,389 @@ def check_communities(G, labels, *, resolution=1.0, threshold=1e-10, connected=F
         v = int(r[~mine][j])
         _fail(f"vertex {v} gains {gain[j]:.4g} of modularity by moving from community {int(labels[v])} to community "
               f"{int(c[~mine][j])} (threshold {threshold:g})")
+
+
+# ---------------------------------------------------------------------- k-truss, colouring, subgraphs
+__all__ += ["check_trussness", "check_k_truss", "check_coloring", "check_subgraph", "check_k_hop", "check_ego_graph",
+            "check_k_core"]
+
+
+def _canonical_edges(G):
+    """The simple undirected graph's edges once each, ``u < v``, sorted by ``(u, v)`` (int64 arrays)."""
+    S = _simple_undirected(G).tocoo()
+    up = S.row < S.col
+    u, v = S.row[up].astype(np.int64), S.col[up].astype(np.int64)
+    order = np.lexsort((v, u))
+    return u[order], v[order]
+
+
+def _triangles_by_edge(n, u, v, budget=1 << 24):
+    """Every triangle of the simple graph with edges ``u < v`` (sorted by ``(u, v)``) once, as an ``(t, 3)`` int64
+    array of edge numbers.
+
+    Each triangle is found once at its wedge ``a -> b -> c`` over the edges oriented from lower to higher
+    (degree, id), ``a -> c`` looked up among the oriented edges; the wedges are expanded ``budget`` at a time.
+    """
+    deg = np.bincount(np.concatenate([u, v]), minlength=n)
+    pos = np.empty(n, np.int64)
+    pos[np.lexsort((np.arange(n), deg))] = np.arange(n)
+    flip = pos[u] > pos[v]
+    a, b = np.where(flip, v, u), np.where(flip, u, v)
+    order = np.lexsort((b, a))
+    a, b = a[order], b[order]
+    okey = a * n + b
+    indptr = np.searchsorted(a, np.arange(n + 1))
+    ekey = u * n + v
+    out = []
+    reach = np.diff(indptr)[b]                       # the wedges through each oriented edge a -> b
+    cum = np.cumsum(reach)
+    i = 0
+    while i < a.size:
+        j = max(i + 1, int(np.searchsorted(cum, (cum[i - 1] if i else 0) + budget, side="right")))
+        cnt = reach[i:j]
+        wa, wb = np.repeat(a[i:j], cnt), np.repeat(b[i:j], cnt)
+        starts = np.repeat(indptr[b[i:j]] - (np.cumsum(cnt) - cnt), cnt)
+        wc = b[starts + np.arange(int(cnt.sum()))]
+        key = wa * n + wc
+        at = np.minimum(np.searchsorted(okey, key), okey.size - 1)
+        hit = okey[at] == key
+        wa, wb, wc = wa[hit], wb[hit], wc[hit]
+        ids = [np.searchsorted(ekey, np.minimum(x, y) * n + np.maximum(x, y)) for x, y in ((wa, wb), (wa, wc), (wb, wc))]
+        out.append(np.stack(ids, axis=1))
+        i = j
+    return np.concatenate(out) if out else np.zeros((0, 3), np.int64)
+
+
+def _truss_reference(m, tri):
+    """The trussness of each of ``m`` edges, from the triangles ``tri`` (edge numbers), by peeling (numpy)."""
+    sup = np.bincount(tri.ravel(), minlength=m).astype(np.int64)
+    flat = tri.ravel()
+    order = np.argsort(flat, kind="stable")
+    of_edge = order // 3                             # the triangles of each edge, grouped by edge
+    indptr = np.searchsorted(flat[order], np.arange(m + 1))
+    alive = np.ones(tri.shape[0], bool)
+    gone = np.zeros(m, bool)
+    truss = np.zeros(m, np.int64)
+    k, left = 2, m
+    while left:
+        k = max(k, int(sup[~gone].min()) + 2)
+        R = np.flatnonzero(~gone & (sup < k - 1))
+        while R.size:
+            truss[R] = k
+            gone[R] = True
+            left -= R.size
+            dead = _gather_rows(indptr, of_edge, R)
+            dead = np.unique(dead[alive[dead]])
+            alive[dead] = False
+            hit = tri[dead].ravel()
+            hit = hit[~gone[hit]]
+            if not hit.size:
+                break
+            touched, lost = np.unique(hit, return_counts=True)
+            sup[touched] -= lost
+            R = touched[sup[touched] < k - 1]
+    return truss
+
+
+def check_trussness(G, u, v, truss):
+    """Check the trussness of every edge against a peeling of the triangles.
+
+    The result lists every edge of the simple undirected graph (directions,
+    self-loops and duplicates dropped) once, ``u < v``, sorted by ``(u, v)``;
+    ``truss[i]`` must be the largest ``k`` whose ``k``-truss (the largest
+    subgraph whose every edge lies in ``k - 2`` of its triangles) holds the
+    edge.  The reference lists the triangles (over the edges oriented by
+    degree) and peels the edges level by level, a triangle dying with its
+    first edge.
+
+    Parameters
+    ----------
+    G : Graph
+    u, v, truss : array_like of int
+        One entry per edge, as :func:`la_graph.trussness` returns them.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first wrong edge.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_trussness
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3])       # triangle 0 1 2 with a tail 2 - 3
+    >>> check_trussness(G, [0, 0, 1, 2], [1, 2, 2, 3], [3, 3, 3, 2])
+    >>> check_trussness(G, [0, 0, 1, 2], [1, 2, 2, 3], [3, 3, 3, 3])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: truss[3] of edge (2, 3) = 3 but its trussness is 2
+    """
+    V.check_graph(G)
+    eu, ev = _canonical_edges(G)
+    m = eu.size
+    u, v, truss = (_int_array(x, name, (m,)) for x, name in ((u, "u"), (v, "v"), (truss, "truss")))
+    bad = np.flatnonzero((u != eu) | (v != ev))
+    if bad.size:
+        i = int(bad[0])
+        _fail(f"edge {i} is ({int(u[i])}, {int(v[i])}) but the graph's edge {i} (u < v, sorted) is "
+              f"({int(eu[i])}, {int(ev[i])})")
+    ref = _truss_reference(m, _triangles_by_edge(G.n, eu, ev))
+    bad = np.flatnonzero(truss != ref)
+    if bad.size:
+        i = int(bad[0])
+        _fail(f"truss[{i}] of edge ({int(eu[i])}, {int(ev[i])}) = {int(truss[i])} but its trussness is {int(ref[i])}")
+
+
+def _check_ids(vertices, want, what):
+    vertices = np.asarray(vertices)
+    if vertices.dtype.kind not in "iu" or vertices.ndim != 1:
+        _fail(f"the vertices of {what} must be a 1-D integer array, got {vertices.dtype} of shape {vertices.shape}")
+    if vertices.shape != want.shape or not np.array_equal(vertices, want):
+        extra = np.setdiff1d(vertices, want)
+        missing = np.setdiff1d(want, vertices)
+        if extra.size:
+            _fail(f"vertex {int(extra[0])} is in {what} but should not be")
+        if missing.size:
+            _fail(f"vertex {int(missing[0])} should be in {what} but is not")
+        _fail(f"the vertices of {what} must be sorted and distinct")
+    return vertices.astype(np.int64)
+
+
+def _same_graph(H, want, what):
+    """``H``'s adjacency (a la_graph Graph) equal to the scipy matrix ``want``: structure and weights."""
+    if H.n != want.shape[0]:
+        _fail(f"{what} has {H.n} vertices, expected {want.shape[0]}")
+    got = H.to_scipy()
+    want = sp.csr_array(want)
+    want.sort_indices()
+    if not (np.array_equal(got.indptr, want.indptr) and np.array_equal(got.indices, want.indices)):
+        diff = (_ones(got) != _ones(want)).tocoo()
+        r, c = int(diff.row[0]), int(diff.col[0])
+        has = bool(_ones(got)[[r]].toarray()[0, c])
+        _fail(f"{what}: its vertices {r} -> {c} {'have an edge that' if has else 'lack the edge that'} "
+              f"the {'graph does not have' if has else 'graph has'}")
+    bad = np.flatnonzero(got.data != want.data)
+    if bad.size:
+        _fail(f"{what}: edge weight {got.data[bad[0]]!r} where the graph has {want.data[bad[0]]!r}")
+
+
+def _ones(A):
+    return sp.csr_array((np.ones(A.nnz), A.indices, A.indptr), shape=A.shape)
+
+
+def check_subgraph(G, vertices, H, *, what="the subgraph"):
+    """Check that ``H`` is the subgraph of ``G`` induced by ``vertices`` (sorted ids), weights kept.
+
+    Vertex ``i`` of ``H`` is vertex ``vertices[i]`` of ``G``; ``H`` holds
+    exactly the edges of ``G`` between them (self-loops too), with their
+    weights, and is directed when ``G`` is.
+
+    Parameters
+    ----------
+    G, H : Graph
+    vertices : array_like of int
+        Sorted, distinct.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first wrong vertex or edge.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_subgraph
+    >>> G = Graph.from_edges([0, 1, 2], [1, 2, 3])                 # path 0-1-2-3
+    >>> check_subgraph(G, [1, 2, 3], Graph.from_edges([0, 1], [1, 2]))
+    >>> check_subgraph(G, [1, 2, 3], Graph.from_edges([0], [1], n=3))
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: the subgraph: its vertices 1 -> 2 lack the edge that the graph has
+    """
+    V.check_graph(G)
+    V.check_graph(H, name="H")
+    ids = np.asarray(vertices)
+    if ids.ndim != 1 or (ids.size and (ids.dtype.kind not in "iu" or ids.min() < 0 or ids.max() >= G.n
+                                       or np.any(np.diff(ids) <= 0))):
+        _fail(f"the vertices of {what} must be sorted distinct ids of the graph")
+    if H.directed != G.directed:
+        _fail(f"{what} is {'directed' if H.directed else 'undirected'}, the graph is not")
+    ids = ids.astype(np.int64)
+    _same_graph(H, G.to_scipy()[ids][:, ids], what)
+
+
+def check_k_truss(G, k, H, vertices):
+    """Check a ``k``-truss: the edges of trussness ``k`` or more (:func:`check_trussness`'s reference), on the
+    vertices they touch (``vertices``, sorted), with ``G``'s weights (the smaller one of a directed pair).
+
+    Parameters
+    ----------
+    G : Graph
+    k : int
+    H : Graph
+        The truss, undirected; vertex ``i`` is vertex ``vertices[i]`` of ``G``.
+    vertices : array_like of int
+
+    Raises
+    ------
+    VerificationError
+        Naming the first wrong vertex or edge.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_k_truss
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3])       # triangle 0 1 2 with a tail 2 - 3
+    >>> check_k_truss(G, 3, Graph.from_edges([0, 0, 1], [1, 2, 2]), [0, 1, 2])
+    >>> check_k_truss(G, 3, G, [0, 1, 2, 3])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: vertex 3 is in the 3-truss but should not be
+    """
+    V.check_graph(G)
+    eu, ev = _canonical_edges(G)
+    ref = _truss_reference(eu.size, _triangles_by_edge(G.n, eu, ev))
+    inside = ref >= k
+    ids = _check_ids(vertices, np.unique(np.concatenate([eu[inside], ev[inside]])), f"the {k}-truss")
+    if H.directed:
+        _fail(f"the {k}-truss must be undirected")
+    U = G.to_undirected()
+    r, c = U.edges()
+    r, c = r.astype(np.int64), c.astype(np.int64)
+    ekey = eu * G.n + ev
+    key = np.minimum(r, c) * G.n + np.maximum(r, c)
+    at = np.minimum(np.searchsorted(ekey, key), max(ekey.size - 1, 0))
+    keep = (r != c) & (ekey.size > 0) & (ekey[at] == key) if ekey.size else np.zeros(r.size, bool)
+    keep &= inside[at] if ekey.size else keep
+    new = np.full(G.n, -1, np.int64)
+    new[ids] = np.arange(ids.size)
+    w = U.weights[keep] if U.weighted else np.ones(int(keep.sum()))
+    want = sp.csr_array((w, (new[r[keep]], new[c[keep]])), shape=(ids.size, ids.size))
+    _same_graph(H, want, f"the {k}-truss")
+
+
+def check_coloring(G, colors):
+    """Check a proper vertex colouring with at most ``Δ + 1`` colours.
+
+    No edge joins two vertices of one colour (self-loops are ignored, edge
+    directions too); colours are integers from 0, the largest at most the
+    largest degree ``Δ`` of the simple undirected graph (so at most ``Δ + 1``
+    colours).
+
+    Parameters
+    ----------
+    G : Graph
+    colors : array_like of int
+        Shape ``(n,)``.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first edge whose ends share a colour, or the colour over the bound.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_coloring
+    >>> G = Graph.from_edges([0, 1, 2], [1, 2, 0])                 # a triangle
+    >>> check_coloring(G, [0, 1, 2])
+    >>> check_coloring(G, [0, 1, 0])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: vertices 0 and 2 are adjacent and both have colour 0
+    """
+    V.check_graph(G)
+    n = G.n
+    colors = _int_array(colors, "colors", (n,))
+    if n and colors.min() < 0:
+        x = int(np.flatnonzero(colors < 0)[0])
+        _fail(f"colors[{x}] = {int(colors[x])} is negative")
+    head, tail = _edge_pairs(G, both_ways=True)
+    same = np.flatnonzero(colors[head] == colors[tail])
+    if same.size:
+        a, b = sorted((int(head[same[0]]), int(tail[same[0]])))
+        _fail(f"vertices {a} and {b} are adjacent and both have colour {int(colors[a])}")
+    S = _simple_undirected(G)
+    delta = int(np.diff(S.indptr).max(initial=0))
+    if n and colors.max() > delta:
+        x = int(np.argmax(colors))
+        _fail(f"colors[{x}] = {int(colors[x])}: more than Δ + 1 = {delta + 1} colours")
+
+
+def _hops(G, sources, k):
+    """Hops from the nearest source along out-edges, up to ``k`` (-1 beyond or unreachable), by scipy products."""
+    n = G.n
+    AT = _structure(G).T.tocsr()
+    level = np.full(n, -1, np.int64)
+    level[sources] = 0
+    frontier = np.zeros(n)
+    frontier[sources] = 1.0
+    d = 0
+    while d < k:
+        reached = (AT @ frontier) > 0
+        new = reached & (level < 0)
+        if not new.any():
+            break
+        d += 1
+        level[new] = d
+        frontier = new.astype(np.float64)
+    return level
+
+
+def check_k_hop(G, sources, k, vertices):
+    """Check the vertices within ``k`` hops of ``sources`` (out-edges; the sources themselves at 0): sorted ids.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_k_hop
+    >>> G = Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4])           # path 0-1-2-3-4
+    >>> check_k_hop(G, [2], 1, [1, 2, 3])
+    >>> check_k_hop(G, [2], 1, [2, 3])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: vertex 1 should be in the 1-hop neighbourhood but is not
+    """
+    V.check_graph(G)
+    sources = V.check_vertices(np.atleast_1d(sources), G.n)
+    level = _hops(G, sources, k)
+    _check_ids(vertices, np.flatnonzero(level >= 0), f"the {k}-hop neighbourhood")
+
+
+def check_ego_graph(G, v, radius, H, vertices, *, undirected=False):
+    """Check an ego graph: the subgraph of ``G`` induced by the vertices within ``radius`` hops of ``v``
+    (out-edges, or edges either way with ``undirected``), as ``networkx.ego_graph`` with its centre.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_ego_graph
+    >>> G = Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4])           # path 0-1-2-3-4
+    >>> check_ego_graph(G, 0, 2, Graph.from_edges([0, 1], [1, 2]), [0, 1, 2])
+    """
+    V.check_graph(G)
+    v = V.check_vertex(v, G.n)
+    level = _hops(G.to_undirected() if undirected else G, np.array([v]), radius)
+    ids = _check_ids(vertices, np.flatnonzero(level >= 0), f"the radius-{radius} ego graph of {v}")
+    check_subgraph(G, ids, H, what=f"the ego graph of {v}")
+
+
+def check_k_core(G, k, H, vertices):
+    """Check a ``k``-core: the subgraph induced by the vertices of core number ``k`` or more
+    (:func:`check_core_number`'s peeling, NetworkX's degrees); ``k=None``: the largest core number.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_k_core
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 3])       # triangle 0 1 2 with a tail 2 - 3
+    >>> check_k_core(G, 2, Graph.from_edges([0, 0, 1], [1, 2, 2]), [0, 1, 2])
+    >>> check_k_core(G, None, Graph.from_edges([0, 0, 1], [1, 2, 2]), [0, 1, 2])
+    """
+    V.check_graph(G)
+    head, tail = _edge_pairs(G, both_ways=True)
+    core = _peel(G.n, head, tail) if G.n else np.zeros(0, np.int64)
+    if k is None:
+        k = int(core.max(initial=0))
+    ids = _check_ids(vertices, np.flatnonzero(core >= k), f"the {k}-core")
+    check_subgraph(G, ids, H, what=f"the {k}-core")
