@@ -25,6 +25,9 @@ FUNCTIONS = (
     "clustering",
     "core_number",
     "betweenness_centrality",
+    "k_truss",
+    "k_core",
+    "ego_graph",
 )
 
 

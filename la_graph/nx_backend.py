@@ -760,3 +760,100 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     bc = _alg("betweenness_centrality")(G.lagraph(), normalized=normalized, endpoints=endpoints, sources=sources,
                                         engine=_engine())
     return _by_node(G, bc)
+
+
+# ---------------------------------------------------------------- subgraphs: k-truss, k-core, ego graphs
+_SELF_LOOPS = ("Input graph has self loops which is not permitted; "
+               "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
+
+
+def _nx_subgraph(G, keep_node, keep_entry):
+    """A NetworkX graph of ``G``'s class holding the nodes where ``keep_node`` (over vertex ids) and the adjacency
+    entries where ``keep_entry``, in ``G``'s order, with their data: what ``G.subgraph(nodes).copy()`` gives."""
+    H = G._nx_class()
+    H.graph.update(G.graph)
+    lab = G.nodes
+    ids = np.flatnonzero(keep_node).tolist()
+    if G._node_data is not None:
+        H.add_nodes_from((lab[i], dict(G._node_data[i])) for i in ids)
+    else:
+        H.add_nodes_from(lab[i] for i in ids)
+    if G._edge_data is not None:                        # every entry, as NetworkX's copy() adds them
+        ent = np.flatnonzero(keep_entry).tolist()
+        src, dst = G._src[ent].tolist(), G._dst[ent].tolist()
+        datas = map(G._edge_data.__getitem__, ent)
+        if G._multigraph:
+            for u, v, kd in zip(src, dst, datas):
+                for key, d in kd.items():
+                    H.add_edge(lab[u], lab[v], key=key, **d)
+        else:
+            H.add_edges_from((lab[u], lab[v], dict(d)) for u, v, d in zip(src, dst, datas))
+    else:                                               # the edges and the weights read so far
+        e = G._edges[keep_entry[G._edges]]
+        at = np.flatnonzero(keep_entry[G._edges])
+        attrs = list(G._weights.items())
+        for i, (u, v) in zip(at.tolist(), zip(G._src[e].tolist(), G._dst[e].tolist())):
+            H.add_edge(lab[u], lab[v], **{a: _pyval(w[i], G._int_weights[a]) for a, w in attrs})
+    return H
+
+
+def _induced(G, ids):
+    """The subgraph of ``G`` induced by vertex ids ``ids``, as NetworkX's ``G.subgraph(nodes).copy()``."""
+    keep = np.zeros(len(G), bool)
+    keep[ids] = True
+    return _nx_subgraph(G, keep, keep[G._src] & keep[G._dst])
+
+
+def k_truss(G, k):
+    """The k-truss by la_graph's edge peeling: the graph's nodes and edges of the truss with their data, in the
+    graph's order (nodes left without an edge dropped, as NetworkX drops them)."""
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 2:
+        raise NotImplementedError("la_graph's k_truss takes an integer k >= 2")
+    graph = G.lagraph()
+    if graph.self_loops:
+        raise nx.NetworkXNotImplemented(_SELF_LOOPS)
+    T, ids = _alg("k_truss")(graph, int(k), engine=_engine())
+    n = len(G)
+    keep = np.zeros(n, bool)
+    keep[ids] = True
+    u, v = T.edges()
+    kept = np.sort(ids[u].astype(np.int64) * n + ids[v])
+    key = G._src * n + G._dst
+    at = np.minimum(np.searchsorted(kept, key), max(kept.size - 1, 0))
+    entry = (kept[at] == key) if kept.size else np.zeros(key.size, bool)
+    return _nx_subgraph(G, keep, entry)
+
+
+def k_core(G, k=None, core_number=None):
+    """The k-core (the main core by default) by la_graph's core numbers, as ``G.subgraph(nodes).copy()``."""
+    if k is not None and (not isinstance(k, (int, np.integer)) or isinstance(k, bool)):
+        raise NotImplementedError("la_graph's k_core takes an integer k")
+    if core_number is not None:                  # NetworkX's rule on the given numbers: no computation
+        if k is None:
+            k = max(core_number.values())
+        return _induced(G, [G.index[v] for v in core_number if core_number[v] >= k])
+    graph = G.lagraph()
+    if graph.self_loops:
+        raise nx.NetworkXNotImplemented(_SELF_LOOPS)
+    if len(G) == 0 and k is None:
+        max(())                                  # NetworkX's max() of no core numbers
+    _, ids = _alg("k_core")(graph, None if k is None else max(int(k), 0), engine=_engine())
+    return _induced(G, ids)
+
+
+def ego_graph(G, n, radius=1, center=True, undirected=False, distance=None):
+    """The ego graph by la_graph's hop-bounded search, as ``G.subgraph(nodes).copy()`` (``center=False`` drops
+    ``n``); a weighted ``distance`` is declined."""
+    if distance is not None:
+        raise NotImplementedError("la_graph's ego_graph counts hops, not a weighted distance")
+    if isinstance(radius, bool) or not isinstance(radius, (int, np.integer, float)) or not radius >= 0:
+        raise NotImplementedError("la_graph's ego_graph takes a non-negative radius")
+    if n not in G:
+        raise nx.NodeNotFound(f"Source {n} is not in G")
+    # NetworkX's search goes one level further while the cutoff exceeds the level: ceil(radius) hops
+    hops = len(G) if radius == float("inf") else int(np.ceil(radius))
+    _, ids = _alg("ego_graph")(G.lagraph(), G.index[n], min(hops, len(G)), undirected=bool(undirected),
+                               engine=_engine())
+    if not center:
+        ids = ids[ids != G.index[n]]
+    return _induced(G, ids)
