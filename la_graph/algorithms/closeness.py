@@ -87,7 +87,7 @@ def _prepare(G, distance, sources, k, seed, name):
 
 
 @algorithm("closeness_centrality",
-           summary="batched multi-source BFS (SSSP when weighted) on the reversed graph; NetworkX's wf_improved scaling")
+           page="algorithms/closeness.md", summary="batched multi-source BFS (SSSP when weighted) on the reversed graph; NetworkX's wf_improved scaling")
 def closeness_centrality(G, *, wf_improved=True, distance=None, sources=None, k=None, seed=None, engine=None):
     """Closeness centrality (``networkx.closeness_centrality``'s definition).
 
@@ -146,7 +146,7 @@ def closeness_centrality(G, *, wf_improved=True, distance=None, sources=None, k=
 
 
 @algorithm("harmonic_centrality",
-           summary="sum of 1/d(u, v) over batched multi-source BFS (SSSP when weighted) on the reversed graph")
+           page="algorithms/closeness.md", summary="sum of 1/d(u, v) over batched multi-source BFS (SSSP when weighted) on the reversed graph")
 def harmonic_centrality(G, *, distance=None, sources=None, k=None, seed=None, engine=None):
     """Harmonic centrality: ``H(v) = sum over u != v of 1 / d(u, v)`` (``networkx.harmonic_centrality``).
 
@@ -154,9 +154,11 @@ def harmonic_centrality(G, *, distance=None, sources=None, k=None, seed=None, en
     ----------
     G : Graph
         Directed (distances *to* each vertex) or undirected.
-    distance, sources, k, seed, engine
+    distance, sources, k, seed
         As for :func:`closeness_centrality` (``sources``: the vertices whose
         centrality is computed, NetworkX's ``nbunch``).
+    engine : str, optional
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------

@@ -44,7 +44,7 @@ def use_weights(G, weight, name):
 
 
 @algorithm("eigenvector_centrality",
-           summary="NetworkX's shifted power iteration x' = (A' plus.second x) + x, L2-normalized")
+           page="algorithms/eigenvector.md", summary="NetworkX's shifted power iteration x' = (A' plus.second x) + x, L2-normalized")
 def eigenvector_centrality(G, max_iter=100, tol=1e-6, nstart=None, weight=None, *, engine=None):
     """Eigenvector centrality of every vertex (``networkx.eigenvector_centrality``'s rule).
 

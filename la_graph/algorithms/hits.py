@@ -23,7 +23,7 @@ from .eigenvector import use_weights
 __all__ = ["hits"]
 
 
-@algorithm("hits", summary="hubs h = A a and authorities a = A' h by power iteration in plus.second")
+@algorithm("hits", page="algorithms/hits.md", summary="hubs h = A a and authorities a = A' h by power iteration in plus.second")
 def hits(G, max_iter=100, tol=1e-8, nstart=None, normalized=True, *, weight=None, engine=None):
     """HITS hub and authority scores of every vertex.
 

@@ -45,7 +45,7 @@ def _values(x, n, what, default):
 
 
 @algorithm("katz_centrality",
-           summary="x' = alpha (A' plus.second x) + beta to NetworkX's tolerance; L2-normalized")
+           page="algorithms/katz.md", summary="x' = alpha (A' plus.second x) + beta to NetworkX's tolerance; L2-normalized")
 def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=None, normalized=True,
                     weight=None, *, engine=None):
     """Katz centrality of every vertex (``networkx.katz_centrality``'s rule).
