@@ -2302,3 +2302,146 @@ def check_k_core(G, k, H, vertices):
         k = int(core.max(initial=0))
     ids = _check_ids(vertices, np.flatnonzero(core >= k), f"the {k}-core")
     check_subgraph(G, ids, H, what=f"the {k}-core")
+
+
+# ---------------------------------------------------------------- centralities: hits, eigenvector, katz, closeness
+def _centrality_matrix(G, weight):
+    """``A'`` as scipy CSR (float64): ``G``'s weights when ``weight`` is None and it has them, else ones."""
+    A = G.to_scipy().astype(np.float64)
+    if not (G.weighted and weight is not False):
+        A.data[:] = 1.0
+    return A.T.tocsr()
+
+
+def _compare(name, got, want, atol):
+    got = np.asarray(got, dtype=np.float64)
+    if got.shape != want.shape:
+        raise VerificationError(f"{name} has shape {got.shape}, expected {want.shape}")
+    bad = np.flatnonzero(~(np.abs(got - want) <= atol))
+    if bad.size:
+        v = int(bad[0])
+        raise VerificationError(f"{name}[{v}] = {float(got[v])!r}, expected {float(want[v])!r} (within {atol:g})")
+
+
+def check_eigenvector(G, x, *, max_iter=100, tol=1e-6, nstart=None, weight=None, atol=1e-9):
+    """Check eigenvector centralities against NetworkX's shifted power iteration run in scipy.
+
+    ``x`` must equal, within ``atol``, the vector of ``x' = (A' x + x) / ||A' x + x||_2``
+    iterated from ``nstart`` (normalized to sum 1; default uniform) until
+    ``sum |x' - x| < n tol``; the eigen-equation's residual is reported.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_eigenvector
+    >>> check_eigenvector(Graph.from_edges([0, 1], [1, 2]), [0.5, 2 ** -0.5, 0.5], atol=1e-6)
+    """
+    V.check_graph(G)
+    n = G.n
+    AT = _centrality_matrix(G, weight)
+    y = np.ones(n) / max(n, 1) if nstart is None else V.check_vertex_values(nstart, n, what="nstart")
+    for _ in range(max_iter):
+        z = AT @ y + y
+        z /= np.linalg.norm(z)
+        done = np.abs(z - y).sum() < n * tol
+        y = z
+        if done:
+            break
+    else:
+        if n:
+            raise VerificationError(f"the reference iteration did not converge in {max_iter} iterations")
+    _compare("x", x, y, atol)
+
+
+def check_katz(G, x, alpha=0.1, beta=1.0, *, max_iter=1000, tol=1e-6, normalized=True, weight=None, atol=None):
+    """Check Katz centralities against the linear system ``(I - alpha A') x = beta`` solved by scipy.
+
+    The power iteration stops once a step changes ``x`` by less than
+    ``n tol`` in L1 norm, so ``atol`` defaults to ``10 n tol`` (before
+    normalization; the normalized vector's own scale after).
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_katz
+    >>> check_katz(Graph.from_edges([0, 1], [1, 2]), [0.5599, 0.6108, 0.5599], atol=1e-4)
+    """
+    import scipy.sparse.linalg as spla
+
+    V.check_graph(G)
+    n = G.n
+    if n == 0:
+        return _compare("x", x, np.zeros(0), 0.0)
+    b = np.full(n, float(beta)) if np.ndim(beta) == 0 else np.asarray(beta, dtype=np.float64)
+    M = (sp.identity(n, format="csc") - alpha * _centrality_matrix(G, weight)).tocsc()
+    want = spla.spsolve(M, b)
+    if normalized:
+        want = want / np.linalg.norm(want)
+    _compare("x", x, want, 10 * n * tol if atol is None else atol)
+
+
+def check_hits(G, hubs, authorities, *, normalized=True, weight=None, atol=1e-6):
+    """Check HITS scores against the leading singular vectors of ``A`` (scipy's dense SVD up to 2,000 vertices,
+    else ``svds``), each scaled to sum 1 (to maximum 1 when not ``normalized``).
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_hits
+    >>> G = Graph.from_edges([0, 0, 1], [1, 2, 2], directed=True)
+    >>> check_hits(G, [0.618034, 0.381966, 0.0], [0.0, 0.381966, 0.618034])
+    """
+    V.check_graph(G)
+    n = G.n
+    if n == 0 or G.nnz == 0:
+        return
+    A = _centrality_matrix(G, weight).T
+    if n <= 2000:
+        u, s, vt = np.linalg.svd(A.toarray())
+        u, v = u[:, 0], vt[0]
+    else:
+        import scipy.sparse.linalg as spla
+        u, s, vt = spla.svds(A, k=1)
+        u, v = u[:, 0], vt[0]
+    u, v = np.abs(u), np.abs(v)
+    scale = (lambda z: z / z.sum()) if normalized else (lambda z: z / z.max())
+    _compare("hubs", hubs, scale(u), atol)
+    _compare("authorities", authorities, scale(v), atol)
+
+
+def check_closeness(G, values, *, harmonic=False, wf_improved=True, distance=None, sources=None, rtol=1e-9):
+    """Check closeness (or harmonic) centralities against scipy's shortest paths *to* each vertex.
+
+    ``values[i]`` is the centrality of ``sources[i]`` (every vertex when
+    ``sources`` is None), from the distances of the reversed graph
+    (``scipy.sparse.csgraph.shortest_path`` with Dijkstra, unit lengths
+    unless ``distance`` lets ``G``'s weights be lengths).
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_closeness
+    >>> check_closeness(Graph.from_edges([0, 1], [1, 2]), [2 / 3, 1.0, 2 / 3])
+    """
+    V.check_graph(G)
+    n = G.n
+    targets = np.arange(n) if sources is None else np.asarray(sources, dtype=np.int64)
+    want = np.zeros(len(targets))
+    if n:
+        AT = _centrality_matrix(G, None if distance is None else distance)
+        for start in range(0, len(targets), 256):
+            batch = targets[start:start + 256]
+            D = _csgraph().shortest_path(AT, method="D", directed=True, indices=batch)
+            reached = np.isfinite(D)
+            if harmonic:
+                with np.errstate(divide="ignore"):
+                    want[start:start + len(batch)] = np.where(reached & (D > 0), 1.0 / D, 0.0).sum(axis=1)
+                continue
+            r = reached.sum(axis=1) - 1.0
+            t = np.where(reached, D, 0.0).sum(axis=1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                c = np.where(t > 0, r / t, 0.0)
+            if wf_improved and n > 1:
+                c = c * r / (n - 1)
+            want[start:start + len(batch)] = c if n > 1 else 0.0
+    _compare("harmonic" if harmonic else "closeness", values, want, rtol * max(1.0, float(np.abs(want).max(initial=0))))

@@ -81,3 +81,13 @@ def test_real_graph_rows(shared_data):
     picked = [0, 5, 100, 400]
     want = [nx.closeness_centrality(g, u=v) for v in picked]
     np.testing.assert_allclose(lg.closeness_centrality(G, sources=picked), want, rtol=1e-12)
+
+
+def test_checker_and_check_true():
+    G = Graph.from_networkx(graph(True, True))
+    lg.closeness_centrality(G, check=True)
+    lg.harmonic_centrality(G, k=5, seed=2, check=True)
+    c = lg.closeness_centrality(G)
+    c[3] += 1e-3
+    with pytest.raises(lg.VerificationError):
+        lg.verify.check_closeness(G, c)

@@ -66,3 +66,11 @@ def test_real_graph(shared_data):
     G = real(shared_data, "snap/facebook_combined.txt.gz")
     want = nx_values(nx.eigenvector_centrality(G.to_networkx(), max_iter=1000), G.n)
     np.testing.assert_allclose(lg.eigenvector_centrality(G, max_iter=1000), want, atol=1e-10)
+
+
+def test_checker_and_check_true():
+    G = GRAPHS["gnp_undirected"]()
+    x = lg.eigenvector_centrality(G, check=True)
+    x[0] += 1e-6
+    with pytest.raises(lg.VerificationError):
+        lg.verify.check_eigenvector(G, x)

@@ -64,3 +64,11 @@ def test_real_graph(shared_data):
     want_h, want_a = nx_hits(G)
     np.testing.assert_allclose(hubs, want_h, atol=1e-8)
     np.testing.assert_allclose(auth, want_a, atol=1e-8)
+
+
+def test_checker_and_check_true():
+    G = GRAPHS["gnp_directed"]()
+    hubs, auth = lg.hits(G, check=True)
+    hubs[0] += 1e-3
+    with pytest.raises(lg.VerificationError):
+        lg.verify.check_hits(G, hubs, auth)

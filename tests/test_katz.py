@@ -61,3 +61,11 @@ def test_real_graph(shared_data):
     G = real(shared_data, "snap/facebook_combined.txt.gz")
     want = nx_values(nx.katz_centrality(G.to_networkx(), alpha=0.001), G.n)
     np.testing.assert_allclose(lg.katz_centrality(G, alpha=0.001), want, atol=1e-10)
+
+
+def test_checker_and_check_true():
+    G = GRAPHS["gnp_directed"]()
+    x = lg.katz_centrality(G, alpha=0.05, check=True)
+    x[0] += 1e-2
+    with pytest.raises(lg.VerificationError):
+        lg.verify.check_katz(G, x, alpha=0.05)

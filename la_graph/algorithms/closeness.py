@@ -25,6 +25,8 @@ from .._random import sample_sources
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, InvalidGraphError
 from ..graph import Graph
+from .. import verify
+from ._certify import Checker, host
 from ._registry import algorithm
 from .bfs import bfs
 from .sssp import sssp
@@ -48,6 +50,11 @@ def _targets(G, sources, k, seed):
     if sources is not None:
         return np.asarray(V.check_vertices(sources, n), dtype=np.int64)
     return None
+
+
+def _checked(G, a):
+    """The vertices a call computed (for its checker): its ``sources``, or the ``k`` draw redone."""
+    return sample_sources(G.n, a["k"], a["seed"]) if a["k"] is not None else a["sources"]
 
 
 def _lengths(G, distance, name):
@@ -87,6 +94,8 @@ def _prepare(G, distance, sources, k, seed, name):
 
 
 @algorithm("closeness_centrality",
+           checker=Checker("check_closeness", lambda G, r, a: verify.check_closeness(
+               G, host(r), wf_improved=a["wf_improved"], distance=a["distance"], sources=_checked(G, a))),
            page="algorithms/closeness.md", summary="batched multi-source BFS (SSSP when weighted) on the reversed graph; NetworkX's wf_improved scaling")
 def closeness_centrality(G, *, wf_improved=True, distance=None, sources=None, k=None, seed=None, engine=None):
     """Closeness centrality (``networkx.closeness_centrality``'s definition).
@@ -146,6 +155,8 @@ def closeness_centrality(G, *, wf_improved=True, distance=None, sources=None, k=
 
 
 @algorithm("harmonic_centrality",
+           checker=Checker("check_closeness", lambda G, r, a: verify.check_closeness(
+               G, host(r), harmonic=True, distance=a["distance"], sources=_checked(G, a))),
            page="algorithms/closeness.md", summary="sum of 1/d(u, v) over batched multi-source BFS (SSSP when weighted) on the reversed graph")
 def harmonic_centrality(G, *, distance=None, sources=None, k=None, seed=None, engine=None):
     """Harmonic centrality: ``H(v) = sum over u != v of 1 / d(u, v)`` (``networkx.harmonic_centrality``).

@@ -22,6 +22,8 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import ConvergenceError, InvalidArgumentError, InvalidGraphError
+from .. import verify
+from ._certify import Checker, host
 from ._registry import algorithm
 
 __all__ = ["eigenvector_centrality", "use_weights"]
@@ -44,6 +46,8 @@ def use_weights(G, weight, name):
 
 
 @algorithm("eigenvector_centrality",
+           checker=Checker("check_eigenvector", lambda G, r, a: verify.check_eigenvector(G, host(r), **{
+               k: a[k] for k in ("max_iter", "tol", "nstart", "weight")})),
            page="algorithms/eigenvector.md", summary="NetworkX's shifted power iteration x' = (A' plus.second x) + x, L2-normalized")
 def eigenvector_centrality(G, max_iter=100, tol=1e-6, nstart=None, weight=None, *, engine=None):
     """Eigenvector centrality of every vertex (``networkx.eigenvector_centrality``'s rule).

@@ -17,13 +17,17 @@ import numpy as np
 from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import ConvergenceError
+from .. import verify
+from ._certify import Checker, host
 from ._registry import algorithm
 from .eigenvector import use_weights
 
 __all__ = ["hits"]
 
 
-@algorithm("hits", page="algorithms/hits.md", summary="hubs h = A a and authorities a = A' h by power iteration in plus.second")
+@algorithm("hits", checker=Checker("check_hits", lambda G, r, a: verify.check_hits(
+               G, host(r[0]), host(r[1]), normalized=a["normalized"], weight=a["weight"])),
+           page="algorithms/hits.md", summary="hubs h = A a and authorities a = A' h by power iteration in plus.second")
 def hits(G, max_iter=100, tol=1e-8, nstart=None, normalized=True, *, weight=None, engine=None):
     """HITS hub and authority scores of every vertex.
 
