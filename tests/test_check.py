@@ -55,6 +55,11 @@ CASES = {
     "core_number": (KARATE, (), {}, lambda r: _bump(r, 0)),
     "louvain": (KARATE, (), {"seed": 0}, lambda r: _bump(r, 0, 40)),
     "leiden": (KARATE, (), {"seed": 0}, lambda r: _bump(r, 0, 40)),
+    "hits": (DIRECTED, (), {}, lambda r: (_bump(r[0], 0, 0.1), r[1])),
+    "eigenvector_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),
+    "katz_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),
+    "closeness_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),
+    "harmonic_centrality": (KARATE, (), {"k": 8, "seed": 4}, lambda r: _bump(r, 0, 0.1)),
 }
 
 #: public functions that score an answer the caller gives (a partition) rather than compute one:
