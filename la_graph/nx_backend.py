@@ -857,3 +857,90 @@ def ego_graph(G, n, radius=1, center=True, undirected=False, distance=None):
     if not center:
         ids = ids[ids != G.index[n]]
     return _induced(G, ids)
+
+
+# ---------------------------------------------------------------- centralities: eigenvector, Katz, HITS, closeness
+def _plain_call(G, name, weight=None):
+    """The la_graph graph for a centrality call, or NotImplementedError (NetworkX's own code then runs) where
+    NetworkX's conventions are not la_graph's: multigraphs, empty graphs (NetworkX raises its own errors there)."""
+    if G._multigraph or len(G) == 0:
+        raise NotImplementedError(f"{name}: multigraphs and empty graphs are left to NetworkX")
+    graph = G.lagraph(weight)
+    if weight is not None and graph.nnz and graph.weight_range().min < 0:
+        raise NotImplementedError(f"{name}: negative weights are left to NetworkX")
+    return graph
+
+
+def _node_array(G, d, default):
+    """``{node: value}`` over every node as an array (NotImplementedError if a node is missing), or None."""
+    if d is None:
+        return None
+    if not isinstance(d, dict) or set(d) != set(G.nodes):
+        raise NotImplementedError("per-node values must name every node")
+    return np.array([float(d[v]) for v in G.nodes])
+
+
+def eigenvector_centrality(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None):
+    """Eigenvector centrality as ``{node: value}`` by la_graph's power iteration (NetworkX's rule)."""
+    if max_iter < 1:                 # NetworkX's loop never runs, so it has not converged
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    graph = _plain_call(G, "eigenvector_centrality", weight)
+    start = _node_array(G, nstart, 0.0)
+    if start is not None and not start.sum() > 0:
+        raise NotImplementedError("a zero nstart is left to NetworkX")
+    try:
+        x = _alg("eigenvector_centrality")(graph, max_iter, tol, start, weight is not None, engine=_engine())
+    except la_graph.ConvergenceError:
+        raise nx.PowerIterationFailedConvergence(max_iter) from None
+    return _by_node(G, x)
+
+
+def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=None, normalized=True, weight=None):
+    """Katz centrality as ``{node: value}`` by la_graph's power iteration (NetworkX's rule)."""
+    if max_iter < 1:                 # NetworkX's loop never runs, so it has not converged
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    graph = _plain_call(G, "katz_centrality", weight)
+    b = _node_array(G, beta, 0.0) if isinstance(beta, dict) else beta
+    if not isinstance(b, (int, float, np.ndarray)):
+        raise NotImplementedError("beta must be a number or a dict over every node")
+    try:
+        x = _alg("katz_centrality")(graph, alpha, b, max_iter, tol, _node_array(G, nstart, 0.0), normalized,
+                                    weight is not None, engine=_engine())
+    except la_graph.ConvergenceError:
+        raise nx.PowerIterationFailedConvergence(max_iter) from None
+    return _by_node(G, x)
+
+
+def hits(G, max_iter=100, tol=1.0e-8, nstart=None, normalized=True):
+    """HITS ``(hubs, authorities)`` as two ``{node: value}`` dicts (``networkx.hits`` reads ``"weight"``)."""
+    if max_iter < 1:                 # NetworkX's loop never runs, so it has not converged
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    graph = _plain_call(G, "hits", "weight")
+    start = _node_array(G, nstart, 0.0)
+    if graph.nnz == 0 or (start is not None and not start.sum() > 0):
+        raise NotImplementedError("hits without edges is left to NetworkX")
+    try:
+        h, a = _alg("hits")(graph, max_iter, tol, start, normalized, engine=_engine())
+    except la_graph.ConvergenceError:
+        raise nx.PowerIterationFailedConvergence(max_iter) from None
+    return _by_node(G, h), _by_node(G, a)
+
+
+def closeness_centrality(G, u=None, distance=None, wf_improved=True):
+    """Closeness as ``{node: value}``, or one node's value with ``u``; distances *to* each node."""
+    graph = _plain_call(G, "closeness_centrality", distance)
+    sources = None if u is None else [G.index[u]]
+    c = _alg("closeness_centrality")(graph, wf_improved=wf_improved, distance=distance is not None,
+                                     sources=sources, engine=_engine())
+    return float(c[0]) if u is not None else _by_node(G, c)
+
+
+def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
+    """Harmonic centrality as ``{node: value}`` over ``nbunch`` (default every node), all sources."""
+    if sources is not None:
+        raise NotImplementedError("harmonic_centrality with sources= is left to NetworkX")
+    graph = _plain_call(G, "harmonic_centrality", distance)
+    nodes = list(G.nodes) if nbunch is None else [v for v in G.nodes if v in set(nbunch)]
+    h = _alg("harmonic_centrality")(graph, distance=distance is not None,
+                                    sources=[G.index[v] for v in nodes], engine=_engine())
+    return dict(zip(nodes, h.tolist()))

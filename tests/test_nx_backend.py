@@ -427,6 +427,11 @@ _NX_TESTS_NAMED = [
     "algorithms/traversal/tests/test_bfs.py",
     "algorithms/link_analysis/tests/test_pagerank.py",
     "algorithms/centrality/tests/test_betweenness_centrality.py",
+    "algorithms/link_analysis/tests/test_hits.py",
+    "algorithms/centrality/tests/test_eigenvector_centrality.py",
+    "algorithms/centrality/tests/test_katz_centrality.py",
+    "algorithms/centrality/tests/test_closeness_centrality.py",
+    "algorithms/centrality/tests/test_harmonic_centrality.py",
 ]
 
 

@@ -93,7 +93,7 @@ def _prepare(G, distance, sources, k, seed, name):
     return G, targets, _lengths(G, distance, name)
 
 
-@algorithm("closeness_centrality",
+@algorithm("closeness_centrality", networkx=("closeness_centrality",),
            checker=Checker("check_closeness", lambda G, r, a: verify.check_closeness(
                G, host(r), wf_improved=a["wf_improved"], distance=a["distance"], sources=_checked(G, a))),
            page="algorithms/closeness.md", summary="batched multi-source BFS (SSSP when weighted) on the reversed graph; NetworkX's wf_improved scaling")
@@ -154,7 +154,7 @@ def closeness_centrality(G, *, wf_improved=True, distance=None, sources=None, k=
     return out
 
 
-@algorithm("harmonic_centrality",
+@algorithm("harmonic_centrality", networkx=("harmonic_centrality",),
            checker=Checker("check_closeness", lambda G, r, a: verify.check_closeness(
                G, host(r), harmonic=True, distance=a["distance"], sources=_checked(G, a))),
            page="algorithms/closeness.md", summary="sum of 1/d(u, v) over batched multi-source BFS (SSSP when weighted) on the reversed graph")

@@ -45,7 +45,7 @@ def use_weights(G, weight, name):
     return weighted
 
 
-@algorithm("eigenvector_centrality",
+@algorithm("eigenvector_centrality", networkx=("eigenvector_centrality",),
            checker=Checker("check_eigenvector", lambda G, r, a: verify.check_eigenvector(G, host(r), **{
                k: a[k] for k in ("max_iter", "tol", "nstart", "weight")})),
            page="algorithms/eigenvector.md", summary="NetworkX's shifted power iteration x' = (A' plus.second x) + x, L2-normalized")
