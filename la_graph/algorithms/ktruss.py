@@ -13,13 +13,16 @@ Peeling, LAGraph's ``LAGraph_KTruss`` without its recount: the support matrix
 
     R    = select(S < k - 2)                       the edges that leave
     keep = select(S >= k - 2)
-    lost = (R plus.pair S_old)<keep> + (keep plus.pair R)<keep>
+    lost = (R plus.pair S_old)<keep> + ((R plus.pair keep)<keep>)'
     S    = keep - lost
 
 A triangle ``u, v, w`` of a kept edge ``{u, v}`` is lost when ``{u, w}`` or
-``{v, w}`` leaves: ``R[u, w]`` with ``{v, w}`` an old edge, or ``{u, w}`` kept
-and ``R[w, v]`` -- the two cases are disjoint, so the two products count each
-lost triangle once.  A round reads the removed edges' neighbourhoods only,
+``{v, w}`` leaves: ``R[u, w]`` with ``{w, v}`` an old edge (the first
+product), or ``R[v, w]`` with ``{w, u}`` kept (the second, at ``[v, u]``,
+transposed) -- the two cases are disjoint, so each lost triangle counts once.
+Both products run over ``R``'s rows; the second is transposed on the host
+(the engine interface has no transpose), its entries as few as the triangles
+lost.  A round reads the removed edges' neighbourhoods only,
 not the whole graph as a recount would; only an edge that lost support can
 fall below the threshold, so the next ``R`` is selected among those.
 
@@ -253,8 +256,12 @@ def _peel_round(E, S, R, low):
     """Remove the edges ``R`` from the support matrix ``S``; returns ``(S', lost)``: the edges of support at
     least ``low`` with their support updated, and how much each lost (module notes)."""
     keep = E.select(S, "valuege", low)
-    lost = E.mxm(R, S, "plus_pair", mask=keep, structural=True)          # {u, w} removed, {v, w} was an edge
-    E.mxm(keep, R, "plus_pair", out=lost, mask=keep, structural=True, accum="plus")   # {u, w} kept, {w, v} removed
+    lost = E.mxm(R, S, "plus_pair", mask=keep, structural=True)         # {u, w} removed, {w, v} was an edge
+    # {v, w} removed and {w, u} kept: the same product over the kept edges, read transposed; it is as small as
+    # the removed edges' neighbourhoods, where (keep plus.pair R) would scan every kept edge
+    rows, cols, vals = E.to_coo(E.mxm(R, keep, "plus_pair", mask=keep, structural=True))
+    n = E.size(S)[0]
+    lost = E.ewise_add(lost, E.matrix_from_coo(cols, rows, vals, n, n, dtype=np.int64), "plus")
     E.apply(lost, "identity", out=keep, accum="minus")
     return keep, lost
 
