@@ -54,6 +54,12 @@ CASES = {
     "label_propagation": (KARATE, (), {}, lambda r: _bump(r, 0, 40)),
     "core_number": (KARATE, (), {}, lambda r: _bump(r, 0)),
     "louvain": (KARATE, (), {"seed": 0}, lambda r: _bump(r, 0, 40)),
+    "coloring": (KARATE, (), {"seed": 0}, lambda c: _bump(c, 0, -int(c[0]) + int(c[1]))),   # 0 and 1 adjacent
+    "trussness": (KARATE, (), {}, lambda r: r._replace(truss=_bump(r.truss, 0))),
+    "k_truss": (KARATE, (4,), {}, lambda r: r._replace(vertices=_bump(r.vertices, -1))),
+    "k_hop": (KARATE, ([0], 1), {}, lambda r: r[:-1]),
+    "ego_graph": (KARATE, (0,), {}, lambda r: r._replace(vertices=r.vertices[:-1])),
+    "k_core": (KARATE, (), {}, lambda r: r._replace(vertices=_bump(r.vertices, -1))),
     "leiden": (KARATE, (), {"seed": 0}, lambda r: _bump(r, 0, 40)),
     "hits": (DIRECTED, (), {}, lambda r: (_bump(r[0], 0, 0.1), r[1])),
     "eigenvector_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),

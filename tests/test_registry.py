@@ -205,7 +205,7 @@ def test_readme_and_cli_docs_name_every_algorithm_and_subcommand():
     for name in R.cli_commands():
         assert f"`{name}`" in readme, f"README.md's la-graph row lacks {name}"
         assert f"| `{name}` |" in cli_md, f"docs/cli.md lacks {name}"
-    mentioned = set(re.findall(r"^ *\| `(\w+)` \| `la_graph\.", cli_md, re.M))
+    mentioned = set(re.findall(r"^ *\| `([\w-]+)` \| `la_graph\.", cli_md, re.M))
     assert mentioned == set(R.cli_commands())
 
 

@@ -196,7 +196,7 @@ def modularity(G, communities, resolution=1.0, *, engine=None):
     >>> round(lg.modularity(G, [0, 0, 0, 3, 3, 3]), 6)
     0.357143
     >>> round(lg.modularity(G, [{0, 1, 2}, {3, 4, 5}], resolution=0.5), 6)
-    0.678571
+    0.607143
     """
     G, resolution = check_community_graph(G, resolution)
     labels = community_labels(communities, G.n)
