@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 import la_graph as lg
-from la_graph import generators
+from la_graph import _random, generators
+from la_graph.algorithms.louvain import round_seed
+from la_graph.engines.cpu.fused import louvain as kernel
 from la_graph.exceptions import InvalidArgumentError, InvalidGraphError, VerificationError
 from la_graph.verify import check_communities
 
@@ -139,3 +141,12 @@ def test_email_eu_core_departments(shared_data):
     check_communities(G, labels)
     H = G.to_networkx()
     assert lg.modularity(G, labels) >= nx.community.modularity(H, nx.community.louvain_communities(H, seed=0)) - 0.005
+
+
+@pytest.mark.parametrize("seed, level, r", [(0, 0, 0), (1, 2, 3), (2**64 - 1, 7, 41), (12345, 0, 999)])
+def test_cpu_kernel_priorities_are_the_algebras(seed, level, r):
+    """The CPU kernel computes Luby's priorities with its own uint64 copy of la_graph._random's hash:
+    the same numbers as the algebra's vertex_priorities(round_seed(...)), or its moves would differ."""
+    out = np.empty(1000, np.int64)
+    kernel.priorities(out.size, np.uint64(seed), level, r, out)   # as louvain_move passes it
+    np.testing.assert_array_equal(out, _random.vertex_priorities(out.size, round_seed(seed, level, r)))
