@@ -146,6 +146,31 @@ def check_bucket_width(delta, n, wmax):
     return delta
 
 
+def check_weight_flag(weight):
+    """Return ``weight`` if it is ``None`` (``G``'s weights if it has them), ``True`` or ``False``."""
+    if not (weight is None or weight is True or weight is False):
+        raise InvalidArgumentError(f"weight must be None (G's weights if it has them), True or False, got "
+                                   f"{weight!r}; la_graph graphs carry one weight per edge (weight=False is "
+                                   "NetworkX's weight=None)")
+    return weight
+
+
+def uses_weights(G, weight, what):
+    """Whether ``what`` reads ``G``'s weights under ``weight`` (:func:`check_weight_flag`); negative ones refused.
+
+    ``True`` needs a weighted ``G``; ``None`` uses the weights ``G`` has; ``False`` counts every edge 1.
+    """
+    check_weight_flag(weight)
+    if weight is True:
+        check_graph(G, weighted=True)
+    weighted = G.weighted and weight is not False
+    if weighted and G.nnz and G.weight_range().min < 0:
+        u, v, w = G.negative_weight_edge()
+        raise InvalidGraphError(f"{what} needs non-negative edge weights, got {w!r} on edge {u} -> {v}; "
+                                "pass weight=False to ignore the weights")
+    return weighted
+
+
 def check_out_weight_sums(G, what):
     """Raise InvalidGraphError where a vertex's out-weights could sum past float64's largest value, or
     a positive weight is so small (subnormal, below ``1 / 1.8e308``) that a sum of it has no reciprocal.

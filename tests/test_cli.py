@@ -133,7 +133,7 @@ def test_errors_in_the_command_lines_words(capsys, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("argv, said", [
-    (["cc", "--source", "5"], "--source is not an option of cc (only of bfs, sssp, reachability, shortcut)"),
+    (["cc", "--source", "5"], "--source is not an option of cc (only of bfs, sssp, reachability, shortcut, khop)"),
     (["pagerank", "--seed", "3"], "--seed is not an option of pagerank (only of mis, bc, shortcut"),  # + newer ones
     (["bfs", "--alpha", "0.5"], "--alpha is not an option of bfs (only of pagerank)"),
     (["mis", "--max-iter", "3"], "--max-iter is not an option of mis (only of pagerank, cdlp)"),

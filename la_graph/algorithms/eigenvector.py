@@ -21,28 +21,17 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ..exceptions import ConvergenceError, InvalidArgumentError, InvalidGraphError
+from ..exceptions import ConvergenceError, InvalidGraphError
 from .. import verify
 from ._certify import Checker, host
 from ._registry import algorithm
 
-__all__ = ["eigenvector_centrality", "use_weights"]
+__all__ = ["eigenvector_centrality", "l1_change"]
 
 
-def use_weights(G, weight, name):
-    """Whether ``name`` uses ``G``'s weights (pagerank's ``weight`` convention); negative weights refused."""
-    if not (weight is None or weight is True or weight is False):
-        raise InvalidArgumentError(f"weight must be None (G's weights if it has them), True or False, got "
-                                   f"{weight!r}; la_graph graphs carry one weight per edge (weight=False is "
-                                   "NetworkX's weight=None)")
-    if weight is True:
-        V.check_graph(G, weighted=True)
-    weighted = G.weighted and weight is not False
-    if weighted and G.nnz and G.weight_range().min < 0:
-        u, v, w = G.negative_weight_edge()
-        raise InvalidGraphError(f"{name} needs non-negative edge weights, got {w!r} on edge {u} -> {v}; "
-                                "pass weight=False to ignore the weights")
-    return weighted
+def l1_change(E, y, x):
+    """``||y - x||_1`` of two full vectors: NetworkX's stopping measure of its power iterations."""
+    return E.reduce(E.apply(E.ewise_add(y, x, "minus"), "abs"), "plus")
 
 
 @algorithm("eigenvector_centrality", networkx=("eigenvector_centrality",),
@@ -89,7 +78,7 @@ def eigenvector_centrality(G, max_iter=100, tol=1e-6, nstart=None, weight=None, 
     G = V.check_graph(G)
     max_iter = V.check_count(max_iter, "max_iter", low=1)
     tol = V.check_real(tol, "tol", low=0, open_low=True)
-    weighted = use_weights(G, weight, "eigenvector_centrality")
+    weighted = V.uses_weights(G, weight, "eigenvector_centrality")
     n = G.n
     if n == 0:
         return np.zeros(0)
@@ -105,7 +94,7 @@ def eigenvector_centrality(G, max_iter=100, tol=1e-6, nstart=None, weight=None, 
         if norm == 0:     # cannot happen with a positive start: y >= x
             raise InvalidGraphError("eigenvector_centrality: the iteration reached the zero vector")
         y = E.apply(y, "times", right=1.0 / norm)
-        change = E.reduce(E.apply(E.ewise_add(y, x, "minus"), "abs"), "plus")
+        change = l1_change(E, y, x)
         x = y
         if change < n * tol:
             return E.to_numpy(x, fill=0.0, consume=True)

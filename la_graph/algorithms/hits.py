@@ -20,7 +20,7 @@ from ..exceptions import ConvergenceError
 from .. import verify
 from ._certify import Checker, host
 from ._registry import algorithm
-from .eigenvector import use_weights
+from .eigenvector import l1_change
 
 __all__ = ["hits"]
 
@@ -70,7 +70,7 @@ def hits(G, max_iter=100, tol=1e-8, nstart=None, normalized=True, *, weight=None
     G = V.check_graph(G)
     max_iter = V.check_count(max_iter, "max_iter", low=1)
     tol = V.check_real(tol, "tol", low=0, open_low=True)
-    weighted = use_weights(G, weight, "hits")
+    weighted = V.uses_weights(G, weight, "hits")
     n = G.n
     if n == 0:
         return np.zeros(0), np.zeros(0)
@@ -84,7 +84,7 @@ def hits(G, max_iter=100, tol=1e-8, nstart=None, normalized=True, *, weight=None
     for _ in range(max_iter):
         a = _scaled(E, E.mxv(AT, h, semiring))
         h_new = _scaled(E, E.mxv(A, a, semiring))
-        change = E.reduce(E.apply(E.ewise_add(h_new, h, "minus"), "abs"), "plus")
+        change = l1_change(E, h_new, h)
         h = h_new
         if change < tol:
             return _finish(E, h, a, n, normalized)

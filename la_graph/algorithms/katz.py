@@ -24,7 +24,7 @@ from ..exceptions import ConvergenceError, InvalidArgumentError
 from .. import verify
 from ._certify import Checker, host
 from ._registry import algorithm
-from .eigenvector import use_weights
+from .eigenvector import l1_change
 
 __all__ = ["katz_centrality"]
 
@@ -99,7 +99,7 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=None
     alpha = V.check_real(alpha, "alpha")
     max_iter = V.check_count(max_iter, "max_iter", low=1)
     tol = V.check_real(tol, "tol", low=0, open_low=True)
-    weighted = use_weights(G, weight, "katz_centrality")
+    weighted = V.uses_weights(G, weight, "katz_centrality")
     n = G.n
     b = _values(beta, n, "beta", 0.0 if isinstance(beta, dict) else 1.0)
     x0 = _values(nstart, n, "nstart", 0.0)
@@ -114,7 +114,7 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=None
     for _ in range(max_iter):
         y = E.copy(bv)
         E.mxv(AT, E.apply(x, "times", right=alpha), semiring, out=y, accum="plus")
-        change = E.reduce(E.apply(E.ewise_add(y, x, "minus"), "abs"), "plus")
+        change = l1_change(E, y, x)
         x = y
         if change < n * tol:
             out = E.to_numpy(x, fill=0.0, consume=True)

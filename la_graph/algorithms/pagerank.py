@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import _validation as V
 from ..engines import get_engine
-from ..exceptions import ConvergenceError, InvalidArgumentError, InvalidGraphError
+from ..exceptions import ConvergenceError, InvalidArgumentError
 from .. import verify
 from ._certify import Checker, SAMPLE, host
 from ._registry import Cli, algorithm
@@ -169,10 +169,7 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
     alpha = V.check_real(alpha, "alpha", low=0, high=1)
     max_iter = V.check_count(max_iter, "max_iter", low=1)
     tol = V.check_real(tol, "tol", low=0, open_low=True)
-    if not (weight is None or weight is True or weight is False):
-        raise InvalidArgumentError(f"weight must be None (G's weights if it has them), True or False, got "
-                                   f"{weight!r}; la_graph graphs carry one weight per edge (weight=False is "
-                                   "NetworkX's weight=None)")
+    V.check_weight_flag(weight)
     n = G.n
     if variant != "networkx":
         for name, given in (("personalization", personalization), ("dangling", dangling)):
@@ -184,13 +181,7 @@ def pagerank(G, alpha=0.85, *, personalization=None, max_iter=100, tol=1e-6, wei
                                        "allowed (weights are ignored)")
         weighted = False
     else:
-        if weight is True:
-            V.check_graph(G, weighted=True)
-        weighted = G.weighted and weight is not False
-    if weighted and G.nnz and G.weight_range().min < 0:
-        u, v, w = G.negative_weight_edge()
-        raise InvalidGraphError(f"pagerank needs non-negative edge weights, got {w!r} on edge "
-                                f"{u} -> {v}; pass weight=False to ignore the weights")
+        weighted = V.uses_weights(G, weight, "pagerank")
     if weighted and G.nnz:
         V.check_out_weight_sums(G, "pagerank")
     p = None if personalization is None else V.check_vertex_values(personalization, n, what="personalization")
