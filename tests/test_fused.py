@@ -128,6 +128,11 @@ def _communities(G, E, method):
     return {"labels": r.labels, **{f"level {i}": x for i, x in enumerate(r.levels)}}
 
 
+def _truss(G, E):
+    r = lg.trussness(G, engine=E)
+    return {"u": r.u, "v": r.v, "truss": r.truss, "4-truss": lg.k_truss(G, 4, engine=E).vertices}
+
+
 # step -> (graph kind, run(G, engine) -> {name: array compared exactly}); every step is listed
 RUNS = {
     "bfs_push": ("undirected", lambda G, E: _bfs(G, E, "push", whole=False)),
@@ -162,6 +167,11 @@ RUNS = {
     "pagerank_iterate": ("weighted_directed", _pagerank),
     "louvain_move": ("undirected", lambda G, E: _communities(G, E, lg.louvain)),
     "leiden_refine": ("undirected", lambda G, E: _communities(G, E, lg.leiden)),
+    "edge_support": ("undirected", _truss),
+    "truss_peel": ("undirected", _truss),
+    "color_classes": ("undirected", lambda G, E: {m: lg.coloring(G, seed=1, method=m, engine=E)
+                                                  for m in ("jones_plassmann", "largest_first")}),
+    "hop_reach": ("directed", lambda G, E: {"hops": lg.k_hop(G, [0, 5], 3, engine=E)}),
 }
 
 # graph kind -> generated graphs (integer weights: sums are exact, so distances must be identical)
