@@ -1,8 +1,8 @@
 """Writing your own algorithm on the operator interface: two worked examples.
 
 Both functions call only the methods of :class:`la_graph.engines.base.Engine`,
-so they run unchanged on every engine (``engine="cpu"``, ``"gpu"`` or
-``"reference"``).  ``docs/primitives.md`` walks through them line by line.
+so they run unchanged on every engine (``engine="cpu"``, ``"gpu"``,
+``"dask"`` or ``"reference"``).  ``docs/primitives.md`` walks through them line by line.
 They are small on purpose: la_graph's own algorithms (``lg.pagerank``,
 ``lg.triangle_count``, ...) are in :mod:`la_graph.algorithms`.
 
@@ -41,7 +41,7 @@ def k_hop_count(G, source, k, *, engine=None):
     k : int
         The number of hops, ``>= 0``.
     engine : str, optional
-        ``"cpu"``, ``"gpu"`` or ``"reference"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------
@@ -84,7 +84,7 @@ def average_neighbor_degree(G, *, engine=None):
         Directed (out-neighbours and out-degrees) or undirected.  Edge weights
         are ignored; a self-loop makes a vertex its own neighbour, once.
     engine : str, optional
-        ``"cpu"``, ``"gpu"`` or ``"reference"``; default: the current engine.
+        ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
     Returns
     -------

@@ -77,7 +77,7 @@ def _scc_run(E, G, labels, phases, *, pivot=-1, seed=0, max_levels=2**30, keep=N
     Declined where the kernel cannot take ``labels``; None (nothing launched) when every
     vertex is labelled already.  ``keep``: a dict that receives ``phases`` (as run),
     ``blocks``, the counters and ``rep`` (the kernel's reps, meaningful after the
-    contraction ran), before an error is raised (tools/dev/scc.sh reads them).
+    contraction ran), before an error is raised (a caller diagnosing a failed launch reads them).
     """
     if not isinstance(labels, GVec) or labels.dtype != _I64 or labels.size != G.n:
         raise Declined("the scc kernel takes labels as an int64 gpu-engine vector of n entries")
