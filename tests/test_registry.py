@@ -216,9 +216,9 @@ def test_networkx_functions_are_the_registered_ones():
     assert sorted(_la_graph_nx.FUNCTIONS) == sorted(R.networkx_functions()), \
         "_la_graph_nx.FUNCTIONS must list the registered networkx= names"
     assert len(set(_la_graph_nx.FUNCTIONS)) == len(_la_graph_nx.FUNCTIONS)
-    source = _read("la_graph/nx_backend.py")
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "la_graph" / "nx_backend").glob("*.py")))
     for name in R.networkx_functions():
-        assert re.search(rf"^def {name}\(", source, re.M), f"la_graph/nx_backend.py does not implement {name}"
+        assert re.search(rf"^def {name}\(", source, re.M), f"la_graph/nx_backend/ does not implement {name}"
     networkx_md = _read("docs/networkx.md")
     for name in R.networkx_functions():
         assert name in networkx_md, f"docs/networkx.md does not mention {name}"

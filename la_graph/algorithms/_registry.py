@@ -23,7 +23,7 @@ What reads the registry (and what checks the lists that must stay literal):
   writes for it (``_RUNNERS``: the algorithms of 0.1), else the plain runner:
   call the function with the options it reads, print the top vertex of the
   result and check it with the registered checker.
-* ``la_graph/nx_backend.py``: ``_NEEDS`` (the NetworkX name -> the la_graph
+* ``la_graph/nx_backend/``: ``_NEEDS`` (the NetworkX name -> the la_graph
   function that backs it).  ``_la_graph_nx.FUNCTIONS`` stays a literal tuple
   (NetworkX imports that package while it is itself imported, so it imports
   nothing); ``tests/test_registry.py`` checks it against :func:`networkx_functions`.

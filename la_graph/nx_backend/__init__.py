@@ -1,0 +1,101 @@
+"""NetworkX backend: run NetworkX calls on la_graph's engines.
+
+Installing la_graph registers this module under the ``networkx.backends`` entry
+point as the backend ``"la_graph"``, so ::
+
+    nx.connected_components(G, backend="la_graph")
+
+converts ``G`` to a :class:`LaGraphNX` (cached by NetworkX on ``G``), runs
+la_graph's algorithm on the engine la_graph is configured for (``engine=``
+default: ``use_engine`` / ``set_engine`` / ``LA_GRAPH_ENGINE``; or
+``nx.config.backends.la_graph.engine``), and returns what NetworkX returns:
+the same types, the original node labels, and the same order where NetworkX
+defines one (BFS order; components in the order of their first node;
+Kruskal's edge order).  Where la_graph cannot give NetworkX's answer (options
+it does not support, callable weights, NaN or infinite weights, negative
+weights for Dijkstra), ``can_run`` or the function declines and NetworkX runs
+its own code (when dispatching by ``backend_priority``) or raises
+``NotImplementedError`` (when ``backend="la_graph"`` was asked for).
+
+Only this package imports networkx; it is loaded by NetworkX's dispatcher, never
+by ``import la_graph``.
+"""
+
+
+from __future__ import annotations
+
+import inspect
+
+from _la_graph_nx import FUNCTIONS
+
+import la_graph
+
+from ..algorithms._registry import networkx_functions
+from . import (
+    centrality,
+    cluster,
+    components,
+    core,
+    ego,
+    link_analysis,
+    mis,
+    shortest_paths,
+    traversal,
+    tree,
+)
+from ._convert import LaGraphNX, convert_from_nx, convert_to_nx
+from ._utils import DECLINES
+
+__all__ = ["LaGraphNX", "convert_from_nx", "convert_to_nx", "can_run", "should_run", "on_start_tests", *FUNCTIONS]
+
+#: the modules of the dispatched functions, one per area of NetworkX (each lists its functions in ``__all__``)
+_MODULES = (components, traversal, shortest_paths, tree, mis, link_analysis, cluster, core, ego, centrality)
+#: NetworkX name -> the backend's function
+_FUNCS = {name: getattr(m, name) for m in _MODULES for name in m.__all__}
+globals().update(_FUNCS)
+
+#: NetworkX function -> the la_graph algorithm behind it, from each algorithm's registration (``networkx=``)
+_NEEDS = networkx_functions()
+
+
+def can_run(name, args, kwargs):
+    """Whether la_graph can give NetworkX's exact answer for this call; a string says why not (naming the argument)."""
+    need = _NEEDS.get(name)
+    if need is None or name not in _FUNCS:
+        return False
+    if getattr(la_graph, need, None) is None:
+        return f"la_graph.{need} is not available in this version of la_graph"
+    try:
+        bound = inspect.signature(_FUNCS[name]).bind(*args, **kwargs)
+    except TypeError:
+        return True     # let the call raise NetworkX's own TypeError
+    a = bound.arguments
+    for arg in ("weight", "distance"):
+        if callable(a.get(arg)):
+            return f"a callable {arg} is not supported"
+    why = DECLINES[name](a) if name in DECLINES else None
+    return True if why is None else why
+
+
+def should_run(name, args, kwargs):
+    """la_graph runs everything it can run."""
+    return True
+
+
+def on_start_tests(items):
+    """Mark the NetworkX tests that expect what NetworkX leaves undefined (see docs/networkx.md)."""
+    import pytest
+
+    for item in items:
+        for suffix, reason in _KNOWN_TEST_DIFFERENCES.items():
+            if item.nodeid.endswith(suffix):
+                item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
+
+
+#: NetworkX tests that check an answer NetworkX does not promise; la_graph gives another valid one
+_KNOWN_TEST_DIFFERENCES = {
+    "test_strongly_connected.py::TestStronglyConnected::test_condensation_mapping_and_members":
+        "expects the largest strong component first (Tarjan's order); la_graph yields by first node",
+    "test_mis.py::test_random_seed":
+        "expects the set NetworkX's own random choices give for seed=1",
+}

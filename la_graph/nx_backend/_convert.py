@@ -1,0 +1,259 @@
+"""NetworkX graphs to la_graph and back: :class:`LaGraphNX` (labels plus la_graph Graphs), the dispatcher's converters."""
+
+from __future__ import annotations
+
+from operator import eq, methodcaller
+
+import networkx as nx
+import numpy as np
+
+import la_graph
+
+from ..graph import Graph
+
+_EXACT_INT = 2**53  # integer weights up to this size are exact in float64
+
+
+class LaGraphNX:
+    """A NetworkX graph converted for la_graph: node labels plus la_graph :class:`Graph` objects.
+
+    Vertex ``i`` is ``nodes[i]`` (the order of ``G.nodes``).  The adjacency
+    entries are kept in NetworkX's iteration order so that BFS and Kruskal
+    orders can be reproduced exactly; one la_graph ``Graph`` per weight
+    attribute is built on first use (a multigraph's parallel edges give their
+    smallest weight, as NetworkX's shortest-path functions take it).
+
+    Build one with :func:`convert_from_nx` (NetworkX does this itself when a
+    call is dispatched) or :meth:`from_graph`; leave with :meth:`to_networkx`.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from la_graph.nx_backend import convert_from_nx
+    >>> H = convert_from_nx(nx.Graph([("a", "b"), ("b", "c")]))
+    >>> H
+    LaGraphNX(Graph(n=3, edges=2, undirected), nodes=['a', 'b', 'c'])
+    >>> [sorted(c) for c in nx.connected_components(H)]   # dispatched to la_graph by the graph's type
+    [['a', 'b', 'c']]
+    """
+
+    __networkx_backend__ = "la_graph"
+
+    def __init__(self, nodes, src, dst, *, directed, multigraph=False, edge_data=None, node_data=None,
+                 graph_attrs=None, nx_class=None):
+        self.nodes = list(nodes)
+        self._src = src                      # adjacency entries in NetworkX's order
+        self._dst = dst
+        self._directed = bool(directed)
+        # the entries that are the graph's edges, in G.edges order: an undirected edge
+        # is listed from both ends, and counts from its earlier endpoint (as G.edges lists it)
+        self._edges = np.arange(src.size) if directed else np.flatnonzero(src <= dst)
+        self._multigraph = bool(multigraph)
+        self._weights = {}                   # attribute -> float64 per edge (of _edges)
+        self._int_weights = {}               # attribute -> whether every value is an int
+        self._edge_data = edge_data          # per entry: data dict (keydict for multigraphs), if kept
+        self._node_data = node_data          # per node: data dict, if kept
+        self.graph = dict(graph_attrs or {})
+        self._nx_class = nx_class or ((nx.MultiDiGraph if multigraph else nx.DiGraph) if directed
+                                      else (nx.MultiGraph if multigraph else nx.Graph))
+        self._cache = {}                     # la_graph Graphs by weight attribute, labels, index, ranks
+        self.__networkx_cache__ = {}
+
+    @classmethod
+    def from_graph(cls, G, nodes=None):
+        """Wrap a la_graph :class:`Graph`; vertex ``i`` gets label ``nodes[i]`` (default ``i``).
+
+        Examples
+        --------
+        >>> import la_graph as lg, networkx as nx
+        >>> from la_graph.nx_backend import LaGraphNX
+        >>> H = LaGraphNX.from_graph(lg.Graph.from_edges([0, 1], [1, 2], directed=True), nodes="xyz")
+        >>> dict(nx.single_source_shortest_path_length(H, "x"))
+        {'x': 0, 'y': 1, 'z': 2}
+        """
+        nodes = list(range(G.n)) if nodes is None else list(nodes)
+        if len(nodes) != G.n or len(set(nodes)) != G.n:
+            raise la_graph.InvalidArgumentError(f"nodes must be {G.n} distinct labels, got {len(nodes)}")
+        src, dst = G.edges()
+        H = cls(nodes, src.astype(np.int64), dst.astype(np.int64), directed=G.directed)
+        H._cache[None] = G if G.weights is None else Graph.from_edges(*G.edges(), n=G.n, directed=G.directed)
+        if G.weights is not None:
+            H._weights["weight"], H._int_weights["weight"] = G.weights[H._edges], False
+            H._cache["weight"] = G
+        return H
+
+    # ---- the little of NetworkX's graph API the dispatcher and decorators use
+    def is_directed(self):
+        return self._directed
+
+    def is_multigraph(self):
+        return self._multigraph
+
+    def __len__(self):
+        return len(self.nodes)
+
+    def number_of_nodes(self):
+        return len(self.nodes)
+
+    def __iter__(self):
+        return iter(self.nodes)
+
+    def __contains__(self, node):
+        try:
+            return node in self.index
+        except TypeError:
+            return False
+
+    def __repr__(self):
+        return f"LaGraphNX({self.lagraph()!r}, nodes={_short(self.nodes)})"
+
+    # ---- conversions
+    @property
+    def index(self):
+        """``{label: vertex id}``."""
+        if "index" not in self._cache:
+            self._cache["index"] = {v: i for i, v in enumerate(self.nodes)}
+        return self._cache["index"]
+
+    @property
+    def labels(self):
+        """The node labels as a numpy object array (``labels[i]`` is vertex ``i``)."""
+        if "labels" not in self._cache:
+            a = np.empty(len(self.nodes), dtype=object)
+            for i, v in enumerate(self.nodes):   # element-wise: tuples stay tuples
+                a[i] = v
+            self._cache["labels"] = a
+        return self._cache["labels"]
+
+    def weights(self, weight, default=1):
+        """float64 weight of every edge (``_edges``) for attribute ``weight`` (``None``: unweighted).
+
+        A missing attribute counts as ``default``; read from the edge data once.
+        """
+        if weight is None:
+            return None
+        if weight not in self._weights:
+            if self._edge_data is None:
+                raise NotImplementedError(f"edge attribute {weight!r} was not converted")
+            datas = list(map(self._edge_data.__getitem__, self._edges.tolist()))
+            w, is_int = _weights_from_data(datas, weight, default, self._multigraph)
+            self._weights[weight], self._int_weights[weight] = w, is_int
+        return self._weights[weight]
+
+    def int_weights(self, weight):
+        """Whether NetworkX sums this attribute as Python ints (so results are ints)."""
+        return weight is None or (self.weights(weight) is not None and self._int_weights[weight])
+
+    def lagraph(self, weight=None):
+        """The la_graph :class:`Graph` with ``weight`` as edge weights (``None``: unweighted; cached)."""
+        if weight not in self._cache:
+            e = self._edges
+            self._cache[weight] = Graph.from_edges(self._src[e], self._dst[e], self.weights(weight),
+                                                   n=len(self.nodes), directed=self._directed)
+        return self._cache[weight]
+
+    def _csr_rank(self):
+        """For each CSR entry of :meth:`lagraph`, its position in its row in NetworkX's adjacency order."""
+        if "rank" not in self._cache:
+            n = len(self.nodes)
+            start = np.searchsorted(self._src, np.arange(n))        # entries are grouped by row
+            rank = np.arange(self._src.size) - start[self._src]
+            order = np.lexsort((self._dst, self._src))             # CSR order: row, then column
+            self._cache["rank"] = rank[order]
+        return self._cache["rank"]
+
+    def to_networkx(self):
+        """The graph as a NetworkX graph of the original class, with its labels, weights and attributes."""
+        H = self._nx_class()
+        H.graph.update(self.graph)
+        if self._node_data is not None:
+            H.add_nodes_from(zip(self.nodes, self._node_data))
+        else:
+            H.add_nodes_from(self.nodes)
+        lab, e = self.nodes, self._edges
+        src, dst = self._src[e].tolist(), self._dst[e].tolist()
+        if self._edge_data is not None:
+            for u, v, d in zip(src, dst, map(self._edge_data.__getitem__, e.tolist())):
+                if self._multigraph:
+                    for k, dd in d.items():
+                        H.add_edge(lab[u], lab[v], key=k, **dd)
+                else:
+                    H.add_edge(lab[u], lab[v], **d)
+        else:
+            attrs = list(self._weights.items())
+            for i, (u, v) in enumerate(zip(src, dst)):
+                H.add_edge(lab[u], lab[v], **{a: _pyval(w[i], self._int_weights[a]) for a, w in attrs})
+        return H
+
+
+def _short(nodes, k=6):
+    return repr(nodes) if len(nodes) <= k else repr(nodes[:k])[:-1] + ", ...]"
+
+
+def _pyval(x, is_int):
+    return int(x) if is_int else float(x)
+
+
+def _weights_from_data(datas, attr, default, multigraph):
+    """Weights of attribute ``attr`` per adjacency entry, as NetworkX reads them; declines what la_graph cannot hold."""
+    if multigraph:
+        vals = [min(d.get(attr, default) for d in kd.values()) for kd in datas]
+    else:
+        vals = list(map(methodcaller("get", attr, default), datas))
+    w = np.array(vals) if vals else np.zeros(0, np.int64)
+    if w.dtype.kind not in "biuf" or w.ndim != 1:
+        raise NotImplementedError(f"edge attribute {attr!r} holds values that are not real numbers")
+    is_int = w.dtype.kind in "biu"
+    if is_int and w.size and int(np.abs(w).max()) > _EXACT_INT:
+        raise NotImplementedError(f"integer weights beyond 2**53 in {attr!r} are not exact in float64")
+    w = w.astype(np.float64)
+    if not np.all(np.isfinite(w)):
+        raise NotImplementedError(f"edge attribute {attr!r} holds NaN or infinite weights")
+    return w, is_int
+
+
+def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
+                    preserve_node_attrs=False, preserve_graph_attrs=False, name=None, graph_name=None):
+    """Convert a NetworkX graph to a :class:`LaGraphNX` (NetworkX's dispatcher calls this).
+
+    ``edge_attrs`` (``{attribute: default}``) are read into float64 weights;
+    the edge data dicts themselves are kept when read (for results that hand
+    them back, such as ``minimum_spanning_edges``), and with
+    ``preserve_node_attrs`` / ``preserve_graph_attrs`` the node data and
+    ``G.graph``.  Node labels may be any hashable.
+
+    Raises ``NotImplementedError`` (NetworkX then falls back where it may) for
+    weights that are not finite real numbers.
+    """
+    if not isinstance(graph, nx.Graph):
+        raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
+    nodes = list(graph)
+    index = {v: i for i, v in enumerate(nodes)}
+    keep_data = bool(preserve_edge_attrs or edge_attrs)
+    keys, datas, ends = [], [] if keep_data else None, []
+    for nbrs in graph._adj.values():            # C-speed extends; len() of a filtered view may not count
+        keys.extend(nbrs)
+        if keep_data:
+            datas.extend(nbrs.values())
+        ends.append(len(keys))
+    deg = np.diff(np.array([0] + ends, dtype=np.int64))
+    src = np.repeat(np.arange(len(nodes), dtype=np.int64), deg)
+    if all(map(eq, nodes, range(len(nodes)))):     # labels 0..n-1 in order: no lookups needed
+        dst = np.fromiter(keys, np.int64, len(keys))
+    else:
+        dst = np.fromiter(map(index.__getitem__, keys), np.int64, len(keys))
+    H = LaGraphNX(
+        nodes, src, dst, directed=graph.is_directed(), multigraph=graph.is_multigraph(),
+        edge_data=datas, node_data=[graph._node[v] for v in nodes] if preserve_node_attrs else None,
+        graph_attrs=graph.graph if preserve_graph_attrs else None, nx_class=graph.__class__,
+    )
+    for attr, default in (edge_attrs or {}).items():
+        H.weights(attr, 1 if default is None else default)      # read now: a decline happens here
+    return H
+
+
+def convert_to_nx(obj, *, name=None):
+    """Results are already NetworkX's types; a :class:`LaGraphNX` becomes a NetworkX graph."""
+    if isinstance(obj, LaGraphNX):
+        return obj.to_networkx()
+    return obj

@@ -1,0 +1,188 @@
+"""Helpers shared by the backend's functions: the engine setting, label grouping, NetworkX's BFS order, result dicts and subgraphs."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+import la_graph
+
+from ._convert import _pyval
+
+#: NetworkX name -> ``why(arguments)``: None where la_graph gives NetworkX's answer for the call's bound
+#: arguments, else why not, naming the argument (``can_run`` reports it; NetworkX then runs its own code)
+DECLINES = {}
+
+
+def declines(*names):
+    """Register the decorated ``why(arguments)`` as the decline rule of the NetworkX functions ``names``."""
+    def wrap(why):
+        for name in names:
+            DECLINES[name] = why
+        return why
+    return wrap
+
+
+def _engine():
+    """``nx.config.backends.la_graph.engine``; ``None`` leaves the choice to la_graph's own configuration."""
+    return getattr(getattr(nx.config.backends, "la_graph", None), "engine", None)
+
+
+def _alg(name):
+    f = getattr(la_graph, name, None)
+    if f is None:
+        raise NotImplementedError(f"la_graph.{name} is not available in this version of la_graph")
+    return f
+
+
+def _groups(labels, values):
+    """Sets of ``values`` grouped by equal ``labels``, in increasing label order."""
+    order = np.argsort(labels, kind="stable")
+    lab = labels[order]
+    cuts = np.flatnonzero(lab[1:] != lab[:-1]) + 1
+    vals = values[order]
+    return [set(part.tolist()) for part in np.split(vals, cuts)] if vals.size else []
+
+
+def _bfs_order(H, s, depth_limit):
+    """NetworkX's BFS visiting order and tree parents from vertex ``s``, from la_graph's levels.
+
+    NetworkX appends ``v`` to level ``L + 1`` at its first in-edge ``(u, v)``
+    from level ``L`` in the order (position of ``u`` in the BFS, position of
+    ``v`` in ``u``'s adjacency).  la_graph's BFS gives the levels; this
+    reproduces the order with one sort per level.
+    """
+    G = H.lagraph()
+    level = _alg("bfs")(G, s, parent=False, engine=_engine()).level
+    if depth_limit is not None:
+        level = np.where(level > depth_limit, -1, level)
+    nlev = int(level.max(initial=0)) + 1
+    rows, cols = G.edges()
+    lu, lv = level[rows], level[cols]
+    tree = (lu >= 0) & (lv == lu + 1)
+    u, v, r, lu = rows[tree].astype(np.int64), cols[tree].astype(np.int64), H._csr_rank()[tree], lu[tree]
+    by_level = np.argsort(lu, kind="stable")
+    u, v, r, lu = u[by_level], v[by_level], r[by_level], lu[by_level]
+    bounds = np.searchsorted(lu, np.arange(nlev + 1))
+    width = int(G.out_degree.max(initial=0)) + 1
+    pos = np.full(G.n, -1, np.int64)
+    pos[s] = 0
+    order, parent, nxt = [np.array([s])], [np.array([-1])], 1
+    for L in range(nlev - 1):
+        a, b = bounds[L], bounds[L + 1]
+        key = pos[u[a:b]] * width + r[a:b]
+        o = np.argsort(key)
+        vs, us = v[a:b][o], u[a:b][o]
+        _, first = np.unique(vs, return_index=True)
+        first.sort()
+        new = vs[first]
+        pos[new] = np.arange(nxt, nxt + new.size)
+        nxt += new.size
+        order.append(new)
+        parent.append(us[first])
+    return np.concatenate(order), np.concatenate(parent), level
+
+
+def _dist_values(d, is_int):
+    return d.astype(np.int64).tolist() if is_int else d.tolist()
+
+
+def _by_node(G, values):
+    """``{node: value}`` in the order of ``G.nodes``."""
+    return dict(zip(G.nodes, values.tolist()))
+
+
+def _per_node(G, d):
+    """A ``{node: value}`` dict as an array over vertex ids (nodes left out get 0), or None."""
+    if d is None:
+        return None
+    out = np.zeros(len(G))
+    for v, x in d.items():
+        if v in G.index:
+            out[G.index[v]] = x
+    return out
+
+
+def _some_nodes(G, nodes, values, single):
+    """NetworkX's answer for ``nodes``: one value for a single node, else a dict over those nodes."""
+    try:
+        one = nodes in G.index
+    except TypeError:                # an unhashable container of nodes
+        one = False
+    if one:
+        return single(values[G.index[nodes]])
+    if nodes is None:
+        return {v: single(x) for v, x in zip(G.nodes, values.tolist())}
+    try:                             # NetworkX's G.nbunch_iter(nodes): its errors, non-nodes of a container skipped
+        it = iter(nodes)
+    except TypeError:
+        raise nx.NetworkXError(f"Node {nodes} is not in the graph.") from None
+    wanted = []
+    for v in it:
+        try:
+            if v in G.index:
+                wanted.append(v)
+        except TypeError:
+            raise nx.NetworkXError(f"Node {v} in sequence nbunch is not a valid node.") from None
+    return {v: single(values[G.index[v]]) for v in dict.fromkeys(wanted)}
+
+
+_SELF_LOOPS = ("Input graph has self loops which is not permitted; "
+               "Consider using G.remove_edges_from(nx.selfloop_edges(G)).")
+
+
+def _nx_subgraph(G, keep_node, keep_entry):
+    """A NetworkX graph of ``G``'s class holding the nodes where ``keep_node`` (over vertex ids) and the adjacency
+    entries where ``keep_entry``, in ``G``'s order, with their data: what ``G.subgraph(nodes).copy()`` gives."""
+    H = G._nx_class()
+    H.graph.update(G.graph)
+    lab = G.nodes
+    ids = np.flatnonzero(keep_node).tolist()
+    if G._node_data is not None:
+        H.add_nodes_from((lab[i], dict(G._node_data[i])) for i in ids)
+    else:
+        H.add_nodes_from(lab[i] for i in ids)
+    if G._edge_data is not None:                        # every entry, as NetworkX's copy() adds them
+        ent = np.flatnonzero(keep_entry).tolist()
+        src, dst = G._src[ent].tolist(), G._dst[ent].tolist()
+        datas = map(G._edge_data.__getitem__, ent)
+        if G._multigraph:
+            for u, v, kd in zip(src, dst, datas):
+                for key, d in kd.items():
+                    H.add_edge(lab[u], lab[v], key=key, **d)
+        else:
+            H.add_edges_from((lab[u], lab[v], dict(d)) for u, v, d in zip(src, dst, datas))
+    else:                                               # the edges and the weights read so far
+        e = G._edges[keep_entry[G._edges]]
+        at = np.flatnonzero(keep_entry[G._edges])
+        attrs = list(G._weights.items())
+        for i, (u, v) in zip(at.tolist(), zip(G._src[e].tolist(), G._dst[e].tolist())):
+            H.add_edge(lab[u], lab[v], **{a: _pyval(w[i], G._int_weights[a]) for a, w in attrs})
+    return H
+
+
+def _induced(G, ids):
+    """The subgraph of ``G`` induced by vertex ids ``ids``, as NetworkX's ``G.subgraph(nodes).copy()``."""
+    keep = np.zeros(len(G), bool)
+    keep[ids] = True
+    return _nx_subgraph(G, keep, keep[G._src] & keep[G._dst])
+
+
+def _plain_call(G, name, weight=None):
+    """The la_graph graph for a centrality call, or NotImplementedError (NetworkX's own code then runs) where
+    NetworkX's conventions are not la_graph's: multigraphs, empty graphs (NetworkX raises its own errors there)."""
+    if G._multigraph or len(G) == 0:
+        raise NotImplementedError(f"{name}: multigraphs and empty graphs are left to NetworkX")
+    graph = G.lagraph(weight)
+    if weight is not None and graph.nnz and graph.weight_range().min < 0:
+        raise NotImplementedError(f"{name}: negative weights are left to NetworkX")
+    return graph
+
+
+def _node_array(G, d, default):
+    """``{node: value}`` over every node as an array (NotImplementedError if a node is missing), or None."""
+    if d is None:
+        return None
+    if not isinstance(d, dict) or set(d) != set(G.nodes):
+        raise NotImplementedError("per-node values must name every node")
+    return np.array([float(d[v]) for v in G.nodes])

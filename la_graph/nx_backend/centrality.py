@@ -1,0 +1,92 @@
+"""Centralities: betweenness, eigenvector, Katz, closeness, harmonic (NetworkX's ``algorithms.centrality``)."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+import la_graph
+
+from ._utils import _alg, _by_node, _engine, _node_array, _plain_call, declines
+
+__all__ = ["betweenness_centrality", "eigenvector_centrality", "katz_centrality", "closeness_centrality", "harmonic_centrality"]
+
+
+def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
+    """Shortest-path betweenness by la_graph's batched Brandes; ``k`` sources drawn exactly as NetworkX
+    draws them (``seed.sample(list(G), k)`` from the random state NetworkX hands over), so the same sample."""
+    n = len(G)
+    if k == n:
+        k = None
+    sources = None
+    if k is not None:
+        if seed is None:
+            import random
+
+            seed = random
+        sources = [G.index[v] for v in seed.sample(list(G.nodes), k)]
+        if not sources:              # NetworkX's scaling divides by the sample's size
+            raise ZeroDivisionError("betweenness from a sample of k = 0 sources")
+    if n == 0:
+        return {}
+    bc = _alg("betweenness_centrality")(G.lagraph(), normalized=normalized, endpoints=endpoints, sources=sources,
+                                        engine=_engine())
+    return _by_node(G, bc)
+
+
+def eigenvector_centrality(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None):
+    """Eigenvector centrality as ``{node: value}`` by la_graph's power iteration (NetworkX's rule)."""
+    if max_iter < 1:                 # NetworkX's loop never runs, so it has not converged
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    graph = _plain_call(G, "eigenvector_centrality", weight)
+    start = _node_array(G, nstart, 0.0)
+    if start is not None and not start.sum() > 0:
+        raise NotImplementedError("a zero nstart is left to NetworkX")
+    try:
+        x = _alg("eigenvector_centrality")(graph, max_iter, tol, start, weight is not None, engine=_engine())
+    except la_graph.ConvergenceError:
+        raise nx.PowerIterationFailedConvergence(max_iter) from None
+    return _by_node(G, x)
+
+
+def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=None, normalized=True, weight=None):
+    """Katz centrality as ``{node: value}`` by la_graph's power iteration (NetworkX's rule)."""
+    if max_iter < 1:                 # NetworkX's loop never runs, so it has not converged
+        raise nx.PowerIterationFailedConvergence(max_iter)
+    graph = _plain_call(G, "katz_centrality", weight)
+    b = _node_array(G, beta, 0.0) if isinstance(beta, dict) else beta
+    if not isinstance(b, (int, float, np.ndarray)):
+        raise NotImplementedError("beta must be a number or a dict over every node")
+    try:
+        x = _alg("katz_centrality")(graph, alpha, b, max_iter, tol, _node_array(G, nstart, 0.0), normalized,
+                                    weight is not None, engine=_engine())
+    except la_graph.ConvergenceError:
+        raise nx.PowerIterationFailedConvergence(max_iter) from None
+    return _by_node(G, x)
+
+
+def closeness_centrality(G, u=None, distance=None, wf_improved=True):
+    """Closeness as ``{node: value}``, or one node's value with ``u``; distances *to* each node."""
+    graph = _plain_call(G, "closeness_centrality", distance)
+    sources = None if u is None else [G.index[u]]
+    c = _alg("closeness_centrality")(graph, wf_improved=wf_improved, distance=distance is not None,
+                                     sources=sources, engine=_engine())
+    return float(c[0]) if u is not None else _by_node(G, c)
+
+
+def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
+    """Harmonic centrality as ``{node: value}`` over ``nbunch`` (default every node), all sources."""
+    if sources is not None:
+        raise NotImplementedError("harmonic_centrality with sources= is left to NetworkX")
+    graph = _plain_call(G, "harmonic_centrality", distance)
+    nodes = list(G.nodes) if nbunch is None else [v for v in G.nodes if v in set(nbunch)]
+    h = _alg("harmonic_centrality")(graph, distance=distance is not None,
+                                    sources=[G.index[v] for v in nodes], engine=_engine())
+    return dict(zip(nodes, h.tolist()))
+
+
+@declines("betweenness_centrality")
+def _betweenness_declines(a):
+    if a.get("weight") is not None:
+        return "weight (weighted, Dijkstra betweenness) is not supported"
+    return None

@@ -1,0 +1,103 @@
+"""Minimum spanning trees (NetworkX's ``algorithms.tree.mst``)."""
+
+from __future__ import annotations
+
+from operator import methodcaller
+
+import networkx as nx
+import numpy as np
+
+from ..graph import Graph
+from ._convert import _EXACT_INT
+from ._utils import _alg, _engine, declines
+
+__all__ = ["minimum_spanning_edges", "minimum_spanning_tree"]
+
+
+def _kruskal(G, weight, ignore_nan):
+    """Edge records ``(entry, key, data)`` of Kruskal's forest, in NetworkX's yield order."""
+    src, dst = G._src, G._dst
+    first = G._edges                            # G.edges order: each edge from its earlier endpoint
+    data = G._edge_data
+    if data is None and G._multigraph:
+        raise NotImplementedError("data=False on a multigraph: the edge keys were not converted")
+    if G._multigraph:                           # one record per parallel edge, in key order
+        e, keys, ds = [], [], []
+        for i in first.tolist():
+            for k, dd in data[i].items():
+                e.append(i)
+                keys.append(k)
+                ds.append(dd)
+        e = np.array(e, dtype=np.int64)
+    else:
+        e, keys = first, None
+        ds = [data[i] for i in first.tolist()] if data is not None else None
+    if ds is not None:
+        w = np.array(list(map(methodcaller("get", weight, 1), ds)) if weight is not None else [1] * len(ds))
+    else:
+        w = G.weights(weight) if weight is not None else np.ones(first.size)
+    if w.size and w.dtype.kind not in "biuf":
+        raise NotImplementedError(f"edge attribute {weight!r} holds values that are not real numbers")
+    if w.dtype.kind == "f":
+        nan = np.isnan(w)
+        if nan.any():
+            if not ignore_nan:
+                j = int(np.argmax(nan))
+                edge = (G.nodes[src[e[j]]], G.nodes[dst[e[j]]]) + ((keys[j],) if keys else ()) + (ds[j],)
+                raise ValueError(f"NaN found as an edge weight. Edge {edge}")
+            ok = np.flatnonzero(~nan)
+            w, e = w[ok], e[ok]
+            keys = [keys[j] for j in ok.tolist()] if keys else keys
+            ds = [ds[j] for j in ok.tolist()] if ds is not None else ds
+    if not w.size:
+        return []
+    if w.dtype.kind in "iub" and int(np.abs(w).max()) > _EXACT_INT:
+        raise NotImplementedError(f"integer weights beyond 2**53 in {weight!r} are not exact in float64")
+    order = np.argsort(w.astype(np.float64), kind="stable")           # NetworkX's sorted(): stable
+    rank = np.empty(w.size, np.float64)
+    rank[order] = np.arange(1, w.size + 1)
+    # distinct weights (the ranks): the minimum spanning forest is unique and is Kruskal's
+    F = Graph.from_edges(src[e], dst[e], rank, n=len(G), directed=False)
+    msf = _alg("minimum_spanning_forest")(F, engine=_engine())
+    chosen = order[np.sort(np.asarray(msf.weight, dtype=np.float64)).astype(np.int64) - 1].tolist()
+    return [(int(e[j]), keys[j] if keys else None, ds[j] if ds is not None else None) for j in chosen]
+
+
+def minimum_spanning_edges(G, algorithm="kruskal", weight="weight", keys=True, data=True, ignore_nan=False):
+    """Kruskal's minimum spanning forest edges, in NetworkX's order, with NetworkX's edge tuples.
+
+    Computed when called (so that a decline reaches NetworkX's dispatcher), yielded lazily.
+    """
+    if G.is_directed():              # NetworkX's @not_implemented_for("directed"), which its
+        raise nx.NetworkXNotImplemented("not implemented for directed type")   # minimum_spanning_tree meets here
+    if algorithm not in ("kruskal", "prim", "boruvka"):
+        raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
+    if algorithm != "kruskal":
+        raise NotImplementedError("only algorithm='kruskal' is supported")
+    lab, src, dst = G.nodes, G._src, G._dst
+    out = []
+    for e, k, d in _kruskal(G, weight, ignore_nan):
+        u, v = lab[src[e]], lab[dst[e]]
+        t = (u, v, k) if (G._multigraph and keys) else (u, v)
+        out.append(t + (d,) if data else t)
+    return iter(out)
+
+
+def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
+    """The minimum spanning forest as a NetworkX graph of ``G``'s class (Kruskal's, as NetworkX builds it)."""
+    edges = minimum_spanning_edges(G, algorithm, weight, keys=True, data=True, ignore_nan=ignore_nan)
+    T = G._nx_class()
+    T.graph.update(G.graph)
+    if G._node_data is not None:
+        T.add_nodes_from(zip(G.nodes, G._node_data))
+    else:
+        T.add_nodes_from(G.nodes)
+    T.add_edges_from(edges)
+    return T
+
+
+@declines("minimum_spanning_edges", "minimum_spanning_tree")
+def _mst_declines(a):
+    if a.get("algorithm", "kruskal") != "kruskal":
+        return "only algorithm='kruskal' gives NetworkX's exact tree when weights tie"
+    return None
