@@ -265,3 +265,28 @@ def test_ctrl_c_during_one_long_gpu_kernel(gpu_interrupted, case):
     assert res["raised"] == "KeyboardInterrupt", res
     assert res["after_s"] <= GPU_LIMIT_S, res
     assert res["small_ok"] is True and res["big_ok"] is True, res
+
+
+# ---------------------------------------------------------------- delta-stepping: one search, many calls
+@pytest.mark.parametrize("work", [1, 7, 1000])
+def test_one_delta_stepping_search_pauses_every_work_edges_with_the_same_answer(work):
+    """A single-source search returns to Python every ``work`` edges (so a Ctrl-C lands between calls);
+    pausing anywhere, the block pool grown between calls included, changes no distance or parent."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("graphblas")
+    import la_graph as lg
+    from la_graph.engines.cpu.fused import sssp as S
+    from la_graph.engines.cpu.objects import _unsigned
+
+    for G in (lg.generators.rmat(12, seed=3, weights=(1, 100)), lg.generators.grid_2d(40, 40, weights=(1, 9), seed=2)):
+        maxw = float(G.weights.max())
+        delta = S.effective_delta(0.5, maxw)          # many buckets: the pool grows
+        runs = []
+        for driven in (False, True):
+            d = np.full(G.n, np.inf)
+            p = np.full(G.n, -1, np.int64)
+            d[0], p[0] = 0.0, 0
+            args = (G.indptr, _unsigned(G.indices), G.weights, d, p, 0.0, delta, maxw)
+            S.delta_stepping_driven(*args, work) if driven else S.delta_stepping(*args)
+            runs.append((d, p))
+        assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])

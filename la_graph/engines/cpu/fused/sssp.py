@@ -20,7 +20,7 @@ import numpy as np
 from graphblas import Matrix, Vector
 
 from ..objects import _numpy_views, _queue, _unsigned
-from ._common import _drive, _need_full, _need_weights, fuses
+from ._common import CALL_WORK, _drive, _need_full, _need_weights, fuses
 
 #: most buckets the circular bucket array may hold (``max weight / delta + 3``);
 #: a smaller ``delta`` is raised to ``max weight / MAX_BUCKETS`` (results do not
@@ -44,8 +44,7 @@ def _more_blocks(ev, ex, bnext):
     ev2[:nblk * B] = ev
     ex2[:nblk * B] = ex
     bnext2[:nblk] = bnext
-    for b in range(nblk, 2 * nblk):
-        bnext2[b] = b + 1
+    bnext2[nblk:] = np.arange(nblk + 1, 2 * nblk + 1)
     bnext2[2 * nblk - 1] = -1
     return ev2, ex2, bnext2, nblk
 
@@ -84,23 +83,81 @@ def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
     The loop itself is :func:`_settle`, which never reallocates its arrays (an
     array reassigned inside a numba loop makes the whole loop ~2x slower: rome99
     0.165 -> 0.077 ms); when the block pool runs short it returns, the pool is
-    doubled here, and it resumes where it stopped.
+    doubled here, and it resumes where it stopped.  (One search of a batch; a
+    single search from Python is :func:`delta_stepping_driven`, which returns
+    to the interpreter every ``work`` edges.)
     """
     nb = int(maxw / delta) + 3
-    B = 256  # entries per block
+    starts = _starts(d, lo)  # apart from the appends below: this loop over n runs 10x faster alone
+    shead, stail, sfill, ev, ex, bnext, st = _buckets(nb, starts.size)
+    _bucket_fill(d, lo, delta, starts, shead, stail, sfill, ev, ex, bnext, st)
+    while _settle(indptr, indices, w, d, par, lo, delta, nb, _B, shead, stail, sfill, ev, ex, bnext, st,
+                  _NO_PAUSE) == _MORE_BLOCKS:
+        ev, ex, bnext = _grow(ev, ex, bnext, st)
+
+
+def delta_stepping_driven(indptr, indices, w, d, par, lo, delta, maxw, work):
+    """:func:`delta_stepping` in calls of about ``work`` edges each, so a Ctrl-C takes effect between them.
+
+    Its compiled calls return only numbers (the arrays are made and grown
+    here, in numpy): a returned array would be boxed by code that meets a
+    pending Ctrl-C.
+    """
+    nb = int(maxw / delta) + 3
+    starts = np.flatnonzero((d >= lo) & (d < np.inf))
+    shead, stail, sfill, ev, ex, bnext, st = _buckets.py_func(nb, starts.size)
+    _bucket_fill(d, lo, delta, starts, shead, stail, sfill, ev, ex, bnext, st)
+    while True:
+        why = _settle(indptr, indices, w, d, par, lo, delta, nb, _B, shead, stail, sfill, ev, ex, bnext, st, work)
+        if why == _DONE:
+            return
+        if why == _MORE_BLOCKS:  # _grow, uncompiled
+            ev, ex, bnext, head = _more_blocks.py_func(ev, ex, bnext)
+            bnext[bnext.size - 1] = st[0]
+            st[0] = head
+            st[1] += head
+
+
+_DONE, _MORE_BLOCKS, _PAUSED = 0, 1, 2
+_NO_PAUSE = np.int64(2**62)
+_B = 256  # entries per block
+
+
+@numba.njit(cache=True, nogil=True)
+def _grow(ev, ex, bnext, st):
+    """Double the block pool of a stopped :func:`_settle` (enough free blocks for every push the next
+    vertex can make, so the pool never grows inside the edge loop)."""
+    ev, ex, bnext, head = _more_blocks(ev, ex, bnext)
+    bnext[bnext.size - 1] = st[0]
+    st[0] = head
+    st[1] += head
+    return ev, ex, bnext
+
+
+@numba.njit(cache=True, nogil=True)
+def _buckets(nb, nstarts):
+    """Empty buckets and a free pool that holds ``nstarts`` initial entries (numpy only: also run uncompiled)."""
     shead = np.full(nb, -1, np.int64)
     stail = np.full(nb, -1, np.int64)
     sfill = np.zeros(nb, np.int64)
-    starts = _starts(d, lo)  # apart from the appends below: this loop over n runs 10x faster alone
-    nblk = max(16, min(starts.size, nb) + starts.size // B + 2)  # the initial entries fit: no growth in their loop
-    ev = np.empty(nblk * B, np.int64)
-    ex = np.empty(nblk * B, np.float64)
-    bnext = np.arange(1, nblk + 1, dtype=np.int64)
+    nblk = max(16, min(nstarts, nb) + nstarts // _B + 2)  # the initial entries fit: no growth in their loop
+    ev = np.empty(nblk * _B, np.int64)
+    ex = np.empty(nblk * _B, np.float64)
+    bnext = np.arange(1, nblk + 1)
     bnext[nblk - 1] = -1
-    free = 0
-    nfree = nblk
-    pending = 0
-    for i in range(starts.size):  # the initial entries
+    # free blocks, their count, pending entries, current bucket, block and entry to resume at (-2: none)
+    st = np.array([0, nblk, 0, 0, -2, 0], np.int64)
+    return shead, stail, sfill, ev, ex, bnext, st
+
+
+@numba.njit(cache=True, nogil=True)
+def _bucket_fill(d, lo, delta, starts, shead, stail, sfill, ev, ex, bnext, st):
+    """Put the initial entries ``starts`` into their buckets; the state ``st`` of :func:`_settle` updated."""
+    nb = shead.size
+    B = _B
+    free = st[0]
+    nfree = st[1]
+    for i in range(starts.size):
         v = starts[i]
         x = d[v]
         f = (x - lo) / delta
@@ -121,24 +178,18 @@ def delta_stepping(indptr, indices, w, d, par, lo, delta, maxw):
         ev[t * B + sfill[slot]] = v
         ex[t * B + sfill[slot]] = x
         sfill[slot] += 1
-        pending += 1
-    # free blocks, their count, pending entries, current bucket, block and entry to resume at (-2: none)
-    st = np.array([free, nfree, pending, 0, -2, 0], np.int64)
-    while _settle(indptr, indices, w, d, par, lo, delta, nb, B, shead, stail, sfill, ev, ex, bnext, st):
-        # enough free blocks for every push the next vertex can make, so the pool never grows
-        # inside the edge loop
-        ev, ex, bnext, head = _more_blocks(ev, ex, bnext)
-        bnext[bnext.size - 1] = st[0]
-        st[0] = head
-        st[1] += head
+    st[0] = free
+    st[1] = nfree
+    st[2] = starts.size
 
 
 @numba.njit(cache=True, nogil=True)
-def _settle(indptr, indices, w, d, par, lo, delta, nb, B, shead, stail, sfill, ev, ex, bnext, st):
-    """The bucket loop of :func:`delta_stepping` from the state ``st``; True: stopped for more blocks.
+def _settle(indptr, indices, w, d, par, lo, delta, nb, B, shead, stail, sfill, ev, ex, bnext, st, work):
+    """The bucket loop of :func:`delta_stepping` from the state ``st``: ``_DONE``, or why it stopped.
 
     It stops before taking a vertex whose pushes the free blocks might not
-    hold, with ``st`` pointing at that entry.
+    hold (``_MORE_BLOCKS``), or once it relaxed ``work`` edges (``_PAUSED``),
+    with ``st`` pointing at that entry.
     """
     want_par = par.size > 0
     free = st[0]
@@ -148,6 +199,7 @@ def _settle(indptr, indices, w, d, par, lo, delta, nb, B, shead, stail, sfill, e
     blk = st[4]
     i = st[5]
     resume = blk != -2
+    done = 0
     while pending > 0:
         slot = cur % nb
         if resume:
@@ -174,14 +226,16 @@ def _settle(indptr, indices, w, d, par, lo, delta, nb, B, shead, stail, sfill, e
                 pending -= 1
                 continue  # stale: u improved since
             deg = indptr[u + 1] - indptr[u]
-            if nfree <= min(deg, nb) + deg // B:
+            short = nfree <= min(deg, nb) + deg // B
+            if short or done >= work:
                 st[0] = free
                 st[1] = nfree
                 st[2] = pending
                 st[3] = cur
                 st[4] = blk
                 st[5] = i
-                return True
+                return 1 if short else 2
+            done += deg + 1
             i += 1
             pending -= 1
             for k in range(indptr[u], indptr[u + 1]):
@@ -225,7 +279,7 @@ def _settle(indptr, indices, w, d, par, lo, delta, nb, B, shead, stail, sfill, e
         cur += 1
         while shead[cur % nb] == -1:
             cur += 1
-    return False
+    return 0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -441,13 +495,13 @@ def _bucket_width(delta, maxw):
 
 @fuses
 def sssp_delta_stepping(E, G, d, parent, bucket, delta):
-    """Every bucket from ``bucket`` on, in one numba loop (``next_bucket`` is then None)."""
+    """Every bucket from ``bucket`` on, in numba calls of bounded work (``next_bucket`` is then None)."""
     _need_weights("sssp_delta_stepping", G)
     _search_vectors("sssp_delta_stepping", d, parent)
     maxw = _max_weight(G)
     with _numpy_views(d, parent) as (dd, pp):   # d and parent lent to the kernel: updated in place, no copies
-        delta_stepping(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta, _bucket_width(delta, maxw),
-                       maxw)
+        delta_stepping_driven(G.indptr, _unsigned(G.indices), G.weights, dd, pp, bucket * delta,
+                              _bucket_width(delta, maxw), maxw, CALL_WORK)
     return d, parent, None
 
 
