@@ -124,6 +124,11 @@ def _parser():
     run.add_argument("--variant", default=None, metavar="V",
                      help="pagerank: networkx, gap or graphalytics (default networkx)")
     run.add_argument("--k", type=int, default=None, help="bc: sample this many sources (default: all, exact)")
+    run.add_argument("--metric", default=None, metavar="M",
+                     help="similarity: jaccard, overlap, cosine, sorensen, adamic_adar or resource_allocation "
+                          "(default jaccard)")
+    run.add_argument("--top-k", dest="top_k", type=int, default=None, metavar="K",
+                     help="similarity: each vertex's K most similar (default: every pair with a common neighbour)")
     run.add_argument("--out", type=Path, default=None, metavar="FILE.json",
                      help="write the summary, timings and result arrays as JSON to this file (FILE.npz: the "
                           "arrays as numpy's .npz, the rest as JSON in its 'run' entry; for large results)")
@@ -440,7 +445,8 @@ _ADVICE = {
                                                                     "keep them, silently)",
 }
 #: the Python arguments that are options of ``la-graph run``, in ``name=value`` advice
-_ARGUMENT = re.compile(r"\b(engine|method|variant|delta|max_iter|alpha|tol|k|seed|base|fmt)='?([\w.+-]+)'?")
+_ARGUMENT = re.compile(r"\b(engine|method|variant|delta|max_iter|alpha|tol|k|seed|base|fmt|metric|top_k)"
+                       r"='?([\w.+-]+)'?")
 
 
 def _cli_words(message):
@@ -453,7 +459,7 @@ def _cli_words(message):
         message = message.replace(api, cli)
     message = _ARGUMENT.sub(lambda m: f"--{'format' if m[1] == 'fmt' else m[1].replace('_', '-')} {m[2]}", message)
     message = re.sub(r"\b(raise )max_iter or tol\b", r"\1--max-iter or --tol", message)
-    message = re.sub(r"^(variant|method|delta|max_iter|alpha|tol|k|seed|sources?) (must|is)\b",
+    message = re.sub(r"^(variant|method|delta|max_iter|alpha|tol|k|seed|sources?|metric|top_k) (must|is)\b",
                      lambda m: f"--{m[1].replace('_', '-')} {m[2]}", message)
     return re.sub(r"^(sources?)\b(?=\[| \d| -)", r"--\1", message)
 

@@ -2445,3 +2445,215 @@ def check_closeness(G, values, *, harmonic=False, wf_improved=True, distance=Non
                 c = c * r / (n - 1)
             want[start:start + len(batch)] = c if n > 1 else 0.0
     _compare("harmonic" if harmonic else "closeness", values, want, rtol * max(1.0, float(np.abs(want).max(initial=0))))
+
+
+# ---------------------------------------------------------------- similarity (Jaccard and kin)
+__all__ += ["check_similarity"]
+
+_SIMILARITY = ("jaccard", "overlap", "cosine", "sorensen", "adamic_adar", "resource_allocation")
+
+
+def _neighbour_sets(G):
+    """``(indptr, indices)``: each vertex's out-neighbours without self-loops, sorted, as CSR (int64)."""
+    rows, cols = G.edges()
+    off = rows != cols
+    indptr = np.zeros(G.n + 1, np.int64)
+    np.cumsum(np.bincount(rows[off], minlength=G.n), out=indptr[1:])
+    return indptr, cols[off].astype(np.int64)
+
+
+def _common_neighbours(indptr, indices, u, v, weight, budget=1 << 23):
+    """Per pair ``(u[i], v[i])``: how many neighbours the two sets share (``weight`` None), or the sum of
+    ``weight`` over them -- the sets intersected by sorting, in chunks of at most ``budget`` neighbours."""
+    n = indptr.size - 1
+    out = np.zeros(u.size)
+    deg = np.diff(indptr)
+    load = np.cumsum(deg[u] + deg[v])
+    start = 0
+    while start < u.size:
+        stop = max(start + 1, int(np.searchsorted(load, (load[start - 1] if start else 0) + budget, "right")))
+        cu, cv = u[start:stop], v[start:stop]
+        tag = np.arange(cu.size, dtype=np.int64) * n
+        ku = np.repeat(tag, deg[cu]) + _gather_rows(indptr, indices, cu)
+        kv = np.repeat(tag, deg[cv]) + _gather_rows(indptr, indices, cv)
+        both = np.intersect1d(ku, kv, assume_unique=True)
+        w = None if weight is None else weight[both % n]
+        out[start:stop] = np.bincount(both // n, weights=w, minlength=cu.size)
+        start = stop
+    return out
+
+
+def _neighbour_weight(metric, indices, n):
+    """The weight of each common neighbour in ``metric``'s sum (``1 / log d``, ``1 / d``, ``d`` its in-degree:
+    its degree when undirected), or None for the metrics that count them."""
+    if metric not in ("adamic_adar", "resource_allocation"):
+        return None
+    d = np.bincount(indices, minlength=n).astype(np.float64)
+    with np.errstate(divide="ignore"):
+        return 1.0 / np.log(d) if metric == "adamic_adar" else 1.0 / d
+
+
+def _similarity_scores(metric, indptr, indices, u, v, common=None):
+    """The ``metric`` of the pairs ``(u, v)`` by its definition (NetworkX's link-prediction formulas), from
+    ``common`` (their shared neighbours counted, or weighed: default by intersecting the sets)."""
+    deg = np.diff(indptr).astype(np.float64)
+    if common is None:
+        common = _common_neighbours(indptr, indices, u, v, _neighbour_weight(metric, indices, deg.size))
+    if metric in ("adamic_adar", "resource_allocation"):
+        return common
+    du, dv = deg[u], deg[v]
+    den = {"jaccard": du + dv - common, "overlap": np.minimum(du, dv), "cosine": np.sqrt(du * dv),
+           "sorensen": (du + dv) / 2}[metric]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, common / den, 0.0)
+
+
+def _close(a, b, rtol):
+    """Where ``a`` is ``b`` within ``rtol`` (relative, absolute below 1); equal infinities too."""
+    with np.errstate(invalid="ignore"):
+        return (a == b) | (np.abs(a - b) <= rtol * np.maximum(1.0, np.abs(b)))
+
+
+def _candidates(indptr, indices, rows, upper, weight=None):
+    """Per row ``r`` of ``rows``: the vertices sharing a neighbour with it (``> r`` if ``upper``, else ``!= r``)
+    and how many they share (or their ``weight`` summed), as ``(r, v, common)`` sorted by ``(r, v)``: scipy's
+    product of the rows with the transposed structure."""
+    n = indptr.size - 1
+    C = sp.csr_array((np.ones(indices.size), indices, indptr), shape=(n, n))
+    R = C[rows] if weight is None else C[rows] @ sp.diags_array(np.where(np.isfinite(weight), weight, 0.0))
+    P = (R @ C.T).tocoo()
+    r, c = rows[P.row].astype(np.int64), P.col.astype(np.int64)
+    keep = c > r if upper else c != r
+    r, c, x = r[keep], c[keep], P.data[keep]
+    order = np.lexsort((c, r))
+    return r[order], c[order], x[order]
+
+
+def check_similarity(G, u, v, score, *, metric="jaccard", complete=False, top_k=None, sample=None, seed=0,
+                     rtol=1e-9):
+    """Check a similarity result (:func:`la_graph.similarity`) by intersecting neighbour sets with numpy.
+
+    Every listed pair's score must be the ``metric`` of its two neighbour sets
+    (out-neighbours, self-loops left out).  ``complete``: the pairs are every
+    ``u < v`` sharing a neighbour (scipy's ``C C'``), each once, sorted by
+    ``(u, v)``, none other.  ``top_k``: each vertex's entries are its
+    ``top_k`` best (score descending, ties to the smaller id) of the vertices
+    sharing a neighbour with it.  ``sample``: check that many random pairs
+    (and, for ``complete`` or ``top_k``, that many random vertices' rows)
+    instead of all.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_similarity
+    >>> G = Graph.from_edges([0, 0, 1, 1, 2], [1, 2, 2, 3, 3])
+    >>> check_similarity(G, [0, 1], [3, 2], [1.0, 0.5])
+    >>> check_similarity(G, [0, 0, 0, 1, 1, 2], [1, 2, 3, 2, 3, 3], [0.25, 0.25, 1.0, 0.5, 0.25, 0.25], complete=True)
+    """
+    V.check_graph(G)
+    if metric not in _SIMILARITY:
+        _fail(f"unknown metric {metric!r}; known: {', '.join(_SIMILARITY)}")
+    n = G.n
+    u, v, score = np.asarray(u), np.asarray(v), np.asarray(score)
+    if not (u.ndim == v.ndim == score.ndim == 1 and u.shape == v.shape == score.shape):
+        _fail(f"u, v and score must be 1-D arrays of one length, got shapes {u.shape}, {v.shape}, {score.shape}")
+    if u.size and (u.dtype.kind not in "iu" or v.dtype.kind not in "iu"):
+        _fail(f"u and v must be integer vertex ids, got {u.dtype} and {v.dtype}")
+    u, v, score = u.astype(np.int64), v.astype(np.int64), score.astype(np.float64)
+    bad = np.flatnonzero((u < 0) | (u >= n) | (v < 0) | (v >= n))
+    if bad.size:
+        i = int(bad[0])
+        _fail(f"pair {i} = ({u[i]}, {v[i]}) is not a pair of vertices of the graph (0..{n - 1})")
+    indptr, indices = _neighbour_sets(G)
+    rng = np.random.default_rng(seed)
+    at = np.arange(u.size) if sample is None or u.size <= sample else np.sort(rng.choice(u.size, sample, False))
+    want = _similarity_scores(metric, indptr, indices, u[at], v[at])
+    wrong = np.flatnonzero(~_close(score[at], want, rtol))
+    if wrong.size:
+        i = int(at[wrong[0]])
+        _fail(f"score[{i}] of pair ({u[i]}, {v[i]}) = {score[i]!r}, but its {metric} is {want[wrong[0]]!r}")
+    rows = np.arange(n) if sample is None or n <= sample else np.sort(rng.choice(n, sample, False))
+    if complete:
+        _check_all_pairs(indptr, indices, u, v, rows)
+    if top_k is not None:
+        _check_top_k(metric, indptr, indices, u, v, score, rows, int(top_k), rtol)
+
+
+def _row_ranges(u, rows):
+    """Where each of ``rows`` begins and ends in ``u``, which must be sorted."""
+    return np.searchsorted(u, rows, "left"), np.searchsorted(u, rows, "right")
+
+
+def _check_all_pairs(indptr, indices, u, v, rows):
+    """The pairs are exactly the ``u < v`` sharing a neighbour, sorted, at ``rows`` (every row: all of them)."""
+    n = indptr.size - 1
+    key = u * n + v
+    if key.size > 1 and not bool(np.all(key[1:] > key[:-1])):
+        i = int(np.flatnonzero(key[1:] <= key[:-1])[0]) + 1
+        _fail(f"pair {i} = ({u[i]}, {v[i]}) is out of (u, v) order or repeated")
+    if u.size and not bool(np.all(u < v)):
+        i = int(np.flatnonzero(u >= v)[0])
+        _fail(f"pair {i} = ({u[i]}, {v[i]}) does not have u < v")
+    for start in range(0, rows.size, 4096):
+        batch = rows[start:start + 4096]
+        r, c, _ = _candidates(indptr, indices, batch, upper=True)
+        lo, hi = _row_ranges(u, batch)
+        got = np.concatenate([key[a:b] for a, b in zip(lo.tolist(), hi.tolist())]) if batch.size else key[:0]
+        want = r * n + c
+        if got.size != want.size or not np.array_equal(got, want):
+            extra = np.setdiff1d(got, want)
+            if extra.size:
+                a, b = divmod(int(extra[0]), n)
+                _fail(f"pair ({a}, {b}) is listed but the two share no neighbour")
+            a, b = divmod(int(np.setdiff1d(want, got)[0]), n)
+            _fail(f"pair ({a}, {b}) shares a neighbour but is missing")
+
+
+def _check_top_k(metric, indptr, indices, u, v, score, rows, k, rtol):
+    """At ``rows``: each row's entries are its ``k`` best candidates, score descending, ties to the smaller id."""
+    if u.size > 1 and not bool(np.all(u[1:] >= u[:-1])):
+        i = int(np.flatnonzero(u[1:] < u[:-1])[0]) + 1
+        _fail(f"entry {i} (u = {u[i]}) is out of u order")
+    for start in range(0, rows.size, 4096):
+        batch = rows[start:start + 4096]
+        r, c, common = _candidates(indptr, indices, batch, upper=False,
+                                   weight=_neighbour_weight(metric, indices, indptr.size - 1))
+        s = _similarity_scores(metric, indptr, indices, r, c, common)
+        lo, hi = _row_ranges(u, batch)
+        clo, chi = _row_ranges(r, batch)
+        for x, a, b, ca, cb in zip(batch.tolist(), lo.tolist(), hi.tolist(), clo.tolist(), chi.tolist()):
+            _check_top_row(x, v[a:b], score[a:b], c[ca:cb], s[ca:cb], k, rtol, metric)
+
+
+def _check_top_row(x, got_v, got_s, cand, cand_s, k, rtol, metric):
+    if got_v.size != min(k, cand.size):
+        _fail(f"vertex {x} has {got_v.size} entries, expected {min(k, cand.size)} (top_k = {k} of the "
+              f"{cand.size} vertices sharing a neighbour with it)")
+    if got_v.size == 0:
+        return
+    at = np.searchsorted(cand, got_v)
+    at = np.minimum(at, cand.size - 1)
+    missing = np.flatnonzero(cand[at] != got_v)
+    if missing.size:
+        _fail(f"vertex {x}'s entry {int(got_v[missing[0]])} shares no neighbour with it (or is {x} itself)")
+    if np.unique(got_v).size != got_v.size:
+        _fail(f"vertex {x} lists a vertex twice: {got_v.tolist()}")
+    true = cand_s[at]
+    # a count's ratio is one rounding of exact integers, so its ties are exact and go to the smaller id; a sum
+    # over the common neighbours rounds in the order it adds, so within rtol of a tie either order is right
+    summed = metric in ("adamic_adar", "resource_allocation")
+    tol = rtol * np.maximum(1.0, np.abs(true)) if summed else np.zeros(true.size)
+    for i in range(got_v.size - 1):
+        up, tie = true[i + 1] - true[i] > tol[i], true[i + 1] == true[i] and not summed
+        if up or (tie and got_v[i + 1] < got_v[i]):
+            _fail(f"vertex {x}: entry {int(got_v[i + 1])} ({metric} {true[i + 1]!r}) should come before "
+                  f"{int(got_v[i])} ({true[i]!r}): score descending, ties to the smaller id")
+    last_v, last_s = int(got_v[-1]), float(true[-1])
+    left = np.ones(cand.size, bool)
+    left[at] = False
+    near = rtol * max(1.0, abs(last_s)) if summed else 0.0
+    better = np.flatnonzero(left & ((cand_s > last_s + near) | ((cand_s == last_s) & (cand < last_v) & ~summed)))
+    if better.size:
+        y = int(cand[better[0]])
+        _fail(f"vertex {x}: {y} ({metric} {float(cand_s[better[0]])!r}) should be among its top {k}, before "
+              f"{last_v} ({last_s!r})")

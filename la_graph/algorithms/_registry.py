@@ -72,7 +72,8 @@ ENGINES = ("cpu", "gpu", "dask", "reference")
 ENGINE_DOC = """engine : str, optional
     ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine."""
 #: the options of ``la-graph run`` that only some algorithms read (argparse ``dest`` names)
-RUN_OPTIONS = ("source", "sources", "method", "delta", "seed", "alpha", "max_iter", "tol", "variant", "k")
+RUN_OPTIONS = ("source", "sources", "method", "delta", "seed", "alpha", "max_iter", "tol", "variant", "k",
+               "metric", "top_k")
 
 
 @dataclass(frozen=True)
