@@ -213,8 +213,7 @@ def test_bfs_errors_and_declines():
         nx.single_source_shortest_path_length(G, 9, backend=B)
     with pytest.raises(NotImplementedError):
         list(nx.bfs_edges(G, 0, sort_neighbors=sorted, backend=B))
-    with pytest.raises(NotImplementedError):
-        list(nx.bfs_edges(nx.DiGraph([(0, 1)]), 1, reverse=True, backend=B))
+    assert list(nx.bfs_edges(nx.DiGraph([(0, 1)]), 1, reverse=True, backend=B)) == [(1, 0)]
     # dispatched by priority, a declined call runs NetworkX's own code
     with nx.config.backend_priority(algos=[B]):
         assert list(nx.bfs_edges(G, 0, sort_neighbors=sorted)) == [(0, 1), (1, 2)]
@@ -479,3 +478,185 @@ def test_networkx_own_tests_pass_on_the_backend(engine):
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout
+
+
+# ---------------------------------------------------------------- every dispatched function against NetworkX
+def _run(f, *args, **kwargs):
+    """``("ok", result)`` with generators listed and paths dicts kept, or ``("raise", exception type)``."""
+    try:
+        r = f(*args, **kwargs)
+        if hasattr(r, "__next__"):
+            r = list(r)
+        return "ok", r
+    except (nx.NetworkXException, KeyError, ValueError, ZeroDivisionError, IndexError) as exc:
+        return "raise", type(exc)
+
+
+def _is_path(G, p, weight=None):
+    return all(G.has_edge(u, v) for u, v in zip(p, p[1:]))
+
+
+def _path_len(G, p, weight):
+    if weight is None:
+        return len(p) - 1
+    return sum(min((d.get(weight, 1) for d in G[u][v].values())) if G.is_multigraph() else G[u][v].get(weight, 1)
+               for u, v in zip(p, p[1:]))
+
+
+def _same(mode, G, got, want, weight=None):
+    """Whether ``got`` is NetworkX's ``want`` under comparison ``mode``."""
+    if mode == "eq":                       # equal, key order too
+        return got == want and (not isinstance(want, dict) or list(got) == list(want))
+    if mode == "dict":                     # equal, any order
+        return got == want
+    if mode == "sets":                     # a list of sets in any order
+        return sorted(map(sorted_key, got)) == sorted(map(sorted_key, want))
+    if mode == "approx":
+        if isinstance(want, dict):
+            return got.keys() == want.keys() and all(math.isclose(got[k], want[k], rel_tol=1e-9, abs_tol=1e-12)
+                                                      for k in want)
+        return math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12)
+    if mode == "graph":
+        return nx.utils.graphs_equal(got, want) and list(got.edges) == list(want.edges)
+    if mode in ("paths", "mpaths"):        # {node: path}: the same keys, each a path of NetworkX's length
+        if isinstance(want, list):         # one path ("mpaths": from any of several sources)
+            return (got[0] == want[0] or mode == "mpaths") and got[-1] == want[-1] and _is_path(G, got) and \
+                math.isclose(_path_len(G, got, weight), _path_len(G, want, weight))
+        return got.keys() == want.keys() and all(
+            _same(mode, G, got[k], want[k], weight) for k in want)
+    if mode == "pairs":                    # (node, x) pairs: the same nodes in order, x compared as "paths"/"dict"
+        return [a for a, _ in got] == [a for a, _ in want] and all(
+            _same("paths" if isinstance(next(iter(w.values()), None), list) else "dict", G, g, w, weight)
+            for (_, g), (_, w) in zip(got, want))
+    if mode in ("dist_paths", "mdist_paths"):     # (distances, paths) or (distance, path)
+        return _same("dict" if isinstance(want[0], dict) else "approx", G, got[0], want[0]) and \
+            _same(mode[:-10] + "paths", G, got[1], want[1], weight)
+    if mode == "pairs_dist_paths":
+        return [a for a, _ in got] == [a for a, _ in want] and all(
+            _same("dist_paths", G, g, w, weight) for (_, g), (_, w) in zip(got, want))
+    raise AssertionError(mode)
+
+
+def _graphs(directed, weights=None, n=None):
+    """Small graphs: random (shuffled, odd labels, disconnected ones), a path, one node, the empty graph."""
+    cls = nx.DiGraph if directed else nx.Graph
+    out = [random_graph(seed, directed=directed, weights=weights, n=n or 12, p=p) for seed, p in
+           ((1, 0.15), (2, 0.3), (4, 0.1))]
+    P = cls()
+    nx.add_path(P, ["a", "b", "c", "d"], weight=2)
+    out += [P, cls([("x", "x")]), cls()]
+    return out
+
+
+def _nodes(G, k=2):
+    return list(G)[:k] + ["missing"]
+
+
+#: NetworkX function -> (comparison, graph kinds ("u" undirected, "d" directed), weights, calls(G) -> [(args,
+#: kwargs)]): run through the backend and by NetworkX on each graph, results compared
+CALLS = {
+    "connected_components": ("sets", "u", None, lambda G: [((), {})]),
+    "number_connected_components": ("eq", "ud", None, lambda G: [((), {})]),
+    "is_connected": ("eq", "ud", None, lambda G: [((), {})]),
+    "node_connected_component": ("eq", "u", None, lambda G: [((v,), {}) for v in _nodes(G)]),
+    "weakly_connected_components": ("eq", "ud", None, lambda G: [((), {})]),
+    "number_weakly_connected_components": ("eq", "ud", None, lambda G: [((), {})]),
+    "is_weakly_connected": ("eq", "d", None, lambda G: [((), {})]),
+    "strongly_connected_components": ("sets", "d", None, lambda G: [((), {})]),
+    "number_strongly_connected_components": ("eq", "ud", None, lambda G: [((), {})]),
+    "is_strongly_connected": ("eq", "ud", None, lambda G: [((), {})]),
+    "is_directed_acyclic_graph": ("eq", "ud", None, lambda G: [((), {})]),
+    "bfs_edges": ("eq", "ud", None, lambda G: [((v,), {"reverse": r, "depth_limit": d}) for v in _nodes(G)
+                                               for r in (False, True) for d in (None, 1)]),
+    "bfs_tree": ("graph", "ud", None, lambda G: [((v,), {"reverse": r, "depth_limit": d}) for v in _nodes(G)
+                                                 for r in (False, True) for d in (None, 2)]),
+    "bfs_predecessors": ("eq", "ud", None, lambda G: [((v,), {"depth_limit": d}) for v in _nodes(G)
+                                                      for d in (None, 1)]),
+    "bfs_successors": ("eq", "ud", None, lambda G: [((v,), {"depth_limit": d}) for v in _nodes(G)
+                                                    for d in (None, 1)]),
+    "bfs_layers": ("eq", "ud", None, lambda G: [((v,), {}) for v in _nodes(G)] + [((list(G)[:3],), {})]),
+    "descendants_at_distance": ("eq", "ud", None, lambda G: [((v, d), {}) for v in _nodes(G) for d in (0, 1, 2, 9)]),
+    "descendants": ("eq", "ud", None, lambda G: [((v,), {}) for v in _nodes(G)]),
+    "ancestors": ("eq", "ud", None, lambda G: [((v,), {}) for v in _nodes(G)]),
+    "has_path": ("eq", "ud", None, lambda G: [((u, v), {}) for u in _nodes(G) for v in _nodes(G)]),
+    "single_source_shortest_path_length": ("eq", "ud", None, lambda G: [((v,), {"cutoff": c}) for v in _nodes(G)
+                                                                        for c in (None, 1)]),
+    "single_source_shortest_path": ("eq", "ud", None, lambda G: [((v,), {"cutoff": c}) for v in _nodes(G)
+                                                                 for c in (None, 1)]),
+    "single_target_shortest_path_length": ("eq", "ud", None, lambda G: [((v,), {"cutoff": c}) for v in _nodes(G)
+                                                                        for c in (None, 2)]),
+    "single_target_shortest_path": ("eq", "ud", None, lambda G: [((v,), {"cutoff": c}) for v in _nodes(G)
+                                                                 for c in (None, 2)]),
+    "all_pairs_shortest_path_length": ("pairs", "ud", None, lambda G: [((), {}), ((), {"cutoff": 1})]),
+    "all_pairs_shortest_path": ("pairs", "ud", None, lambda G: [((), {}), ((), {"cutoff": 1})]),
+    "bidirectional_shortest_path": ("paths", "ud", None, lambda G: [((u, v), {}) for u in _nodes(G)
+                                                                    for v in _nodes(G)]),
+    "predecessor": ("eq", "ud", None, lambda G: [((v,), {"cutoff": c}) for v in _nodes(G) for c in (None, 1)]
+                    + [((v,), {"target": t, "return_seen": True}) for v in _nodes(G, 1) for t in _nodes(G)]),
+    "single_source_dijkstra_path_length": ("dict", "ud", "float", lambda G: [((v,), {"cutoff": c})
+                                                                            for v in _nodes(G) for c in (None, 2)]),
+    "single_source_dijkstra_path": ("paths", "ud", "float", lambda G: [((v,), {}) for v in _nodes(G)]),
+    "single_source_dijkstra": ("dist_paths", "ud", "int", lambda G: [((v,), {"target": t}) for v in _nodes(G)
+                                                                     for t in [None, *_nodes(G)]]),
+    "dijkstra_path": ("paths", "ud", "float", lambda G: [((u, v), {}) for u in _nodes(G) for v in _nodes(G)]),
+    "dijkstra_path_length": ("approx", "ud", "float", lambda G: [((u, v), {}) for u in _nodes(G)
+                                                                 for v in _nodes(G)]),
+    "multi_source_dijkstra": ("mdist_paths", "ud", "int", lambda G: [((set(list(G)[:2]),), {}),
+                                                                    ((set(list(G)[:2]),), {"cutoff": 2})]),
+    "multi_source_dijkstra_path": ("mpaths", "ud", "float", lambda G: [((set(list(G)[:3]),), {})]),
+    "multi_source_dijkstra_path_length": ("dict", "ud", "float", lambda G: [((set(list(G)[:3]),), {}),
+                                                                            (({"missing"},), {}), ((set(),), {})]),
+    "all_pairs_dijkstra": ("pairs_dist_paths", "ud", "int", lambda G: [((), {})]),
+    "all_pairs_dijkstra_path": ("pairs", "ud", "float", lambda G: [((), {})]),
+    "all_pairs_dijkstra_path_length": ("pairs", "ud", "int", lambda G: [((), {}), ((), {"cutoff": 3})]),
+    "bidirectional_dijkstra": ("dist_paths", "ud", "int", lambda G: [((u, v), {}) for u in _nodes(G)
+                                                                     for v in _nodes(G)]),
+    "bellman_ford_path_length": ("eq", "ud", "neg", lambda G: [((u, v), {}) for u in _nodes(G) for v in _nodes(G)]),
+    "bellman_ford_path": ("paths", "ud", "neg", lambda G: [((u, v), {}) for u in _nodes(G) for v in _nodes(G)]),
+    "single_source_bellman_ford": ("dist_paths", "ud", "neg", lambda G: [((v,), {}) for v in _nodes(G)]),
+    "single_source_bellman_ford_path": ("paths", "ud", "neg", lambda G: [((v,), {}) for v in _nodes(G)]),
+    "single_source_bellman_ford_path_length": ("dict", "ud", "neg", lambda G: [((v,), {}) for v in _nodes(G)]),
+    "all_pairs_bellman_ford_path": ("pairs", "d", "neg", lambda G: [((), {})]),
+    "all_pairs_bellman_ford_path_length": ("pairs", "d", "neg", lambda G: [((), {})]),
+    "negative_edge_cycle": ("eq", "ud", "neg", lambda G: [((), {})]),
+    "shortest_path": ("paths", "ud", "int", lambda G: [((), {"source": s, "target": t, "weight": w, "method": m})
+                                                      for s in list(G)[:1] + [None] for t in list(G)[1:2]
+                                                      for w in (None, "weight")
+                                                      for m in ("dijkstra", "bellman-ford")]),
+    "shortest_path_length": ("dict", "ud", "int", lambda G: [((), {"source": s, "target": t, "weight": w, "method": m})
+                                                           for s in list(G)[:1] + [None] for t in list(G)[1:2]
+                                                           for w in (None, "weight")
+                                                           for m in ("dijkstra", "bellman-ford")]),
+    "floyd_warshall": ("dict", "ud", "int", lambda G: [((), {})]),
+}
+
+
+def _compare(name, G, args, kwargs, mode, weight="weight"):
+    f = getattr(nx, name)
+    want = _run(f, G, *args, **kwargs)
+    got = _run(f, G, *args, backend=B, **kwargs)
+    if want[0] == "raise":
+        assert got == want, (name, args, kwargs, got, want)
+        return
+    assert got[0] == "ok", (name, args, kwargs, got, want)
+    if name in ("shortest_path", "shortest_path_length") and kwargs.get("source") is None:
+        mode = "pairs" if kwargs.get("target") is None else mode
+    w = kwargs.get("weight", weight) if "weight" in kwargs or mode in ("paths", "mpaths", "dist_paths", "mdist_paths", "pairs",
+                                                                        "pairs_dist_paths") else None
+    if name in ("bidirectional_shortest_path", "all_pairs_shortest_path", "predecessor") or \
+            (name.startswith("shortest_path") and kwargs.get("weight") is None):
+        w = None
+    if isinstance(want[1], dict) and mode in ("paths", "mpaths") and want[1] and not isinstance(next(iter(want[1].values())), list):
+        mode = "dict"
+    assert _same(mode, G, got[1], want[1], w), (name, args, kwargs, got[1], want[1])
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_against_networkx(name, engine):
+    if engine.name != "cpu":
+        pytest.skip("the algorithms' engines are tested by their own tests")
+    mode, kinds, weights, calls = CALLS[name]
+    for directed in [k == "d" for k in kinds]:
+        for G in _graphs(directed, weights):
+            for args, kwargs in calls(G):
+                _compare(name, G, args, kwargs, mode)

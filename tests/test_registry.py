@@ -100,8 +100,23 @@ def cli_table():
     return "\n".join(rows)
 
 
+def networkx_table():
+    """Every NetworkX function the backend dispatches: the la_graph algorithm behind it (its page) and the first
+    paragraph of the backend function's docstring (what it gives, what it declines)."""
+    from la_graph import nx_backend         # imports networkx: only where the table is written or checked
+
+    rows = ["| NetworkX function | la_graph algorithm | what la_graph gives |", "|---|---|---|"]
+    for name, alg in R.networkx_functions().items():
+        a = R.REGISTRY[alg]
+        where = f"[`{alg}`]({a.page})" if a.page else f"`{alg}`"
+        doc = " ".join(inspect.getdoc(getattr(nx_backend, name)).split("\n\n")[0].split()).replace("|", "\\|")
+        rows.append(f"| `{name}` | {where} | {doc} |")
+    return "\n".join(rows)
+
+
 #: (file, block name) -> its text
 BLOCKS = {
+    ("docs/networkx.md", "networkx-functions"): networkx_table,
     ("docs/writing-an-engine.md", "fused-steps"): fused_steps_table,
     ("docs/cli.md", "cli-algorithms"): cli_table,
 }
@@ -210,6 +225,20 @@ def test_readme_and_cli_docs_name_every_algorithm_and_subcommand():
 
 
 # ---------------------------------------------------------------------- NetworkX
+def nx_functions_source():
+    """``_la_graph_nx/__init__.py`` with its literal ``FUNCTIONS`` tuple listing the registered ``networkx=`` names."""
+    body = "".join(f'    "{name}",\n' for name in R.networkx_functions())
+    return re.sub(r"^FUNCTIONS = \(\n.*?^\)", lambda m: "FUNCTIONS = (\n" + body + ")", _read(NX_INFO), count=1,
+                  flags=re.S | re.M)
+
+
+NX_INFO = "_la_graph_nx/__init__.py"
+
+
+def test_nx_functions_literal_is_current():
+    assert nx_functions_source() == _read(NX_INFO), f"{NX_INFO}: FUNCTIONS is stale: run python tests/test_registry.py --write"
+
+
 def test_networkx_functions_are_the_registered_ones():
     import _la_graph_nx
 
@@ -331,3 +360,6 @@ if __name__ == "__main__":
         if new != _read(rel):
             (ROOT / rel).write_text(new, encoding="utf-8")
             print(f"wrote {rel} ({name})")
+    if nx_functions_source() != _read(NX_INFO):
+        (ROOT / NX_INFO).write_text(nx_functions_source(), encoding="utf-8")
+        print(f"wrote {NX_INFO} (FUNCTIONS)")

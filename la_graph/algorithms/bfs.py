@@ -133,7 +133,11 @@ class BFSResult:
 
 @algorithm("bfs", cli=Cli("bfs", "breadth-first search from --source (levels, parents) or from --sources",
                          options=("source", "sources")),
-           networkx=("bfs_edges", "single_source_shortest_path_length"), checker=Checker("check_bfs", lambda G, r, a: verify.check_bfs(G, searched(r), fields(r, "level", "parent")),
+           networkx=("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers", "descendants_at_distance",
+                     "single_source_shortest_path_length", "single_source_shortest_path",
+                     "single_target_shortest_path_length", "single_target_shortest_path",
+                     "all_pairs_shortest_path_length", "all_pairs_shortest_path", "bidirectional_shortest_path",
+                     "predecessor"), checker=Checker("check_bfs", lambda G, r, a: verify.check_bfs(G, searched(r), fields(r, "level", "parent")),
                            sampled="check_bfs_sample levels only", sample_ok=lambda G, a: a["level"],
                            sample=lambda G, r, a: per_source(verify.check_bfs_sample, G, r, r.level)), bench=("bfs",),
            page="algorithms/bfs.md",

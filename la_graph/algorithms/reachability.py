@@ -78,6 +78,7 @@ def sweep(E, A, Q, visited, *, parent=None, level=None, k=0, depth=None):
 
 @algorithm("reachability", cli=Cli("reachability", "the vertices reachable from each of --sources",
                                           options=("source", "sources")),
+           networkx=("descendants", "ancestors", "has_path"),
            checker=Checker("check_reachability", lambda G, R, a: verify.check_reachability(G, a["sources"], host(R)),
                            sampled=f"check_reachability on {SAMPLE_ROWS} rows drawn at random",
                            sample=lambda G, R, a: verify.check_reachability(G, a["sources"], host(R),

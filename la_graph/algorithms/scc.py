@@ -54,7 +54,8 @@ __all__ = ["strongly_connected_components", "scc_labels", "scc_trim", "scc_fwbw"
 
 
 @algorithm("strongly_connected_components", cli=Cli("scc", "strongly connected components"),
-           networkx=("strongly_connected_components",), checker=Checker("check_scc"), bench=("scc",),
+           networkx=("strongly_connected_components", "number_strongly_connected_components", "is_strongly_connected",
+                     "condensation", "is_directed_acyclic_graph"), checker=Checker("check_scc"), bench=("scc",),
            page="algorithms/scc.md",
            summary="trim, forward-backward and colouring (max-second propagation); the CPU engine finishes with Tarjan's algorithm (linear)")
 def strongly_connected_components(G, *, engine=None, output="numpy"):

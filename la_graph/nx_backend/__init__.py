@@ -26,9 +26,8 @@ from __future__ import annotations
 
 import inspect
 
-from _la_graph_nx import FUNCTIONS
-
 import la_graph
+from _la_graph_nx import FUNCTIONS
 
 from ..algorithms._registry import networkx_functions
 from . import (

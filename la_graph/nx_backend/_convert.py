@@ -57,6 +57,7 @@ class LaGraphNX:
         self._nx_class = nx_class or ((nx.MultiDiGraph if multigraph else nx.DiGraph) if directed
                                       else (nx.MultiGraph if multigraph else nx.Graph))
         self._cache = {}                     # la_graph Graphs by weight attribute, labels, index, ranks
+        self._nx_pred = None                 # a directed NetworkX graph's G._pred (its in-edge order), if converted
         self.__networkx_cache__ = {}
 
     @classmethod
@@ -151,6 +152,28 @@ class LaGraphNX:
             self._cache[weight] = Graph.from_edges(self._src[e], self._dst[e], self.weights(weight),
                                                    n=len(self.nodes), directed=self._directed)
         return self._cache[weight]
+
+    def reverse(self):
+        """The reverse of a directed graph with its adjacency in NetworkX's ``G.pred`` order (cached; an undirected
+        graph is its own reverse).  Searches on it are NetworkX's searches over predecessors."""
+        if not self._directed:
+            return self
+        if "reverse" not in self._cache:
+            if self._nx_pred is not None:            # G.pred's order: the order the edges were added
+                keys, ends = [], []
+                for nbrs in self._nx_pred.values():
+                    keys.extend(nbrs)
+                    ends.append(len(keys))
+                deg = np.diff(np.array([0] + ends, dtype=np.int64))
+                src = np.repeat(np.arange(len(self.nodes), dtype=np.int64), deg)
+                dst = np.fromiter(map(self.index.__getitem__, keys), np.int64, len(keys))
+            else:                                    # no NetworkX graph: in-edges by source order
+                order = np.lexsort((self._src, self._dst))
+                src, dst = self._dst[order], self._src[order]
+            R = LaGraphNX(self.nodes, src, dst, directed=True, multigraph=self._multigraph, nx_class=self._nx_class)
+            R._cache["index"] = self.index
+            self._cache["reverse"] = R
+        return self._cache["reverse"]
 
     def _csr_rank(self):
         """For each CSR entry of :meth:`lagraph`, its position in its row in NetworkX's adjacency order."""
@@ -247,6 +270,8 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
         edge_data=datas, node_data=[graph._node[v] for v in nodes] if preserve_node_attrs else None,
         graph_attrs=graph.graph if preserve_graph_attrs else None, nx_class=graph.__class__,
     )
+    if graph.is_directed():
+        H._nx_pred = graph._pred
     for attr, default in (edge_attrs or {}).items():
         H.weights(attr, 1 if default is None else default)      # read now: a decline happens here
     return H

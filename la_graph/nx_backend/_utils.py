@@ -7,6 +7,7 @@ import numpy as np
 
 import la_graph
 
+from ..graph import Graph
 from ._convert import _pyval
 
 #: NetworkX name -> ``why(arguments)``: None where la_graph gives NetworkX's answer for the call's bound
@@ -44,18 +45,38 @@ def _groups(labels, values):
     return [set(part.tolist()) for part in np.split(vals, cuts)] if vals.size else []
 
 
+def _levels(H, sources, depth_limit=None):
+    """BFS levels (hops, ``-1`` unreached) from vertex ``sources`` (an int, or several searched together)."""
+    G = H.lagraph()
+    srcs = np.atleast_1d(np.asarray(sources, dtype=np.int64))
+    if srcs.size == 1:
+        level = _alg("bfs")(G, int(srcs[0]), parent=False, engine=_engine()).level
+    else:        # one search from a new vertex n with an edge to each source: one level more
+        n = G.n
+        rows, cols = G.edges()
+        S = Graph.from_edges(np.concatenate([rows, np.full(srcs.size, n)]), np.concatenate([cols, srcs]),
+                             n=n + 1, directed=True)
+        level = _alg("bfs")(S, n, parent=False, engine=_engine()).level[:n]
+        level = np.where(level > 0, level - 1, -1)
+    if depth_limit is not None:
+        level = np.where(level > depth_limit, -1, level)
+    return level
+
+
 def _bfs_order(H, s, depth_limit):
-    """NetworkX's BFS visiting order and tree parents from vertex ``s``, from la_graph's levels.
+    """NetworkX's BFS visiting order and tree parents from vertex ``s`` (or the sources ``s``, in order), from
+    la_graph's levels.
 
     NetworkX appends ``v`` to level ``L + 1`` at its first in-edge ``(u, v)``
     from level ``L`` in the order (position of ``u`` in the BFS, position of
     ``v`` in ``u``'s adjacency).  la_graph's BFS gives the levels; this
-    reproduces the order with one sort per level.
+    reproduces the order with one sort per level.  Returns ``(order, parent,
+    level)``: the vertices in visiting order, the parent of each (``-1`` for
+    a source), and the levels of every vertex.
     """
     G = H.lagraph()
-    level = _alg("bfs")(G, s, parent=False, engine=_engine()).level
-    if depth_limit is not None:
-        level = np.where(level > depth_limit, -1, level)
+    srcs = np.atleast_1d(np.asarray(s, dtype=np.int64))
+    level = _levels(H, srcs, depth_limit)
     nlev = int(level.max(initial=0)) + 1
     rows, cols = G.edges()
     lu, lv = level[rows], level[cols]
@@ -66,8 +87,8 @@ def _bfs_order(H, s, depth_limit):
     bounds = np.searchsorted(lu, np.arange(nlev + 1))
     width = int(G.out_degree.max(initial=0)) + 1
     pos = np.full(G.n, -1, np.int64)
-    pos[s] = 0
-    order, parent, nxt = [np.array([s])], [np.array([-1])], 1
+    pos[srcs] = np.arange(srcs.size)
+    order, parent, nxt = [srcs], [np.full(srcs.size, -1)], srcs.size
     for L in range(nlev - 1):
         a, b = bounds[L], bounds[L + 1]
         key = pos[u[a:b]] * width + r[a:b]
@@ -81,6 +102,36 @@ def _bfs_order(H, s, depth_limit):
         order.append(new)
         parent.append(us[first])
     return np.concatenate(order), np.concatenate(parent), level
+
+
+def _hops(parent, reached):
+    """Hops from each reached vertex to the root of its tree (``parent[root] == root``), by pointer jumping."""
+    p = np.where(reached, parent, np.arange(parent.size))
+    d = (p != np.arange(p.size)).astype(np.int64)
+    while True:
+        pp = p[p]
+        if np.array_equal(pp, p):
+            return d
+        d, p = d + d[p], pp
+
+
+def _tree_paths(labels, parent, reached, keys=None, reverse=False):
+    """``{label: path}`` along the parent tree (``parent[root] == root``) for the reached vertices, in the order
+    of ``keys`` (vertex ids; default by hops); ``reverse`` gives paths *to* the root (single-target search)."""
+    idx = np.flatnonzero(reached)
+    hops = _hops(parent, reached)
+    build = idx[np.argsort(hops[idx], kind="stable")]     # a parent before its children
+    lab = labels.tolist()
+    paths = [None] * parent.size
+    for v, p in zip(build.tolist(), parent[build].tolist()):
+        if v == p:
+            paths[v] = [lab[v]]
+        elif reverse:
+            paths[v] = [lab[v]] + paths[p]
+        else:
+            paths[v] = paths[p] + [lab[v]]
+    keys = build if keys is None else keys
+    return {lab[v]: paths[v] for v in keys.tolist()}
 
 
 def _dist_values(d, is_int):

@@ -1,34 +1,145 @@
-"""Breadth-first traversal (NetworkX's ``algorithms.traversal``)."""
+"""Breadth-first traversal and reachability (NetworkX's ``algorithms.traversal`` and ``algorithms.dag``).
+
+Every search is la_graph's BFS (levels), its visiting order then rebuilt as
+NetworkX's queue makes it (:func:`~la_graph.nx_backend._utils._bfs_order`);
+searches over predecessors (``reverse=True``, ``ancestors``) run on the
+reverse graph with NetworkX's ``G.pred`` order.
+"""
 
 from __future__ import annotations
 
 import networkx as nx
 import numpy as np
 
-from ._utils import _bfs_order, declines
+from ._utils import _alg, _bfs_order, _engine, _levels, declines
 
-__all__ = ["bfs_edges"]
+__all__ = ["bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers", "descendants_at_distance",
+           "descendants", "ancestors", "is_directed_acyclic_graph"]
+
+
+def _check_source(G, source):
+    if source not in G:
+        raise nx.NetworkXError(f"The node {source} is not in the graph.")
+
+
+def _tree_edges(G, source, reverse, depth_limit):
+    """``(parents, children)`` vertex arrays of NetworkX's BFS tree edges, in its order."""
+    _check_source(G, source)
+    H = G.reverse() if reverse else G
+    limit = len(G) if depth_limit is None else depth_limit
+    if limit <= 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    order, parent, _ = _bfs_order(H, G.index[source], int(np.ceil(limit)))
+    return parent[1:], order[1:]
 
 
 def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
-    """BFS tree edges ``(parent, child)`` in NetworkX's order."""
-    if sort_neighbors is not None or (reverse and G.is_directed()):
-        raise NotImplementedError("sort_neighbors, and reverse=True on a directed graph, are not supported")
-    if source not in G:
-        raise nx.NetworkXError(f"The node {source} is not in the graph.")
-    limit = len(G) if depth_limit is None else depth_limit
-    if limit <= 0:
-        return
-    order, parent, _ = _bfs_order(G, G.index[source], int(np.ceil(limit)))
+    """BFS tree edges ``(parent, child)`` in NetworkX's order (``reverse``: over predecessors)."""
+    if sort_neighbors is not None:
+        raise NotImplementedError("sort_neighbors is not supported")
+    u, v = _tree_edges(G, source, reverse, depth_limit)
     lab = G.labels
-    yield from zip(lab[parent[1:]].tolist(), lab[order[1:]].tolist())
+    yield from zip(lab[u].tolist(), lab[v].tolist())
 
 
-@declines("bfs_edges")
-def _bfs_edges_declines(a):
+def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
+    """The BFS tree as a ``DiGraph``: ``source``, then the tree edges in NetworkX's order."""
+    if sort_neighbors is not None:
+        raise NotImplementedError("sort_neighbors is not supported")
+    T = nx.DiGraph()
+    T.add_node(source)
+    u, v = _tree_edges(G, source, reverse, depth_limit)
+    lab = G.labels
+    T.add_edges_from(zip(lab[u].tolist(), lab[v].tolist()))
+    return T
+
+
+def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
+    """``(node, its BFS parent)`` pairs in NetworkX's order."""
+    if sort_neighbors is not None:
+        raise NotImplementedError("sort_neighbors is not supported")
+    u, v = _tree_edges(G, source, False, depth_limit)
+    lab = G.labels
+    yield from zip(lab[v].tolist(), lab[u].tolist())
+
+
+def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
+    """``(node, [its BFS children])`` in NetworkX's order (a parent's children are consecutive tree edges)."""
+    if sort_neighbors is not None:
+        raise NotImplementedError("sort_neighbors is not supported")
+    u, v = _tree_edges(G, source, False, depth_limit)
+    lab = G.labels
+    if not u.size:                   # NetworkX yields the source with no children
+        yield (source, [])
+        return
+    cuts = np.flatnonzero(u[1:] != u[:-1]) + 1
+    for parents, children in zip(np.split(u, cuts), np.split(v, cuts)):
+        yield (lab[parents[0]], lab[children].tolist())
+
+
+def bfs_layers(G, sources):
+    """The BFS layers from ``sources`` (a node or several) as lists, in NetworkX's order (its first layer is
+    ``list(set(sources))``, as NetworkX takes it)."""
+    if sources in G:
+        sources = [sources]
+    first = list(set(sources))
+    for s in first:
+        _check_source(G, s)
+    if not first:
+        return
+    order, _, level = _bfs_order(G, [G.index[s] for s in first], None)
+    lab = G.labels[order]
+    lev = level[order]
+    cuts = np.flatnonzero(lev[1:] != lev[:-1]) + 1
+    for layer in np.split(lab, cuts):
+        yield layer.tolist()
+
+
+def descendants_at_distance(G, source, distance):
+    """The nodes exactly ``distance`` hops from ``source``, as a set."""
+    _check_source(G, source)
+    if distance < 0 or distance != int(distance):
+        return set()
+    level = _levels(G, G.index[source], int(distance))
+    return set(G.labels[level == distance].tolist())
+
+
+def _reached(H, source):
+    """The vertices ``source`` reaches on ``H``, itself excluded, by la_graph's reachability."""
+    s = H.index[source]
+    r = _alg("reachability")(H.lagraph(), [s], engine=_engine())[0]
+    r[s] = False
+    return set(H.labels[r].tolist())
+
+
+def descendants(G, source):
+    """The nodes reachable from ``source`` (a set, ``source`` excluded)."""
+    _check_source(G, source)
+    return _reached(G, source)
+
+
+def ancestors(G, source):
+    """The nodes that reach ``source`` (a set, ``source`` excluded)."""
+    _check_source(G, source)
+    return _reached(G.reverse(), source)
+
+
+def _acyclic(G):
+    """Whether a directed graph has no cycle: no self-loop and every strong component a single vertex."""
+    graph = G.lagraph()
+    if graph.self_loops:
+        return False
+    labels = _alg("strongly_connected_components")(graph, engine=_engine())
+    return np.unique(labels).size == len(G)
+
+
+def is_directed_acyclic_graph(G):
+    """Whether ``G`` is directed and has no cycle (from la_graph's strong components)."""
+    return G.is_directed() and _acyclic(G)
+
+
+@declines("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors")
+def _bfs_declines(a):
     if a.get("sort_neighbors") is not None:
         return "sort_neighbors is not supported"
-    G = a.get("G")
-    if a.get("reverse") and G is not None and G.is_directed():
-        return "reverse=True on a directed graph is not supported"
     return None
