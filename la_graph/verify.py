@@ -23,7 +23,8 @@ check_shortcut  a shortcut set: the graph's edges kept, every added edge within 
 check_pagerank  PageRank ranks (the networkx, GAP or Graphalytics definition)
 check_triangles  triangles at each vertex, and the total
 check_lcc    local clustering coefficients (LDBC Graphalytics)
-check_betweenness  betweenness centrality (Brandes; all sources or a sample)
+check_betweenness  betweenness centrality (Brandes; all sources or a sample; by hops or by weight)
+check_edge_betweenness  edge betweenness centrality (the same references, on the edges)
 check_cdlp   community labels of label propagation (LDBC Graphalytics CDLP)
 check_core_number  core numbers (k-core decomposition)
 check_communities  a partition of modularity optimisation (Louvain, Leiden): its modularity, connectivity, local optimality
@@ -35,6 +36,8 @@ check_bfs_sample, check_sssp_sample, check_cc_sample, check_pagerank_sample
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -44,7 +47,7 @@ from .exceptions import InvalidSourceError, VerificationError
 __all__ = ["check_bfs", "check_sssp", "check_apsp", "check_cc", "check_scc", "check_mis", "check_msf",
            "check_reachability", "check_shortcut"]
 __all__ += ["check_pagerank", "check_triangles", "check_lcc"]
-__all__ += ["check_betweenness", "check_cdlp", "check_core_number"]
+__all__ += ["check_betweenness", "check_edge_betweenness", "check_cdlp", "check_core_number"]
 __all__ += ["check_communities"]
 __all__ += ["check_bfs_sample", "check_sssp_sample", "check_cc_sample", "check_pagerank_sample"]
 
@@ -1289,19 +1292,22 @@ def _edge_pairs(G, *, both_ways):
     return u, v
 
 
-def _bc_reference(G, sources, endpoints):
+def _bc_reference(G, sources, endpoints, edges=None):
     """Raw Brandes sums over ``sources``: scipy BFS distances, then path counts and dependencies per level.
 
     Beyond 5e7 edge visits (sources times edges) the same sums come from a
     compiled queue-based Brandes, sources in parallel (:mod:`la_graph._verify_kernels`).
+    ``edges`` (a float64 array of ``G.nnz``, or None) gets each stored edge's
+    dependency sums too (always here, not compiled).
     """
     n = G.n
-    if sources.size * max(G.nnz, 1) > 5e7:
+    if sources.size * max(G.nnz, 1) > 5e7 and edges is None:
         from ._verify_kernels import brandes_reference
 
         return brandes_reference(G.indptr.astype(np.int64), G.indices.astype(np.int64), n,
                                  sources.astype(np.int64), bool(endpoints))
     u, v = _edge_pairs(G, both_ways=False)
+    at = np.flatnonzero(G.edges()[0] != G.indices)                 # the CSR position of each pair (no loops)
     bc = np.zeros(n)
     S, shortest_path = _structure(G), _csgraph().shortest_path
     batch = max(1, (1 << 22) // max(n, 1))
@@ -1313,7 +1319,7 @@ def _bc_reference(G, sources, endpoints):
             dag = np.isfinite(du) & (d[v] == du + 1)             # edges on shortest paths from s
             level = du[dag].astype(np.int64)
             order = np.argsort(level, kind="stable")
-            eu, ev, level = u[dag][order], v[dag][order], level[order]
+            eu, ev, level, ep = u[dag][order], v[dag][order], level[order], at[dag][order]
             depth = int(level[-1]) + 1 if level.size else 0
             cut = np.searchsorted(level, np.arange(depth + 1))
             sigma = np.zeros(n)
@@ -1328,7 +1334,10 @@ def _bc_reference(G, sources, endpoints):
             delta = np.zeros(n)
             for lev in range(depth - 1, -1, -1):                 # dependencies, one level up at a time
                 a, b = eu[cut[lev]:cut[lev + 1]], ev[cut[lev]:cut[lev + 1]]
-                np.add.at(delta, a, sigma[a] / (sigma[b] * grow[lev + 1]) * (1.0 + delta[b]))
+                c = sigma[a] / (sigma[b] * grow[lev + 1]) * (1.0 + delta[b])   # the edge's dependency
+                np.add.at(delta, a, c)
+                if edges is not None:
+                    edges[ep[cut[lev]:cut[lev + 1]]] += c             # each edge once a level
             delta[s] = 0.0
             bc += delta
             if endpoints:
@@ -1356,17 +1365,21 @@ def _bc_scale(n, directed, normalized, endpoints, sources):
     return scale
 
 
-def check_betweenness(G, bc, *, sources=None, normalized=True, endpoints=False, rtol=1e-9, atol=None):
+def check_betweenness(G, bc, *, sources=None, normalized=True, endpoints=False, weight=None, rtol=1e-9,
+                      atol=None):
     """Check betweenness centrality against an independent Brandes computation.
 
-    Distances from each source come from :func:`scipy.sparse.csgraph.shortest_path`
-    (unweighted: hops; weights are ignored); the edges ``u -> v`` with
+    By hops (``weight=False``, or an unweighted graph), distances from each
+    source come from :func:`scipy.sparse.csgraph.shortest_path`; the edges ``u -> v`` with
     ``d(v) = d(u) + 1`` are the shortest-path DAG, over which the path counts
     ``sigma`` are summed level by level downward and the dependencies
     ``delta(u) = sum sigma(u) / sigma(v) (1 + delta(v))`` level by level
     upward (one vectorized step per level); each level's counts are kept
     divided by the geometric mean of their largest and smallest, so that
-    counts beyond float64 (a big grid's) still give their exact ratios.  The sums are scaled as
+    counts beyond float64 (a big grid's) still give their exact ratios.  By
+    weight, the reference is Brandes over Dijkstra (:mod:`heapq`) in plain
+    Python: path counts as Python ints (exact, of any size), predecessors the
+    ``u`` with ``d(u) + w == d(v)`` in float64 (NetworkX's ties).  The sums are scaled as
     ``networkx.betweenness_centrality`` (NetworkX 3.6) scales them.
 
     The reference costs one BFS and a few passes over the edges per source: for
@@ -1386,6 +1399,9 @@ def check_betweenness(G, bc, *, sources=None, normalized=True, endpoints=False, 
         default: every vertex (the exact result).
     normalized, endpoints : bool
         As passed to the algorithm.
+    weight : bool or None
+        As passed to the algorithm: ``None`` by ``G``'s weights when it has
+        them, ``False`` by hops, ``True`` by weights (``G`` weighted).
     rtol, atol : float
         Tolerance ``rtol * max(|a|, |b|) + atol``; ``atol=None`` means
         ``rtol * max |reference|``.  ``nan`` must match ``nan`` (NetworkX's
@@ -1422,7 +1438,10 @@ def check_betweenness(G, bc, *, sources=None, normalized=True, endpoints=False, 
     if arr.shape != (n,):
         _fail(f"bc must have shape {(n,)}, got {arr.shape}")
     arr = arr.astype(np.float64, copy=False)
-    raw = _bc_reference(G, srcs, bool(endpoints))
+    if V.uses_weights(G, weight, "check_betweenness"):
+        raw = _bc_dijkstra_reference(G, srcs, bool(endpoints))[0]
+    else:
+        raw = _bc_reference(G, srcs, bool(endpoints))
     scale = _bc_scale(n, G.directed, bool(normalized), bool(endpoints), None if exact else srcs)
     ref = raw * scale
     if atol is None:
@@ -1435,6 +1454,147 @@ def check_betweenness(G, bc, *, sources=None, normalized=True, endpoints=False, 
         x = int(bad[0])
         _fail(f"bc[{x}] = {float(arr[x])!r}, expected {float(ref[x])!r} (raw sum {float(raw[x])!r} from "
               f"{srcs.size} sources, times {float(scale[x])!r})")
+
+
+def _bc_dijkstra_reference(G, sources, endpoints):
+    """Raw Brandes sums ``(vertices, stored edges)`` over ``sources`` with paths by weight, in plain Python.
+
+    Dijkstra with :mod:`heapq` per source; ``v``'s predecessors are the ``u``
+    with ``d(u) + w(u, v) == d(v)`` (float64, as NetworkX compares); path
+    counts are Python ints (exact), each edge's dependency ``sigma(u) /
+    sigma(v) * (1 + delta(v))`` an int ratio rounded once, so counts of any
+    size give it to float64 precision.
+    """
+    n = G.n
+    indptr, indices = G.indptr.tolist(), G.indices.tolist()
+    weight = G.weights.tolist()
+    bc, eb = [0.0] * n, [0.0] * G.nnz
+    for s in np.asarray(sources).tolist():
+        dist, order, heap = {s: 0.0}, [], [(0.0, s)]
+        done = set()
+        while heap:
+            d, x = heapq.heappop(heap)
+            if x in done:
+                continue
+            done.add(x)
+            order.append(x)
+            for p in range(indptr[x], indptr[x + 1]):
+                y, dy = indices[p], d + weight[p]
+                if y not in dist or dy < dist[y]:
+                    dist[y] = dy
+                    heapq.heappush(heap, (dy, y))
+        sigma, into = {s: 1}, {x: [] for x in order}
+        for x in order:                  # by distance: every predecessor's count is final (weights > 0)
+            for p in range(indptr[x], indptr[x + 1]):
+                y = indices[p]
+                if dist[x] + weight[p] == dist[y] and y != x:
+                    into[y].append((x, p))
+            if x != s:
+                sigma[x] = sum(sigma[a] for a, _ in into[x])
+        delta = dict.fromkeys(order, 0.0)
+        for y in reversed(order):
+            for x, p in into[y]:
+                c = sigma[x] / sigma[y] * (1.0 + delta[y])     # int / int: correctly rounded at any size
+                delta[x] += c
+                eb[p] += c
+            if y != s:
+                bc[y] += delta[y] + (1.0 if endpoints else 0.0)
+        if endpoints:
+            bc[s] += len(order) - 1
+    return np.array(bc), np.array(eb)
+
+
+def check_edge_betweenness(G, ebc, *, sources=None, normalized=True, weight=None, rtol=1e-9, atol=None):
+    """Check edge betweenness centrality against an independent Brandes computation.
+
+    The reference is that of :func:`check_betweenness` (scipy BFS distances
+    and level-by-level numpy sums by hops; Dijkstra in plain Python with
+    exact path counts by weight), each DAG edge ``u -> v`` of a source
+    getting ``sigma(u) / sigma(v) * (1 + delta(v))``; an undirected edge sums
+    both directions.  Scaled as ``networkx.edge_betweenness_centrality``
+    (NetworkX 3.6) scales: ``1 / (K (n - 1))`` normalized, ``n / (K c)`` not
+    (``c = 2`` undirected), ``K`` the number of sources.  It costs a search
+    per source: on a large graph check a result from a sample of sources.
+
+    Parameters
+    ----------
+    G : Graph
+    ebc : object with ``u``, ``v``, ``score``
+        An :class:`~la_graph.algorithms.betweenness.EdgeBetweennessResult`:
+        the edges as ``G.edges()`` lists them (an undirected edge once, ``u <=
+        v``) and their scores.
+    sources : array_like of int, optional
+        The distinct sources the result was computed from; default: every
+        vertex (the exact result).
+    normalized : bool
+        As passed to the algorithm.
+    weight : bool or None
+        As passed to the algorithm (``None``: by ``G``'s weights when it has them).
+    rtol, atol : float
+        Tolerance ``rtol * max(|a|, |b|) + atol``; ``atol=None`` means
+        ``rtol * max |reference|``.
+
+    Raises
+    ------
+    VerificationError
+        Naming the first wrong edge.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_edge_betweenness
+    >>> G = Graph.from_edges([0, 1], [1, 2])                 # path 0 - 1 - 2
+    >>> r = SimpleNamespace(u=np.array([0, 1]), v=np.array([1, 2]), score=np.array([2.0, 2.0]))
+    >>> check_edge_betweenness(G, r, normalized=False)
+    >>> check_edge_betweenness(G, r)
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: score[0] (edge 0 - 1) = 2.0, expected 0.6666666666666666 (raw sum 4.0 from 3 sources, times 0.16666666666666666)
+    """
+    V.check_graph(G)
+    n = G.n
+    if sources is None:
+        srcs, exact = np.arange(n, dtype=np.int64), True
+    else:
+        srcs = V.check_distinct(V.check_vertices(sources, n))
+        exact = srcs.size == n
+    rows, cols = G.edges()
+    rows, cols = rows.astype(np.int64), cols.astype(np.int64)
+    keep = np.ones(rows.size, bool) if G.directed else rows <= cols
+    for name, want in (("u", rows[keep]), ("v", cols[keep])):
+        got = _int_array(getattr(ebc, name, None), name, want.shape)
+        bad = np.flatnonzero(got != want)
+        if bad.size:
+            i = int(bad[0])
+            _fail(f"{name}[{i}] = {int(got[i])}, expected {int(want[i])} (the edges in G.edges() order"
+                  f"{'' if G.directed else ', each undirected edge once with u <= v'})")
+    score = np.asarray(getattr(ebc, "score", None))
+    if score.dtype.kind not in "iuf" or score.shape != want.shape:
+        _fail(f"score must be a real array of shape {want.shape}, got {score.dtype} {score.shape}")
+    score = score.astype(np.float64, copy=False)
+    if V.uses_weights(G, weight, "check_edge_betweenness"):
+        raw = _bc_dijkstra_reference(G, srcs, False)[1]
+    else:
+        raw = np.zeros(G.nnz)
+        _bc_reference(G, srcs, False, edges=raw)
+    ref = raw[keep]
+    if not G.directed:   # add each (u < v) entry's mirror: entries with u > v, in (v, u) order
+        down = np.flatnonzero(rows > cols)
+        ref[(rows < cols)[keep]] += raw[down[np.lexsort((rows[down], cols[down]))]]
+    raw = ref.copy()
+    scale = float(_bc_scale(max(n, 1), G.directed, bool(normalized), True, None if exact else srcs)[0]) if n else 1.0
+    ref *= scale
+    if atol is None:
+        atol = rtol * (float(np.abs(ref).max()) if ref.size else 0.0)
+    close = np.abs(score - ref) <= rtol * np.maximum(np.abs(score), np.abs(ref)) + atol
+    bad = np.flatnonzero(~close)
+    if bad.size:
+        i = int(bad[0])
+        _fail(f"score[{i}] (edge {int(rows[keep][i])} {'->' if G.directed else '-'} {int(cols[keep][i])}) = "
+              f"{float(score[i])!r}, expected {float(ref[i])!r} (raw sum {float(raw[i])!r} from {srcs.size} "
+              f"sources, times {scale!r})")
 
 
 def check_cdlp(G, labels, max_iter):

@@ -146,7 +146,7 @@ def test_batch_size_is_bounded_by_memory(monkeypatch):
         B.batch_size(64, n)
 
 
-def test_self_loops_duplicates_and_weights_change_nothing(engine):
+def test_self_loops_duplicates_and_ignored_weights_change_nothing(engine):
     for directed in (False, True):
         G = lg.generators.rmat(7, 6, seed=6, directed=directed)
         ref = lg.betweenness_centrality(G, engine=engine)
@@ -156,7 +156,8 @@ def test_self_loops_duplicates_and_weights_change_nothing(engine):
         assert H.self_loops
         _same(lg.betweenness_centrality(H, engine=engine), ref)
         W = lg.Graph.from_edges(u, v, w=np.linspace(0.5, 9.0, u.size), n=G.n, directed=directed)
-        _same(lg.betweenness_centrality(W, engine=engine), ref)
+        _same(lg.betweenness_centrality(W, weight=False, engine=engine), ref)
+        assert not np.allclose(lg.betweenness_centrality(W, engine=engine), ref)   # weight=None: G's weights
 
 
 @given(

@@ -164,6 +164,11 @@ RUNS = {
                                                      "lcc": lg.local_clustering_coefficient(G, engine=E)}),
     "brandes_sources": ("directed", lambda G, E: {"bc": lg.betweenness_centrality(G, k=40, seed=1, endpoints=True,
                                                                                engine=E)}),
+    "brandes_edge_sources": ("directed", lambda G, E: {"ebc": lg.edge_betweenness_centrality(
+        G, k=40, seed=1, weight=False, engine=E).score}),
+    "brandes_weighted_sources": ("weighted", lambda G, E: {
+        "bc": lg.betweenness_centrality(G, k=20, seed=1, endpoints=True, weight=True, engine=E),
+        "ebc": lg.edge_betweenness_centrality(G, k=20, seed=1, weight=True, engine=E).score}),
     "pagerank_iterate": ("weighted_directed", _pagerank),
     "louvain_move": ("undirected", lambda G, E: _communities(G, E, lg.louvain)),
     "leiden_refine": ("undirected", lambda G, E: _communities(G, E, lg.leiden)),
@@ -208,7 +213,7 @@ def _fused(engine):
 
 
 # steps whose kernels add floats in another order than their algebra: allclose, not equal
-_REORDERED = ("brandes_sources", "pagerank_iterate")
+_REORDERED = ("brandes_sources", "brandes_edge_sources", "brandes_weighted_sources", "pagerank_iterate")
 
 
 def _same(G, engine, name):
