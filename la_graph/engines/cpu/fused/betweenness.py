@@ -37,7 +37,7 @@ from numba import prange
 
 from ....exceptions import NumericRangeError
 from ..objects import _unsigned
-from ._common import _drive, fuses
+from ._common import _drive, _need_full, _need_weights, fuses
 
 #: the algebra's COUNT_SPREAD: the largest binary-exponent spread of one source's counts at one level
 SPREAD = 1800
@@ -140,7 +140,190 @@ def brandes(indptr, indices, srcs, want_ends, acc, cnt, reached, failed, dist, s
     return hi if hi < b else -1
 
 
+# ---- shortest paths by weight (and the edges' dependencies) ----
+def dag_work_arrays(threads, n):
+    """Per-thread scratch of :func:`brandes_dag` (reset state): distances, path counts (mantissa and exponent),
+    the sweep back's ``(1 + delta) / sigma``, settled flags, the settle order, an indexed heap and its positions."""
+    return (np.full((threads, n), np.inf), np.zeros((threads, n)), np.zeros((threads, n), np.int64),
+            np.zeros((threads, n)), np.zeros((threads, n), np.bool_), np.empty((threads, n), np.int64),
+            np.empty((threads, n), np.int64), np.empty((threads, n), np.int64))
+
+
+@numba.njit(cache=True, nogil=True)
+def _sift_up(heap, at, dist, i):
+    """Move ``heap[i]`` up the binary min-heap keyed by ``dist`` (``at[v]``: ``v``'s place in it)."""
+    v = heap[i]
+    key = dist[v]
+    while i > 0:
+        p = (i - 1) >> 1
+        u = heap[p]
+        if dist[u] <= key:
+            break
+        heap[i] = u
+        at[u] = i
+        i = p
+    heap[i] = v
+    at[v] = i
+
+
+@numba.njit(cache=True, nogil=True)
+def _sift_down(heap, at, dist, size, i):
+    """Move ``heap[i]`` down the binary min-heap of ``size`` entries keyed by ``dist``."""
+    v = heap[i]
+    key = dist[v]
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and dist[heap[c + 1]] < dist[heap[c]]:
+            c += 1
+        if dist[heap[c]] >= key:
+            break
+        heap[i] = heap[c]
+        at[heap[i]] = i
+        i = c
+    heap[i] = v
+    at[v] = i
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def brandes_dag(indptr, indices, weights, srcs, want_ends, acc, cnt, eacc, reached, failed, dist, sig, ex, coef,
+                done, order, heap, at, lo, work):
+    """Brandes by weight from each of ``srcs`` from ``lo`` on, on ``acc.shape[0]`` threads (thread ``t`` takes
+    sources ``t, t + nt, ...``): Dijkstra, then the path counts along the settle order, then the sweep back.
+
+    ``v``'s predecessors are the ``u`` with ``dist[u] + w == dist[v]`` (float64).  A path count is
+    ``sig * 2**ex``, its mantissa brought into ``[0.5, 1)`` once final, so counts of any size hold.
+    Adds thread ``t``'s vertex dependencies to ``acc[t]`` (when it has columns), one per source
+    reaching ``v`` to ``cnt[t, v]`` (``want_ends``) and the stored edges' dependencies to
+    ``eacc[t]`` (when it has columns); ``reached[i]``: the vertices source ``i`` reaches;
+    ``failed[i]``: 1 when a shortest path has an edge whose weight is lost beside its distance
+    (``dist + w == dist``).  Returns where to resume, or -1 (:func:`brandes`' protocol).
+    """
+    b = srcs.size
+    nt = acc.shape[0]
+    want_v = acc.shape[1] > 0
+    want_e = eacc.shape[1] > 0
+    hi = min(b, lo + nt * max(1, work // (nt * (3 * indices.size + dist.shape[1]) + 1)))
+    for t in prange(nt):
+        dist_t, sig_t, ex_t, coef_t, done_t, order_t, heap_t, at_t = (dist[t], sig[t], ex[t], coef[t], done[t],
+                                                                      order[t], heap[t], at[t])
+        for i in range(lo + t, hi, nt):
+            s = srcs[i]
+            dist_t[s] = 0.0
+            heap_t[0] = s
+            at_t[s] = 0
+            size, k, bad = 1, 0, 0
+            while size > 0:                           # Dijkstra: the settle order is by distance
+                v = heap_t[0]
+                size -= 1
+                if size > 0:
+                    heap_t[0] = heap_t[size]
+                    _sift_down(heap_t, at_t, dist_t, size, 0)
+                d = dist_t[v]
+                done_t[v] = True
+                order_t[k] = v
+                k += 1
+                for e in range(indptr[v], indptr[v + 1]):
+                    w = indices[e]
+                    nd = d + weights[e]
+                    if nd == d and nd <= dist_t[w] and w != v:
+                        bad = 1                           # a DAG edge whose weight is lost beside the distance
+                    if nd < dist_t[w] and not done_t[w]:
+                        if dist_t[w] == np.inf:           # first reached: into the heap
+                            heap_t[size] = w
+                            size += 1
+                            dist_t[w] = nd
+                            _sift_up(heap_t, at_t, dist_t, size - 1)
+                        else:                             # a shorter path: up the heap from its place
+                            dist_t[w] = nd
+                            _sift_up(heap_t, at_t, dist_t, at_t[w])
+            failed[i] = bad
+            sig_t[s] = 1.0
+            for j in range(k if bad == 0 else 0):     # path counts forward: v's count is final when v comes
+                v = order_t[j]
+                m_, x_ = math.frexp(sig_t[v])
+                sig_t[v] = m_
+                ex_t[v] += x_
+                dv, sv, xv = dist_t[v], sig_t[v], ex_t[v]
+                for e in range(indptr[v], indptr[v + 1]):
+                    w = indices[e]
+                    if dv + weights[e] == dist_t[w] and w != v:
+                        if sig_t[w] == 0.0:
+                            sig_t[w] = sv
+                            ex_t[w] = xv
+                        elif xv > ex_t[w]:
+                            sig_t[w] = math.ldexp(sig_t[w], ex_t[w] - xv) + sv
+                            ex_t[w] = xv
+                        else:
+                            sig_t[w] += math.ldexp(sv, xv - ex_t[w])
+            for j in range(k - 1 if bad == 0 else -1, -1, -1):   # the sweep back, children first
+                v = order_t[j]
+                dv, sv, xv = dist_t[v], sig_t[v], ex_t[v]
+                delta = 0.0
+                for e in range(indptr[v], indptr[v + 1]):
+                    w = indices[e]
+                    if dv + weights[e] == dist_t[w] and w != v:
+                        c = math.ldexp(sv * coef_t[w], xv - ex_t[w])   # sigma_v / sigma_w (1 + delta_w)
+                        delta += c
+                        if want_e:
+                            eacc[t, e] += c
+                coef_t[v] = (1.0 + delta) / sv
+                if want_v and v != s:
+                    acc[t, v] += delta
+            reached[i] = k
+            for j in range(k):                        # reset what this source touched
+                v = order_t[j]
+                if want_ends:
+                    cnt[t, v] += 1
+                dist_t[v] = np.inf
+                sig_t[v] = 0.0
+                ex_t[v] = 0
+                coef_t[v] = 0.0
+                done_t[v] = False
+    for i in range(lo, hi):
+        if failed[i]:
+            return -1
+    return hi if hi < b else -1
+
+
+def _dag(E, G, srcs, weights, total, ends, edges):
+    """:func:`brandes_dag` over ``srcs``, its sums added into the engine vectors ``total``, ``ends``, ``edges``."""
+    n, m, srcs = G.n, G.nnz, np.asarray(srcs, np.int64)
+    nt = max(1, min(numba.get_num_threads(), srcs.size))
+    acc = np.zeros((nt, n if total is not None else 0))
+    eacc = np.zeros((nt, m if edges is not None else 0))
+    counts = np.zeros((nt, n if ends is not None else 0), np.int64)
+    reached, failed = np.zeros(srcs.size, np.int64), np.zeros(srcs.size, np.int64)
+    _drive(brandes_dag, G.indptr, _unsigned(G.indices), weights, srcs, ends is not None, acc, counts, eacc,
+           reached, failed, *dag_work_arrays(nt, n))
+    bad = np.flatnonzero(failed)
+    if bad.size:
+        raise NumericRangeError(
+            f"betweenness: from source {int(srcs[bad[0]])} a shortest path has an edge whose weight is lost beside "
+            "its distance in float64 (the distance plus the weight is the distance): the path counts are not "
+            "defined; rescale the weights")
+    for x, a in ((total, acc), (edges, eacc), (ends, counts)):
+        if x is not None:
+            E.apply(E.vector_from_numpy(a.sum(axis=0)), "identity", out=x, accum="plus")
+    return reached if ends is not None else None
+
+
 # ---- the fused steps ----
+@fuses
+def brandes_weighted_sources(E, G, srcs, total, ends, edges):
+    """Brandes by weight over the sources in parallel numba calls (Dijkstra, counts, sweep back per source)."""
+    _need_weights("brandes_weighted_sources", G)
+    _need_full("brandes_weighted_sources", *(x for x in (total, ends, edges) if x is not None))
+    return _dag(E, G, srcs, G.weights, total, ends, edges)
+
+
+@fuses
+def brandes_edge_sources(E, G, srcs, edges):
+    """Brandes by hops onto the edges: :func:`brandes_dag` with every weight 1 (hop distances are exact)."""
+    _need_full("brandes_edge_sources", edges)
+    return _dag(E, G, srcs, np.ones(G.nnz), None, None, edges)
+
 @fuses
 def brandes_sources(E, G, srcs, total, ends):
     """Brandes over the batch in parallel numba calls (a BFS and a backward sweep per source), each call a
