@@ -60,10 +60,17 @@ LATENCY_BOUND = {
                     ("sssp", "one per distance bucket or relaxation")),
     "reach_sweep": ("reachability", "one per BFS level"),
     "brandes_sources": ("betweenness_centrality", "two per BFS level of each batch of sources"),
+    "brandes_weighted_sources": ("betweenness_centrality", "two per distance level of each batch of sources"),
+    "brandes_edge_sources": ("edge_betweenness_centrality", "two per BFS or distance level of each batch"),
     **dict.fromkeys(("scc_trim", "scc_fwbw", "scc_color"), ("strongly_connected_components",
                                                             "one per search step and coloring round")),
     "core_peel": ("core_number", "one per vertex-removal round"),
     "floyd_warshall": ("apsp", "one per pivot vertex"),
+    # k_truss and trussness both start with edge_support; their peeling rounds come after it
+    **dict.fromkeys(("edge_support", "truss_peel"), ("k-truss", "one per edge-peeling round")),
+    "color_classes": ("coloring", "one per independent-set round of each colour"),
+    "louvain_move": ("louvain", "several per local-moving round of each level"),
+    "leiden_refine": ("leiden", "several per refinement round of each level"),
 }
 
 
