@@ -2731,7 +2731,8 @@ def check_similarity(G, u, v, score, *, metric="jaccard", complete=False, top_k=
     wrong = np.flatnonzero(~_close(score[at], want, rtol))
     if wrong.size:
         i = int(at[wrong[0]])
-        _fail(f"score[{i}] of pair ({u[i]}, {v[i]}) = {score[i]!r}, but its {metric} is {want[wrong[0]]!r}")
+        _fail(f"score[{i}] of pair ({u[i]}, {v[i]}) = {float(score[i])!r}, but its {metric} is "
+              f"{float(want[wrong[0]])!r}")
     rows = np.arange(n) if sample is None or n <= sample else np.sort(rng.choice(n, sample, False))
     if complete:
         _check_all_pairs(indptr, indices, u, v, rows)
@@ -2806,8 +2807,8 @@ def _check_top_row(x, got_v, got_s, cand, cand_s, k, rtol, metric):
     for i in range(got_v.size - 1):
         up, tie = true[i + 1] - true[i] > tol[i], true[i + 1] == true[i] and not summed
         if up or (tie and got_v[i + 1] < got_v[i]):
-            _fail(f"vertex {x}: entry {int(got_v[i + 1])} ({metric} {true[i + 1]!r}) should come before "
-                  f"{int(got_v[i])} ({true[i]!r}): score descending, ties to the smaller id")
+            _fail(f"vertex {x}: entry {int(got_v[i + 1])} ({metric} {float(true[i + 1])!r}) should come before "
+                  f"{int(got_v[i])} ({float(true[i])!r}): score descending, ties to the smaller id")
     last_v, last_s = int(got_v[-1]), float(true[-1])
     left = np.ones(cand.size, bool)
     left[at] = False
@@ -2817,3 +2818,46 @@ def _check_top_row(x, got_v, got_s, cand, cand_s, k, rtol, metric):
         y = int(cand[better[0]])
         _fail(f"vertex {x}: {y} ({metric} {float(cand_s[better[0]])!r}) should be among its top {k}, before "
               f"{last_v} ({last_s!r})")
+
+
+# ---------------------------------------------------------------------- degrees
+__all__ += ["check_degree"]
+
+
+def check_degree(G, d, *, weight=False, direction="out", into=None):
+    """Check degrees: each vertex's edges (weights with ``weight``) ending in ``into`` (default: all), out-,
+    in- or both (``direction``); an undirected self-loop counts twice.  Counted from the edge list by bincount.
+
+    Examples
+    --------
+    >>> from la_graph.graph import Graph
+    >>> from la_graph.verify import check_degree
+    >>> G = Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 2])            # a triangle, a loop at 2
+    >>> check_degree(G, [2, 2, 4])
+    >>> check_degree(G, [2, 2, 3])
+    Traceback (most recent call last):
+    ...
+    la_graph.exceptions.VerificationError: vertex 2 has degree 4, not 3.0
+    """
+    V.check_graph(G)
+    d = np.asarray(d, dtype=np.float64)
+    if d.shape != (G.n,):
+        _fail(f"degrees: expected shape ({G.n},), got {d.shape}")
+    rows, cols = (np.asarray(a, dtype=np.int64) for a in G.edges())
+    w = np.asarray(G.weights, dtype=np.float64) if weight else np.ones(rows.size)
+    inside = np.ones(G.n, bool)
+    if into is not None:
+        inside = np.zeros(G.n, bool)
+        inside[np.asarray(into, dtype=np.int64)] = True
+    want = np.zeros(G.n)
+    if not G.directed or direction in ("out", "all"):
+        want += np.bincount(rows, w * inside[cols], minlength=G.n)
+    if G.directed and direction in ("in", "all"):
+        want += np.bincount(cols, w * inside[rows], minlength=G.n)
+    if not G.directed:
+        loop = rows == cols
+        want += np.bincount(rows[loop], (w * inside[cols])[loop], minlength=G.n)
+    bad = np.flatnonzero(~np.isclose(d, want, rtol=1e-9, atol=1e-12))
+    if bad.size:
+        v = int(bad[0])
+        _fail(f"vertex {v} has degree {want[v]:g}, not {float(d[v])!r}")

@@ -431,6 +431,7 @@ _NX_TESTS_NAMED = [
     "algorithms/centrality/tests/test_katz_centrality.py",
     "algorithms/centrality/tests/test_closeness_centrality.py",
     "algorithms/centrality/tests/test_harmonic_centrality.py",
+    "algorithms/centrality/tests/test_degree_centrality.py",
 ]
 
 
@@ -488,7 +489,7 @@ def _run(f, *args, **kwargs):
         if hasattr(r, "__next__"):
             r = list(r)
         return "ok", r
-    except (nx.NetworkXException, KeyError, ValueError, ZeroDivisionError, IndexError) as exc:
+    except (nx.NetworkXException, KeyError, ValueError, ZeroDivisionError, IndexError, TypeError) as exc:
         return "raise", type(exc)
 
 
@@ -628,6 +629,30 @@ CALLS = {
                                                            for w in (None, "weight")
                                                            for m in ("dijkstra", "bellman-ford")]),
     "floyd_warshall": ("dict", "ud", "int", lambda G: [((), {})]),
+    "degree_centrality": ("approx", "ud", None, lambda G: [((), {})]),
+    "in_degree_centrality": ("approx", "ud", None, lambda G: [((), {})]),
+    "out_degree_centrality": ("approx", "ud", None, lambda G: [((), {})]),
+    "isolates": ("eq", "ud", None, lambda G: [((), {})]),
+    "number_of_isolates": ("eq", "ud", None, lambda G: [((), {})]),
+    "is_isolate": ("eq", "ud", None, lambda G: [((v,), {}) for v in _nodes(G, 5)]),
+    "volume": ("approx", "ud", "float", lambda G: [((list(G)[:k],), {"weight": w}) for k in (0, 1, 4)
+                                                   for w in (None, "weight")] + [((["missing"],), {})]),
+    "cut_size": ("approx", "ud", "int", lambda G: [((set(list(G)[:k]),), {"T": T, "weight": w}) for k in (0, 1, 4)
+                                                   for T in (None, list(G)[5:8]) for w in (None, "weight")]),
+    "normalized_cut_size": ("approx", "ud", "float", lambda G: [((set(list(G)[:k]),), {"weight": w})
+                                                                for k in (1, 4) for w in (None, "weight")]),
+    "conductance": ("approx", "ud", "float", lambda G: [((set(list(G)[:k]),), {"T": T, "weight": w})
+                                                        for k in (1, 4) for T in (None, list(G)[5:8])
+                                                        for w in (None, "weight")]),
+    "edge_expansion": ("approx", "ud", None, lambda G: [((list(G)[:k],), {"T": T}) for k in (1, 4)
+                                                        for T in (None, list(G)[5:8])]),
+    "mixing_expansion": ("approx", "ud", None, lambda G: [((list(G)[:k],), {"T": list(G)[5:9]}) for k in (1, 4)]),
+    "node_expansion": ("approx", "ud", None, lambda G: [((list(G)[:k],), {}) for k in (1, 4)] + [(([*G, "x"],), {})]),
+    "boundary_expansion": ("approx", "ud", None, lambda G: [((list(G)[:k],), {}) for k in (1, 4)]),
+    "node_boundary": ("eq", "ud", None, lambda G: [((list(G)[:k],), {"nbunch2": T}) for k in (0, 1, 4)
+                                                   for T in (None, list(G)[2:9])]),
+    "edge_boundary": ("eq", "ud", "int", lambda G: [((list(G)[:k],), {"nbunch2": T, "data": d}) for k in (0, 1, 4)
+                                                    for T in (None, list(G)[2:9]) for d in (False, True, "weight")]),
 }
 
 

@@ -35,7 +35,9 @@ from . import (
     cluster,
     components,
     core,
+    cuts,
     ego,
+    isolate,
     link_analysis,
     mis,
     shortest_paths,
@@ -48,7 +50,8 @@ from ._utils import DECLINES
 __all__ = ["LaGraphNX", "convert_from_nx", "convert_to_nx", "can_run", "should_run", "on_start_tests", *FUNCTIONS]
 
 #: the modules of the dispatched functions, one per area of NetworkX (each lists its functions in ``__all__``)
-_MODULES = (components, traversal, shortest_paths, tree, mis, link_analysis, cluster, core, ego, centrality)
+_MODULES = (components, traversal, shortest_paths, tree, mis, link_analysis, cluster, core, ego, centrality, cuts,
+            isolate)
 #: NetworkX name -> the backend's function
 _FUNCS = {name: getattr(m, name) for m in _MODULES for name in m.__all__}
 globals().update(_FUNCS)

@@ -9,7 +9,7 @@ import la_graph
 
 from ._utils import _alg, _by_node, _engine, _node_array, _plain_call, declines
 
-__all__ = ["betweenness_centrality", "eigenvector_centrality", "katz_centrality", "closeness_centrality", "harmonic_centrality"]
+__all__ = ["degree_centrality", "in_degree_centrality", "out_degree_centrality", "betweenness_centrality", "eigenvector_centrality", "katz_centrality", "closeness_centrality", "harmonic_centrality"]
 
 
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
@@ -89,4 +89,35 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
 def _betweenness_declines(a):
     if a.get("weight") is not None:
         return "weight (weighted, Dijkstra betweenness) is not supported"
+    return None
+
+
+def _degree_centrality(G, direction):
+    n = len(G)
+    if n <= 1:
+        return {v: 1 for v in G.nodes}
+    d = _alg("degree")(G.lagraph(), direction=direction, engine=_engine())
+    return _by_node(G, d * (1.0 / (n - 1.0)))
+
+
+def degree_centrality(G):
+    """Each node's degree over ``n - 1`` (in plus out if directed; an undirected self-loop counts twice)."""
+    return _degree_centrality(G, "all")
+
+
+def in_degree_centrality(G):
+    """Each node's in-degree over ``n - 1``."""
+    return _degree_centrality(G, "in")
+
+
+def out_degree_centrality(G):
+    """Each node's out-degree over ``n - 1``."""
+    return _degree_centrality(G, "out")
+
+
+@declines("degree_centrality", "in_degree_centrality", "out_degree_centrality")
+def _degree_declines(a):
+    G = a.get("G")
+    if G is not None and G.is_multigraph():
+        return "a multigraph G: NetworkX counts parallel edges; la_graph's graph merges them"
     return None
