@@ -1,3 +1,4 @@
+import dataclasses
 import math
 import random
 from collections import deque
@@ -391,3 +392,299 @@ def test_every_kernel_checks_the_algebras_spread():
     assert cpu_betweenness.SPREAD == B.COUNT_SPREAD
     kernel = Path(B.__file__).parents[1] / "engines" / "gpu" / "cuda" / "betweenness.cu"
     assert f"#define BC_SPREAD {B.COUNT_SPREAD}\n" in kernel.read_text()
+
+
+# ---------------------------------------------------------------------- edge betweenness, weighted betweenness
+def _nx_weighted(G):
+    """The same graph in networkx with G's weights as the attribute "weight"."""
+    H = nx.DiGraph() if G.directed else nx.Graph()
+    H.add_nodes_from(range(G.n))
+    u, v = G.edges()
+    H.add_weighted_edges_from(zip(u.tolist(), v.tolist(), G.weights.tolist()))
+    return H
+
+
+def _same_edges(r, G, ref):
+    """``r`` (an EdgeBetweennessResult) against networkx's ``{(u, v): score}``: G's edges, the same scores."""
+    u, v = G.edges()
+    keep = np.ones(u.size, bool) if G.directed else u <= v
+    np.testing.assert_array_equal(r.u, u[keep])
+    np.testing.assert_array_equal(r.v, v[keep])
+    assert r.u.dtype == r.v.dtype == np.int64 and r.score.dtype == np.float64
+    assert len(ref) == r.u.size
+    want = [ref[(a, b)] if (a, b) in ref else ref[(b, a)] for a, b in zip(r.u.tolist(), r.v.tolist())]
+    _same(r.score, np.array(want))
+
+
+def _weighted_graphs():
+    """Small weighted graphs, directed and undirected: integer weights (many equal-length paths), floats,
+    disconnected pieces, isolated vertices, self-loops."""
+    rng = np.random.default_rng(7)
+    out = {}
+    for directed in (False, True):
+        d = "directed" if directed else "undirected"
+        G = lg.generators.grid_2d(7, 6)
+        u, v = G.edges()
+        keep = u < v
+        out[f"grid_ties_{d}"] = lg.Graph.from_edges(u[keep], v[keep], w=rng.integers(1, 3, keep.sum()).astype(float),
+                                                    directed=directed)
+        u, v = rng.integers(0, 40, 160), rng.integers(0, 40, 160)
+        out[f"random_int_{d}"] = lg.Graph.from_edges(u, v, w=rng.integers(1, 5, 160).astype(float), n=45,
+                                                     directed=directed)
+        out[f"random_float_{d}"] = lg.Graph.from_edges(u, v, w=rng.random(160) + 0.05, n=45, directed=directed)
+        a, b = rng.integers(0, 12, 30), rng.integers(0, 12, 30)   # two pieces and a loop
+        out[f"pieces_{d}"] = lg.Graph.from_edges(np.r_[a, b + 12, 3], np.r_[b, a + 12, 3],
+                                                 w=np.r_[rng.integers(1, 3, 60), 1].astype(float), n=26,
+                                                 directed=directed)
+    return out
+
+
+WEIGHTED_GRAPHS = _weighted_graphs()
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_edge_betweenness_small_graphs_match_networkx(engine, name):
+    G = SMALL[name]()
+    H = _nx(G)
+    if G.n <= EXACT_N:
+        r = lg.edge_betweenness_centrality(G, weight=False, engine=engine)
+        ref = nx.edge_betweenness_centrality(H)
+        srcs = None
+    else:
+        srcs = _nx_sample(G.n, 30, 11)
+        r = lg.edge_betweenness_centrality(G, sources=srcs, weight=False, engine=engine)
+        ref = nx.edge_betweenness_centrality(H, k=30, seed=11)
+    _same_edges(r, G, ref)
+    lg.verify.check_edge_betweenness(G, r, sources=srcs, weight=False)
+
+
+@pytest.mark.parametrize("name", sorted(WEIGHTED_GRAPHS))
+@pytest.mark.parametrize("normalized", [True, False])
+def test_weighted_match_networkx(engine, name, normalized):
+    G = WEIGHTED_GRAPHS[name]
+    H = _nx_weighted(G)
+    for endpoints in (False, True):
+        bc = lg.betweenness_centrality(G, normalized=normalized, endpoints=endpoints, engine=engine)
+        _same(bc, _array(nx.betweenness_centrality(H, normalized=normalized, endpoints=endpoints, weight="weight"),
+                         G.n))
+        check_betweenness(G, bc, normalized=normalized, endpoints=endpoints)
+    r = lg.edge_betweenness_centrality(G, normalized=normalized, weight=True, engine=engine)
+    _same_edges(r, G, nx.edge_betweenness_centrality(H, normalized=normalized, weight="weight"))
+    lg.verify.check_edge_betweenness(G, r, normalized=normalized)
+    for k in (1, 7):   # networkx's sample, passed as sources=, and networkx's scaling of it
+        srcs = _nx_sample(G.n, k, 3)
+        bc = lg.betweenness_centrality(G, sources=srcs, normalized=normalized, engine=engine)
+        _same(bc, _array(nx.betweenness_centrality(H, k=k, seed=3, normalized=normalized, weight="weight"), G.n))
+        r = lg.edge_betweenness_centrality(G, sources=srcs, normalized=normalized, engine=engine)
+        _same_edges(r, G, nx.edge_betweenness_centrality(H, k=k, seed=3, normalized=normalized, weight="weight"))
+        lg.verify.check_edge_betweenness(G, r, sources=srcs, normalized=normalized)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("normalized", [True, False])
+def test_edge_betweenness_options_match_networkx(engine, directed, normalized):
+    G = lg.generators.rmat(7, 6, seed=3, directed=directed)
+    H = _nx(G)
+    _same_edges(lg.edge_betweenness_centrality(G, normalized=normalized, engine=engine), G,
+                nx.edge_betweenness_centrality(H, normalized=normalized))
+    for k in (1, 2, 13):
+        r = lg.edge_betweenness_centrality(G, sources=_nx_sample(G.n, k, 5), normalized=normalized, engine=engine)
+        _same_edges(r, G, nx.edge_betweenness_centrality(H, k=k, seed=5, normalized=normalized))
+
+
+def test_edge_betweenness_tiny_graphs_and_loops(engine):
+    for n in range(4):   # no rescaling below 2 vertices, as networkx
+        G = lg.generators.path(n) if n else lg.Graph.from_edges([], [], n=0)
+        r = lg.edge_betweenness_centrality(G, engine=engine)
+        _same_edges(r, G, nx.edge_betweenness_centrality(_nx(G)))
+    L = lg.Graph.from_edges([0, 1, 1, 2], [1, 1, 2, 2])   # loops: G.edges() has them, scored 0 as in networkx
+    r = lg.edge_betweenness_centrality(L, engine=engine)
+    assert r.as_dict() == pytest.approx(nx.edge_betweenness_centrality(_nx(L)))
+    assert r.as_dict()[(1, 1)] == 0.0
+
+
+def test_edge_betweenness_seeded_sample(engine):
+    G = lg.generators.rmat(8, 6, seed=2, weights=(1, 9))
+    a = lg.edge_betweenness_centrality(G, k=12, seed=5, engine=engine)
+    b = lg.edge_betweenness_centrality(G, sources=B.sample_sources(G.n, 12, 5), engine="reference")
+    _same(a.score, b.score)
+    lg.edge_betweenness_centrality(G, k=12, check=True, engine=engine)   # seed=None: the wrapper draws one
+    exact = lg.edge_betweenness_centrality(G, k=G.n, seed=1, engine=engine)
+    _same(exact.score, lg.edge_betweenness_centrality(G, engine=engine).score)
+
+
+def test_weight_rule(engine):
+    G = lg.generators.rmat(7, 6, seed=6)
+    u, v = G.edges()
+    W = lg.Graph.from_edges(u, v, w=np.linspace(0.5, 9.0, u.size), n=G.n)
+    _same(lg.betweenness_centrality(W, weight=True, engine=engine), lg.betweenness_centrality(W, engine=engine))
+    _same(lg.betweenness_centrality(W, weight=False, engine=engine), lg.betweenness_centrality(G, engine=engine))
+    _same(lg.edge_betweenness_centrality(W, weight=False, engine=engine).score,
+          lg.edge_betweenness_centrality(G, engine=engine).score)
+    ones = lg.Graph.from_edges(u, v, w=np.full(u.size, 3.0), n=G.n)   # equal weights: the hop DAG
+    _same(lg.betweenness_centrality(ones, engine=engine), lg.betweenness_centrality(G, engine=engine))
+    _same(lg.edge_betweenness_centrality(ones, engine=engine).score,
+          lg.edge_betweenness_centrality(G, engine=engine).score)
+
+
+def test_weighted_batches_change_nothing(engine, monkeypatch):
+    G = WEIGHTED_GRAPHS["random_int_directed"]
+    want_bc = lg.betweenness_centrality(G, endpoints=True, engine=engine)
+    want_e = lg.edge_betweenness_centrality(G, engine=engine).score
+    per = B.WORK_BYTES + -(-B.EDGE_WORK_BYTES * G.nnz // G.n)   # a source's bytes a vertex, its edges spread
+    monkeypatch.setattr(B, "BATCH_BYTES", 3 * G.n * per)
+    assert B.weighted_batch_size(G.n, G.n, G.nnz) == 3
+    _same(lg.betweenness_centrality(G, endpoints=True, engine=algebra_only(engine.name)), want_bc)
+    _same(lg.edge_betweenness_centrality(G, engine=algebra_only(engine.name)).score, want_e)
+    _same(lg.edge_betweenness_centrality(G, weight=False, engine=algebra_only(engine.name)).score,
+          lg.edge_betweenness_centrality(G, weight=False, engine="reference").score)
+
+
+@given(
+    n=st.integers(1, 16),
+    edges=st.lists(st.tuples(st.integers(0, 15), st.integers(0, 15), st.integers(1, 3)), max_size=40),
+    directed=st.booleans(),
+)
+@settings(max_examples=40, deadline=None)
+def test_property_weighted_random_graphs(n, edges, directed):
+    G = lg.Graph.from_edges([a % n for a, _, _ in edges], [b % n for _, b, _ in edges],
+                            w=[float(w) for _, _, w in edges], n=n, directed=directed)
+    if not G.weighted:
+        return
+    H = _nx_weighted(G)
+    _same(lg.betweenness_centrality(G), _array(nx.betweenness_centrality(H, weight="weight"), n))
+    _same_edges(lg.edge_betweenness_centrality(G), G, nx.edge_betweenness_centrality(H, weight="weight"))
+    _same_edges(lg.edge_betweenness_centrality(G, weight=False), G, nx.edge_betweenness_centrality(H))
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", ["dimacs/rome99.gr", "snap/soc-sign-bitcoinotc.csv.gz"])
+def test_weighted_real_graphs(engine, shared_data, name):
+    G = real(shared_data, name)
+    if G.weight_range().min < 0:   # bitcoin-otc's trust ratings -10..10: their sizes as lengths
+        u, v = G.edges()
+        G = lg.Graph.from_edges(u, v, w=np.abs(G.weights), n=G.n, directed=G.directed)
+    srcs = B.sample_sources(G.n, 5, 2)
+    bc = lg.betweenness_centrality(G, sources=srcs, engine=engine)
+    check_betweenness(G, bc, sources=srcs)
+    r = lg.edge_betweenness_centrality(G, sources=srcs, engine=engine)
+    lg.verify.check_edge_betweenness(G, r, sources=srcs)
+    if engine.name != "cpu":
+        _same(bc, lg.betweenness_centrality(G, sources=srcs, engine="cpu"))
+        _same(r.score, lg.edge_betweenness_centrality(G, sources=srcs, engine="cpu").score)
+
+
+@pytest.mark.data
+def test_edge_betweenness_real_graph(engine, shared_data):
+    G = real(shared_data, "snap/email-Eu-core.txt.gz")
+    srcs = B.sample_sources(G.n, 6, 1)
+    r = lg.edge_betweenness_centrality(G, sources=srcs, engine=engine)
+    lg.verify.check_edge_betweenness(G, r, sources=srcs)
+    if engine.name != "cpu":
+        _same(r.score, lg.edge_betweenness_centrality(G, sources=srcs, engine="cpu").score)
+
+
+@pytest.mark.parametrize("algebra", [False, True])
+def test_weighted_path_counts_beyond_float64(engine, algebra):
+    # the ladder with every weight 2: the hop DAG, 2**1099 paths to the last level
+    L = _ladder(1100)
+    u, v = L.edges()
+    G, srcs = lg.Graph.from_edges(u, v, w=np.full(u.size, 2.0), n=L.n), [0, 1]
+    if engine.name == "reference":
+        pytest.skip("1100 rounds of the reference engine's products take long: the cpu algebra covers them")
+    E = algebra_only(engine.name) if algebra else engine
+    bc = lg.betweenness_centrality(G, sources=srcs, normalized=False, engine=E)
+    want = B.rescale(_exact_brandes(L, srcs), G.n, normalized=False, directed=False, endpoints=False,
+                     sources=np.array(srcs))
+    np.testing.assert_allclose(bc, want, rtol=1e-12, atol=0)
+    r = lg.edge_betweenness_centrality(G, sources=srcs, engine=E)
+    assert np.isfinite(r.score).all()
+    lg.verify.check_edge_betweenness(G, r, sources=srcs, rtol=1e-11)
+    _same(r.score, lg.edge_betweenness_centrality(L, sources=srcs, engine=E).score)   # the hop sweep's
+
+
+def test_weighted_spread_beyond_float64(engine):
+    L = _ladder(1850)
+    u, v = L.edges()
+    G = lg.Graph.from_edges(u, v, w=np.ones(u.size), n=L.n)
+    if engine.name == "cpu":   # the algebra's scaled rounds cannot hold 2**1849 beside 1 (1802 rounds: cpu only)
+        with pytest.raises(lg.exceptions.NumericRangeError, match=r"source 0 at round 1802 .*2\*\*1800"):
+            lg.betweenness_centrality(G, sources=[0], engine=algebra_only(engine.name))
+    if "brandes_weighted_sources" in engine.fused_steps:   # a kernel of mantissas and exponents can
+        bc = lg.betweenness_centrality(G, sources=[0], normalized=False, engine=engine)
+        want = B.rescale(_exact_brandes(L, [0]), G.n, normalized=False, directed=False, endpoints=False,
+                         sources=np.array([0]))
+        np.testing.assert_allclose(bc, want, rtol=1e-12, atol=0, equal_nan=True)
+
+
+def test_grid_corner_counts_beyond_float64_weighted(engine):
+    if engine.name == "reference":
+        pytest.skip("1200 rounds of the reference engine's products take minutes")
+    G = lg.generators.grid_2d(600, 600)
+    u, v = G.edges()
+    W = lg.Graph.from_edges(u, v, w=np.full(u.size, 0.5), n=G.n)   # (the ladder above covers the algebra)
+    bc = lg.betweenness_centrality(W, sources=[0, 1], engine=engine)
+    assert np.isfinite(bc).all()
+    _same(bc, lg.betweenness_centrality(G, sources=[0, 1], engine=engine))   # equal weights: the hop DAG's
+    r = lg.edge_betweenness_centrality(W, sources=[0], engine=engine)
+    assert np.isfinite(r.score).all()
+    _same(r.score, lg.edge_betweenness_centrality(G, sources=[0], engine=engine).score)   # the hop DAG's
+
+
+def test_edge_checker_finds_wrong_values():
+    G = WEIGHTED_GRAPHS["random_int_undirected"]
+    r = lg.edge_betweenness_centrality(G)
+    lg.verify.check_edge_betweenness(G, r)
+    bad = dataclasses.replace(r, score=r.score.copy())
+    bad.score[5] *= 1.01
+    with pytest.raises(lg.VerificationError, match=r"score\[5\] \(edge .* - .*\) = .* expected"):
+        lg.verify.check_edge_betweenness(G, bad)
+    with pytest.raises(lg.VerificationError, match=r"score\[\d+\] \(edge"):   # by hops the sums differ
+        lg.verify.check_edge_betweenness(G, r, weight=False)
+    with pytest.raises(lg.VerificationError, match="raw sum .* from 4 sources"):
+        lg.verify.check_edge_betweenness(G, r, sources=[0, 1, 2, 3])
+    swapped = dataclasses.replace(r, u=r.v, v=r.u)
+    with pytest.raises(lg.VerificationError, match=r"u\[0\] = .*G.edges\(\) order"):
+        lg.verify.check_edge_betweenness(G, swapped)
+    with pytest.raises(lg.VerificationError, match="shape"):
+        lg.verify.check_edge_betweenness(G, dataclasses.replace(r, score=r.score[:-1]))
+    bc = lg.betweenness_centrality(G)
+    check_betweenness(G, bc)
+    with pytest.raises(lg.VerificationError, match=r"bc\[.*\] = "):
+        check_betweenness(G, bc, weight=False)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(weight="weight"), lg.InvalidArgumentError, "weight must be None .* True or False, got 'weight'"),
+    (dict(weight=1), lg.InvalidArgumentError, "weight must be None"),
+    (dict(k=3, sources=[0]), lg.InvalidArgumentError, "not both"),
+    (dict(k=11), lg.InvalidArgumentError, r"k must be at most n = 10"),
+    (dict(sources=[0, 0]), lg.InvalidSourceError, "distinct"),
+    (dict(normalized="no"), lg.InvalidArgumentError, "normalized must be True or False"),
+    (dict(seed=-2, k=2), lg.InvalidArgumentError, "seed must be in"),
+])
+def test_edge_betweenness_rejects_bad_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        lg.edge_betweenness_centrality(lg.generators.path(10), **kwargs)
+    with pytest.raises(error, match=match):
+        lg.betweenness_centrality(lg.generators.path(10), **kwargs)
+
+
+@pytest.mark.parametrize("f", [lg.betweenness_centrality, lambda G, **kw: lg.edge_betweenness_centrality(G, **kw)])
+def test_weighted_rejects_bad_graphs(engine, f):
+    with pytest.raises(lg.InvalidGraphError, match="needs edge weights, got an unweighted graph"):
+        f(lg.generators.path(4), weight=True)
+    Z = lg.Graph.from_edges([0, 1, 2], [1, 2, 3], w=[1.0, 0.0, 2.0])
+    with pytest.raises(lg.InvalidGraphError, match=r"positive edge weights, got 0.0 on edge 1 -> 2"):
+        f(Z, engine=engine)
+    f(Z, weight=False, engine=engine)                         # by hops: weights ignored
+    N = lg.Graph.from_edges([0, 1], [1, 2], w=[1.0, -2.0], directed=True)
+    with pytest.raises(lg.InvalidGraphError, match=r"non-negative edge weights, got -2.0 on edge 1 -> 2"):
+        f(N, engine=engine)
+    big = lg.Graph.from_edges([0, 1], [1, 2], w=[1e308, 1e308])
+    with pytest.raises(lg.InvalidGraphError, match="rescale the weights"):
+        f(big, engine=engine)
+    lost = lg.Graph.from_edges([0, 1], [1, 2], w=[1e17, 1.0], directed=True)   # 1e17 + 1 == 1e17
+    for E in (engine, algebra_only(engine.name)):
+        with pytest.raises(lg.exceptions.NumericRangeError, match="lost beside"):
+            f(lost, engine=E)

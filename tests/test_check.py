@@ -51,6 +51,8 @@ CASES = {
     "triangles": (KARATE, (), {}, lambda t: _bump(t, 0)),
     "local_clustering_coefficient": (KARATE, (), {}, lambda c: _bump(c, 0, 0.25)),
     "betweenness_centrality": (KARATE, (), {"k": 8, "seed": 4}, lambda bc: _bump(bc, 0, 0.1)),
+    "edge_betweenness_centrality": (WEIGHTED, (), {"k": 8, "seed": 4},
+                                    lambda r: dataclasses.replace(r, score=_bump(r.score, 0, 0.1))),
     "label_propagation": (KARATE, (), {}, lambda r: _bump(r, 0, 40)),
     "core_number": (KARATE, (), {}, lambda r: _bump(r, 0)),
     "louvain": (KARATE, (), {"seed": 0}, lambda r: _bump(r, 0, 40)),

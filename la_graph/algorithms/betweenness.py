@@ -304,7 +304,8 @@ class EdgeBetweennessResult:
 
 @algorithm("edge_betweenness_centrality",
            cli=Cli("ebc", "edge betweenness centrality (exact, or from --k sampled sources with --seed, or from "
-                          "--sources)", options=("sources", "seed", "k"), defaults={"seed": 0}),
+                          "--sources)", options=("sources", "seed", "k"), defaults={"seed": 0},
+                   run=lambda args, G, engine: _ebc_cli(args, G, engine)),
            checker=Checker(
                "check_edge_betweenness",
                lambda G, r, a: verify.check_edge_betweenness(
@@ -313,7 +314,7 @@ class EdgeBetweennessResult:
                prepare=lambda a: a.update(seed=fresh_seed()) if (
                    a["k"] is not None and a["sources"] is None and a["seed"] is None) else None,
                note="With ``k`` and ``seed=None`` a seed is drawn for the checker to know the sample (the same "
-                    "distribution of samples)."), bench=(),
+                    "distribution of samples)."), bench=("ebc",),
            page="algorithms/betweenness.md",
            summary="Brandes' dependencies written onto the edges (the sweep back in edge space: incidence matrices); by hops or by weight; NetworkX's normalization")
 def edge_betweenness_centrality(G, k=None, *, normalized=True, seed=None, sources=None, weight=None, engine=None,
@@ -401,6 +402,21 @@ def edge_betweenness_centrality(G, k=None, *, normalized=True, seed=None, source
     exact = srcs.size == n
     rescale(score, n, normalized=normalized, directed=G.directed, endpoints=True, sources=None if exact else srcs)
     return EdgeBetweennessResult(u, v, score)
+
+
+def _ebc_cli(args, G, engine):
+    """``la-graph run ebc``: the scores of every edge, the top edge, the check from the same sources."""
+    src = args.sources
+    if args.k is not None:              # the sample, drawn here so that the check uses the same sources
+        if src is not None:
+            raise InvalidArgumentError("give --k (sampled sources) or --sources, not both")
+        src = sample_sources(G.n, _check_k(args.k, G.n), args.seed)
+    r = edge_betweenness_centrality(G, sources=src, engine=engine)
+    top = int(np.argmax(r.score)) if r.score.size else None
+    summary = {"sources": "all" if src is None else len(src),
+               "top_edge": None if top is None else [int(r.u[top]), int(r.v[top])],
+               "top_value": None if top is None else float(f"{r.score[top]:.6g}")}
+    return summary, {"u": r.u, "v": r.v, "score": r.score}, lambda: verify.check_edge_betweenness(G, r, sources=src)
 
 
 def edge_sums(G, raw):
