@@ -129,7 +129,7 @@ def _check_pairs(pairs, n):
                 if arr.dtype.kind in "fb" else 0
             i, j = divmod(bad, 2)
             raise InvalidArgumentError(f"pairs must hold integer vertex ids, got pairs[{i}][{j}] = "
-                                       f"{arr[i, j]!r}")
+                                       f"{arr[i, j].item()!r}")
     out = arr.astype(np.int64) if arr.size else np.zeros((0, 2), np.int64)
     bad = np.flatnonzero(((out < 0) | (out >= n)).any(axis=1))
     if bad.size:
@@ -339,7 +339,7 @@ def _run_similarity(args, G, engine):
                    defaults={"metric": "jaccard"}, run=_run_similarity),
            checker=Checker("check_similarity", _checked, sampled="check_similarity at a sample of pairs and rows",
                            sample=lambda G, r, a: _checked(G, r, a, sample=SAMPLE)),
-           page="algorithms/similarity.md",
+           bench=("jaccard",), page="algorithms/similarity.md",
            summary="Jaccard, overlap, cosine, Sorensen, Adamic-Adar and resource allocation from masked "
                    "`C plus.pair C'` (given pairs, every pair with a common neighbour, or each vertex's top k)")
 def similarity(G, pairs=None, *, metric="jaccard", top_k=None, engine=None):
