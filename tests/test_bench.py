@@ -337,7 +337,11 @@ def test_ecl_build_patch_and_output_parsing():
     assert external.parse("scc", "compute time: 0.5 s\n\nnumber of SCCs: 12\n")[1] == {"components": 12}
     assert external.parse("apsp", "FW_64 gpu comp time:   0.004000 s\nresults match\n")[0] == 0.004
     assert external.parse("cc", "no time here")[0] is None
-    assert set(external.PROGRAMS) == set(external.WEIGHTED) == {"cc", "mis", "msf", "scc", "apsp"}
+    gc = "ECL-GC v1.2\nruntime:    0.001234567 s\nthroughput: 1.0 Mnodes/s\nresult verification passed\ncolors used: 12\n"
+    assert external.parse("coloring", gc) == (0.001234567, {"colors": 12}, True)
+    assert external.parse("coloring", gc.replace("result verification passed", "ERROR: found adjacent nodes"))[2] \
+        is False
+    assert set(external.PROGRAMS) == set(external.WEIGHTED) == {"cc", "mis", "msf", "scc", "apsp", "coloring"}
 
 
 def test_ecl_peer_says_why_it_is_unavailable(tmp_path, monkeypatch):

@@ -96,7 +96,7 @@ def _prepare(G, distance, sources, k, seed, name):
 @algorithm("closeness_centrality", networkx=("closeness_centrality",),
            checker=Checker("check_closeness", lambda G, r, a: verify.check_closeness(
                G, host(r), wf_improved=a["wf_improved"], distance=a["distance"], sources=_checked(G, a))),
-           page="algorithms/closeness.md", summary="batched multi-source BFS (SSSP when weighted) on the reversed graph; NetworkX's wf_improved scaling")
+           bench=("closeness",), page="algorithms/closeness.md", summary="batched multi-source BFS (SSSP when weighted) on the reversed graph; NetworkX's wf_improved scaling")
 def closeness_centrality(G, *, wf_improved=True, distance=None, sources=None, k=None, seed=None, engine=None):
     """Closeness centrality (``networkx.closeness_centrality``'s definition).
 
@@ -157,7 +157,7 @@ def closeness_centrality(G, *, wf_improved=True, distance=None, sources=None, k=
 @algorithm("harmonic_centrality", networkx=("harmonic_centrality",),
            checker=Checker("check_closeness", lambda G, r, a: verify.check_closeness(
                G, host(r), harmonic=True, distance=a["distance"], sources=_checked(G, a))),
-           page="algorithms/closeness.md", summary="sum of 1/d(u, v) over batched multi-source BFS (SSSP when weighted) on the reversed graph")
+           bench=("harmonic",), page="algorithms/closeness.md", summary="sum of 1/d(u, v) over batched multi-source BFS (SSSP when weighted) on the reversed graph")
 def harmonic_centrality(G, *, distance=None, sources=None, k=None, seed=None, engine=None):
     """Harmonic centrality: ``H(v) = sum over u != v of 1 / d(u, v)`` (``networkx.harmonic_centrality``).
 

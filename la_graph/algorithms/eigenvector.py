@@ -37,7 +37,7 @@ def l1_change(E, y, x):
 @algorithm("eigenvector_centrality", networkx=("eigenvector_centrality",),
            checker=Checker("check_eigenvector", lambda G, r, a: verify.check_eigenvector(G, host(r), **{
                k: a[k] for k in ("max_iter", "tol", "nstart", "weight")})),
-           page="algorithms/eigenvector.md", summary="NetworkX's shifted power iteration x' = (A' plus.second x) + x, L2-normalized")
+           bench=("eigenvector",), page="algorithms/eigenvector.md", summary="NetworkX's shifted power iteration x' = (A' plus.second x) + x, L2-normalized")
 def eigenvector_centrality(G, max_iter=100, tol=1e-6, nstart=None, weight=None, *, engine=None):
     """Eigenvector centrality of every vertex (``networkx.eigenvector_centrality``'s rule).
 

@@ -27,7 +27,7 @@ __all__ = ["hits"]
 
 @algorithm("hits", networkx=("hits",), checker=Checker("check_hits", lambda G, r, a: verify.check_hits(
                G, host(r[0]), host(r[1]), normalized=a["normalized"], weight=a["weight"])),
-           page="algorithms/hits.md", summary="hubs h = A a and authorities a = A' h by power iteration in plus.second")
+           bench=("hits",), page="algorithms/hits.md", summary="hubs h = A a and authorities a = A' h by power iteration in plus.second")
 def hits(G, max_iter=100, tol=1e-8, nstart=None, normalized=True, *, weight=None, engine=None):
     """HITS hub and authority scores of every vertex.
 

@@ -49,7 +49,7 @@ def _values(x, n, what, default):
 @algorithm("katz_centrality", networkx=("katz_centrality",),
            checker=Checker("check_katz", lambda G, r, a: verify.check_katz(G, host(r), a["alpha"], a["beta"], **{
                k: a[k] for k in ("max_iter", "tol", "normalized", "weight")}) if a["nstart"] is None else None),
-           page="algorithms/katz.md", summary="x' = alpha (A' plus.second x) + beta to NetworkX's tolerance; L2-normalized")
+           bench=("katz",), page="algorithms/katz.md", summary="x' = alpha (A' plus.second x) + beta to NetworkX's tolerance; L2-normalized")
 def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=None, normalized=True,
                     weight=None, *, engine=None):
     """Katz centrality of every vertex (``networkx.katz_centrality``'s rule).

@@ -101,7 +101,7 @@ def _run_trussness(args, G, engine):
                               run=_run_k_truss),
            networkx=("k_truss",),
            checker=Checker("check_k_truss", lambda G, r, a: verify.check_k_truss(G, a["k"], r.graph, r.vertices)),
-           page="algorithms/ktruss.md",
+           bench=("ktruss",), page="algorithms/ktruss.md",
            summary="the k-truss by peeling edges of support below k - 2, support from masked `C plus.pair C`")
 def k_truss(G, k, *, engine=None):
     """The ``k``-truss of ``G``: its largest subgraph whose every edge lies in at least ``k - 2`` triangles.
@@ -180,7 +180,7 @@ def _positions(G, rows, cols):
 @algorithm("trussness", cli=Cli("trussness", "the trussness of every edge (the largest k-truss holding it)",
                                    run=_run_trussness),
            checker=Checker("check_trussness", lambda G, r, a: verify.check_trussness(G, r.u, r.v, r.truss)),
-           page="algorithms/ktruss.md", summary="every edge's truss number, peeling level by level")
+           bench=("trussness",), page="algorithms/ktruss.md", summary="every edge's truss number, peeling level by level")
 def trussness(G, *, engine=None):
     """The trussness of every edge: the largest ``k`` such that the ``k``-truss holds it.
 

@@ -139,7 +139,8 @@ def _connected_parts(E, G, labels):
 @algorithm("leiden", cli=Cli("leiden", "connected communities by Leiden modularity optimisation (--seed)",
                              options=("seed",), defaults={"seed": 0}),
            checker=Checker("check_communities", lambda G, r, a: verify.check_communities(
-               G, host(getattr(r, "labels", r)), resolution=a["resolution"], connected=True)), page="algorithms/community.md",
+               G, host(getattr(r, "labels", r)), resolution=a["resolution"], connected=True)), bench=("leiden",),
+           page="algorithms/community.md",
            summary="connected communities by Leiden modularity optimisation, seeded")
 def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
     """Connected communities of maximal modularity by the Leiden method.

@@ -266,7 +266,7 @@ def _check_args(threshold, max_level, dendrogram):
                               options=("seed",), defaults={"seed": 0}),
            checker=Checker("check_communities", lambda G, r, a: verify.check_communities(
                G, host(getattr(r, "labels", r)), resolution=a["resolution"])),
-           page="algorithms/community.md",
+           bench=("louvain",), page="algorithms/community.md",
            summary="communities by Louvain modularity optimisation, seeded, moves that cannot oscillate")
 def louvain(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
     """Communities of maximal modularity by the Louvain method.

@@ -16,7 +16,17 @@ Outputs handed to the checkers: ``bfs`` parents (k, n); ``cc``/``scc`` labels
 ``msf`` (u, v, total weight); ``mis`` members; ``reachability`` bool (k, n);
 ``pagerank`` ranks (n,); ``tc`` the total; ``lcc`` coefficients (n,); ``bc``
 centralities (n,) from the setting's sources, scaled as a sample (NetworkX);
-``cdlp`` labels (n,); ``kcore`` core numbers (n,).
+``cdlp`` labels (n,); ``kcore`` core numbers (n,); ``hits`` (hubs, authorities); ``eigenvector``,
+``katz`` centralities (n,) (a peer's exact eigenvector as ``SimpleNamespace(exact=x)``);
+``closeness``/``harmonic`` the sampled vertices' values; ``ebc`` ``(u, v, score)`` in ``G.edges()``'
+order; ``jaccard`` ``(u, v, score)`` of every pair with a common neighbour; ``trussness`` ``(u, v,
+truss)``; ``ktruss`` ``(graph, vertices)``; ``coloring`` colours (n,); ``louvain``/``leiden`` labels
+(n,) (a peer's as ``SimpleNamespace(labels=..., peer=True)``: checked well formed, not locally
+optimal); ``modularity`` the value.
+
+Settings with ``params["fixed"]`` (HITS, Katz, eigenvector and PageRank, "20 iterations") run
+exactly :data:`ITERATIONS` steps (a tolerance no step meets) and are checked against the same
+steps redone with scipy: the time of an iteration, compared across algorithms (issue 40).
 """
 
 from __future__ import annotations
@@ -26,10 +36,15 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+from scipy.sparse import csgraph
 
 from .. import verify
-from ..exceptions import VerificationError
+from .._random import sample_sources
+from ..exceptions import ConvergenceError, VerificationError
 from .graphs import family
+from .peers import canonical
 
 
 @dataclass
@@ -38,6 +53,10 @@ class Setting:
 
     label: str = ""
     sources: list = field(default_factory=list)
+    #: keyword arguments of the setting (e.g. Katz's alpha), read by la_graph's call and the peers'
+    params: dict = field(default_factory=dict)
+    #: la_graph alone (a setting no peer has: a fixed number of iterations)
+    ours_only: bool = False
 
 
 def host(x):
@@ -332,10 +351,19 @@ class Reachability(Algorithm):
 class PageRank(Algorithm):
     name, function, title = "pagerank", "pagerank", "PageRank (damping 0.85, tolerance 1e-6 as NetworkX)"
 
+    def settings(self, G, name):
+        # and a fixed number of iterations (Graphalytics' rule): the per-iteration yardstick of issue 40
+        return [Setting(), Setting(f"{ITERATIONS} iterations", params={"fixed": True}, ours_only=True)]
+
     def ours(self, fn, G, setting, engine, device):
+        if setting.params.get("fixed"):
+            return lambda: fn(G, max_iter=ITERATIONS, variant="graphalytics", engine=engine)
         return lambda: fn(G, engine=engine)
 
     def check(self, G, setting, ranks):
+        if setting.params.get("fixed"):
+            verify.check_pagerank(G, np.asarray(ranks, np.float64), max_iter=ITERATIONS, variant="graphalytics")
+            return
         verify.check_pagerank(G, np.asarray(ranks, np.float64))
 
 
@@ -420,8 +448,389 @@ class KCore(CDLP):
         return {"max_core": int(np.asarray(core).max(initial=0))}
 
 
+# ---------------------------------------------------------------- issue 40: centralities, truss, colouring, communities
+#: the steps of the fixed-iteration settings ("20 iterations")
+ITERATIONS = 20
+#: a tolerance no step meets: the run takes ITERATIONS steps and ends in ConvergenceError, whose result is kept
+_NO_STOP = 1e-300
+
+
+def _fixed_steps(fn, G, engine, **kw):
+    """``fn`` run for exactly :data:`ITERATIONS` steps: the last iterate (a step that changes nothing
+    at all, an exact fixed point, ends the run early with the same answer)."""
+    try:
+        return fn(G, max_iter=ITERATIONS, tol=_NO_STOP, engine=engine, **kw)
+    except ConvergenceError as exc:
+        return exc.result
+
+
+def _adjacency(G):
+    """``(A, A')`` as scipy CSR float64: ``G``'s weights when it has them (the algorithms' default), else ones."""
+    A = G.to_scipy().astype(np.float64).tocsr()
+    if not G.weighted:
+        A.data[:] = 1.0
+    return A, A.T.tocsr()
+
+
+def _same_vector(name, got, want, rtol=1e-9):
+    got = np.asarray(got, np.float64)
+    if got.shape != want.shape:
+        raise VerificationError(f"{name} has shape {got.shape}, expected {want.shape}")
+    bad = np.flatnonzero(~(np.abs(got - want) <= rtol * max(1.0, float(np.abs(want).max(initial=0)))))
+    if bad.size:
+        v = int(bad[0])
+        raise VerificationError(f"{name}[{v}] = {got[v]!r}, expected {want[v]!r} after {ITERATIONS} steps")
+
+
+def _sum1(x):
+    x = np.asarray(x, np.float64)
+    t = x.sum()
+    return x / t if t > 0 else x
+
+
+def _leading_eigen(M):
+    """``(lambda, x)``: the largest real eigenvalue of the non-negative matrix ``M`` and its eigenvector
+    (non-negative, unit L2 norm), by numpy (small) or ARPACK."""
+    n = M.shape[0]
+    if n <= 2000:
+        w, V = np.linalg.eig(M.toarray())
+        i = int(np.argmax(w.real))
+        lam, x = float(w[i].real), V[:, i].real
+    else:
+        w, V = spla.eigs(M, k=1, which="LR", tol=1e-12, maxiter=20 * n)
+        lam, x = float(w[0].real), V[:, 0].real
+    x = np.abs(x)
+    return lam, x / np.linalg.norm(x)
+
+
+def _spectral_radius(G):
+    """The largest eigenvalue of ``A`` (ARPACK to 1e-3), or the largest degree (a bound) if ARPACK fails."""
+    _, AT = _adjacency(G)
+    if G.n <= 2000:
+        return max(0.0, float(np.linalg.eigvals(AT.toarray()).real.max(initial=0.0)))
+    try:
+        return max(0.0, float(spla.eigs(AT, k=1, which="LR", tol=1e-3, return_eigenvectors=False)[0].real))
+    except spla.ArpackNoConvergence:
+        return float(max(np.diff(AT.indptr).max(initial=0), np.diff(AT.tocsc().indptr).max(initial=0)))
+
+
+def _bipartite(G):
+    """Whether the undirected ``G`` is bipartite: its bipartite double cover (``(v, side)``, an edge ``u - v``
+    joining ``(u, 0) - (v, 1)`` and ``(u, 1) - (v, 0)``) has twice its connected components."""
+    A = G.to_scipy()
+    cover = sp.bmat([[None, A], [A, None]], format="csr")
+    return csgraph.connected_components(cover, directed=False)[0] == 2 * csgraph.connected_components(
+        A, directed=False)[0]
+
+
+class _PowerIteration(Algorithm):
+    """The power iterations: to tolerance (checked by the registered checker), and :data:`ITERATIONS` steps
+    (checked against the same steps in scipy; la_graph alone)."""
+
+    def settings(self, G, name):
+        return [Setting("to tolerance", params=self.params(G)),
+                Setting(f"{ITERATIONS} iterations", params={**self.params(G), "fixed": True}, ours_only=True)]
+
+    def params(self, G):
+        return {}
+
+    def call_kw(self, setting):
+        return {k: v for k, v in setting.params.items() if k != "fixed"}
+
+    def ours(self, fn, G, setting, engine, device):
+        kw = self.call_kw(setting)
+        if setting.params.get("fixed"):
+            return lambda: _fixed_steps(fn, G, engine, **kw)
+        return lambda: fn(G, engine=engine, **kw)
+
+    def applies(self, G):
+        return None if G.nnz else "no edges"
+
+
+class HITS(_PowerIteration):
+    name, function, title = "hits", "hits", "HITS hubs and authorities (tolerance 1e-8 as NetworkX)"
+
+    def applies(self, G):
+        if not G.directed and _bipartite(G):
+            return "a bipartite undirected graph: A's largest singular value is double, the hubs not unique"
+        return super().applies(G)
+
+    def ours_output(self, raw):
+        return host(raw[0]), host(raw[1])
+
+    def check(self, G, setting, out):
+        hubs, auth = out
+        if not setting.params.get("fixed"):
+            verify.check_hits(G, hubs, auth)
+            return
+        A, AT = _adjacency(G)
+        h = np.ones(G.n)
+        for _ in range(ITERATIONS):
+            a = AT @ h
+            a = a / a.max() if a.max() > 0 else a
+            h = A @ a
+            h = h / h.max() if h.max() > 0 else h
+        _same_vector("hubs", hubs, _sum1(h))
+        _same_vector("authorities", auth, _sum1(a))
+
+
+class Eigenvector(_PowerIteration):
+    name, function, title = "eigenvector", "eigenvector_centrality", \
+        "Eigenvector centrality (tolerance 1e-6 as NetworkX, up to 1,000 iterations)"
+
+    def params(self, G):
+        return {"max_iter": 1000}
+
+    def call_kw(self, setting):
+        kw = super().call_kw(setting)
+        return {} if setting.params.get("fixed") else kw
+
+    def ours_output(self, raw):
+        return host(raw)
+
+    def check(self, G, setting, x):
+        if isinstance(x, SimpleNamespace):     # a peer's eigenvector solved to its own precision
+            _, want = _leading_eigen(_adjacency(G)[1])
+            got = np.asarray(x.exact, np.float64)
+            bad = np.flatnonzero(~(np.abs(got - want) <= 1e-6)) if got.shape == want.shape else [0]
+            if len(bad):
+                v = int(bad[0])
+                raise VerificationError(f"x[{v}] = {got[v] if got.shape == want.shape else got.shape!r}, "
+                                        f"the leading eigenvector has {want[v]!r} (within 1e-06)")
+            return
+        if not setting.params.get("fixed"):
+            verify.check_eigenvector(G, x, max_iter=setting.params["max_iter"])
+            return
+        _, AT = _adjacency(G)
+        y = np.ones(G.n) / G.n
+        for _ in range(ITERATIONS):
+            y = AT @ y + y
+            y /= np.linalg.norm(y)
+        _same_vector("x", x, y)
+
+
+class Katz(_PowerIteration):
+    name, function, title = "katz", "katz_centrality", "Katz centrality (alpha = 0.5 / largest eigenvalue)"
+
+    def params(self, G):
+        lam = _spectral_radius(G)
+        # NetworkX's default 0.1 diverges once the largest eigenvalue passes 10 (R-MAT's do)
+        return {"alpha": min(0.1, 0.5 / lam) if lam > 0 else 0.1}
+
+    def ours_output(self, raw):
+        return host(raw)
+
+    def check(self, G, setting, x):
+        alpha = setting.params["alpha"]
+        if not setting.params.get("fixed"):
+            verify.check_katz(G, x, alpha)
+            return
+        _, AT = _adjacency(G)
+        y = np.zeros(G.n)
+        for _ in range(ITERATIONS):
+            y = alpha * (AT @ y) + 1.0
+        _same_vector("x", x, y)      # the ConvergenceError's iterate: not yet normalized
+
+
+class Closeness(Algorithm):
+    """Closeness centrality of 1,024 sampled vertices (issue 40: "k = 1,024 sampled sources against igraph's
+    exact closeness on those vertices' rows"), without Wasserman and Faust's scaling: igraph's normalized
+    closeness, ``(r - 1) / sum of distances`` over the ``r`` vertices that reach the vertex."""
+
+    name, function, title = "closeness", "closeness_centrality", \
+        "Closeness centrality of 1,024 sampled vertices (wf_improved=False, igraph's normalized closeness)"
+    per_source = True
+    k = 1024
+    #: the check redoes this many of the sampled vertices' searches (scipy Dijkstra: slow on big graphs)
+    checked_rows = 64
+    harmonic = False
+
+    def settings(self, G, name):
+        k = min(self.k, G.n)
+        return [Setting(f"{k} sources", [int(s) for s in sample_sources(G.n, k, seed=self.k)])]
+
+    def ours(self, fn, G, setting, engine, device):
+        kw = {} if self.harmonic else {"wf_improved": False}
+        return lambda: fn(G, sources=np.asarray(setting.sources, np.int64), engine=engine, **kw)
+
+    def check(self, G, setting, values):
+        values, srcs = np.asarray(values, np.float64), np.asarray(setting.sources, np.int64)
+        if values.shape != srcs.shape:
+            raise VerificationError(f"{values.shape} values for {srcs.size} sampled vertices")
+        rows = np.unique(np.linspace(0, srcs.size - 1, min(srcs.size, self.checked_rows)).astype(np.int64))
+        verify.check_closeness(G, values[rows], harmonic=self.harmonic, wf_improved=False, sources=srcs[rows])
+
+    def work(self, G, setting, values):
+        return G.nedges * len(setting.sources)
+
+    def applies(self, G):
+        return None if G.n else "no vertices"
+
+
+class Harmonic(Closeness):
+    name, function, title = "harmonic", "harmonic_centrality", "Harmonic centrality of 1,024 sampled vertices"
+    harmonic = True
+
+
+class EdgeBC(BC):
+    name, function, title = "ebc", "edge_betweenness_centrality", "Edge betweenness centrality (64 sampled sources)"
+
+    def ours_output(self, r):
+        return host(r.u), host(r.v), host(r.score)
+
+    def check(self, G, setting, out):
+        u, v, score = out
+        verify.check_edge_betweenness(G, SimpleNamespace(u=np.asarray(u), v=np.asarray(v), score=np.asarray(score)),
+                                      sources=setting.sources)
+
+
+class Jaccard(Algorithm):
+    name, function, title = "jaccard", "similarity", "Jaccard similarity of every pair with a common neighbour"
+    #: pairs beyond which the check looks at a sample of pairs and rows
+    check_all_pairs = 2_000_000
+
+    def settings(self, G, name):
+        return [Setting("all distance-two pairs")]
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, metric="jaccard", engine=engine)
+
+    def ours_output(self, r):
+        return host(r.u), host(r.v), host(r.score)
+
+    def check(self, G, setting, out):
+        u, v, score = out
+        sample = None if len(u) <= self.check_all_pairs else 100_000
+        verify.check_similarity(G, u, v, score, metric="jaccard", complete=True, sample=sample)
+
+    def work(self, G, setting, out):
+        return None
+
+    def summary(self, G, setting, out):
+        return {"pairs": int(len(out[0]))}
+
+
+class Trussness(Algorithm):
+    name, function, title = "trussness", "trussness", "Trussness of every edge"
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, engine=engine)
+
+    def ours_output(self, r):
+        return host(r.u), host(r.v), host(r.truss)
+
+    def check(self, G, setting, out):
+        verify.check_trussness(G, *out)
+
+    def summary(self, G, setting, out):
+        return {"max_truss": int(np.asarray(out[2]).max(initial=2))}
+
+    def same(self, out, verified):
+        return all(np.array_equal(np.asarray(a), np.asarray(b)) for a, b in zip(out, verified))
+
+
+class KTruss(Algorithm):
+    name, function, title = "ktruss", "k_truss", "k-truss subgraph (k = 4)"
+    k = 4
+
+    def settings(self, G, name):
+        return [Setting(f"k = {self.k}", params={"k": self.k})]
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, setting.params["k"], engine=engine)
+
+    def ours_output(self, r):
+        return r.graph, host(r.vertices)
+
+    def check(self, G, setting, out):
+        verify.check_k_truss(G, setting.params["k"], out[0], out[1])
+
+    def summary(self, G, setting, out):
+        return {"vertices": int(len(out[1])), "edges": int(out[0].nedges)}
+
+
+class Coloring(Algorithm):
+    name, function, title = "coloring", "coloring", "Vertex colouring (Jones-Plassmann, seed 0)"
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, seed=0, engine=engine)
+
+    def check(self, G, setting, colors):
+        verify.check_coloring(G, np.asarray(colors))
+
+    def summary(self, G, setting, colors):
+        c = np.asarray(colors)
+        return {"colors": int(c.max(initial=-1)) + 1}
+
+
+def _modularity(G, labels):
+    """The modularity of ``labels`` on an undirected ``G`` (NetworkX's definition), with numpy."""
+    rows, cols = G.edges()
+    w = np.asarray(G.weights, np.float64) if G.weighted else np.ones(rows.size)
+    k = np.bincount(rows, w, G.n) + np.bincount(rows[rows == cols], w[rows == cols], G.n)  # a loop counts twice
+    two_m = float(k.sum())
+    if two_m == 0:
+        return 0.0
+    inside = float(w[labels[rows] == labels[cols]].sum() + w[rows == cols].sum())
+    sigma = np.bincount(labels, k, G.n)
+    return inside / two_m - float(sigma @ sigma) / two_m ** 2
+
+
+class Louvain(Algorithm):
+    """Communities by modularity (seed 0).  la_graph's labels are checked locally optimal (no single move
+    gains); a peer's are checked well formed only (Louvain's moves of aggregated vertices leave no such
+    guarantee), and every row reports its partition's modularity."""
+
+    name, function, title = "louvain", "louvain", "Louvain communities (seed 0; modularity beside the time)"
+    needs = "undirected"
+    connected = False
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, seed=0, engine=engine)
+
+    def check(self, G, setting, out):
+        if isinstance(out, SimpleNamespace):
+            verify.check_communities(G, out.labels, threshold=1.0, connected=self.connected and out.connected)
+        else:
+            verify.check_communities(G, np.asarray(out), connected=self.connected)
+
+    def summary(self, G, setting, out):
+        labels = np.asarray(out.labels if isinstance(out, SimpleNamespace) else out, np.int64)
+        return {"communities": int(np.unique(labels).size), "modularity": round(_modularity(G, labels), 6)}
+
+
+class Leiden(Louvain):
+    name, function, title = "leiden", "leiden", "Leiden communities (seed 0; modularity beside the time)"
+    connected = True
+
+
+class Modularity(Algorithm):
+    name, function, title = "modularity", "modularity", "Modularity of a partition (label propagation's)"
+    needs = "undirected"
+
+    def settings(self, G, name):
+        import la_graph
+
+        labels = canonical(host(la_graph.label_propagation(G, engine="cpu")))
+        return [Setting("label propagation's partition", params={"communities": labels})]
+
+    def ours(self, fn, G, setting, engine, device):
+        return lambda: fn(G, setting.params["communities"], engine=engine)
+
+    def ours_output(self, raw):
+        return float(raw)
+
+    def check(self, G, setting, q):
+        verify.check_communities(G, setting.params["communities"], threshold=1.0, modularity=float(q))
+
+    def summary(self, G, setting, q):
+        return {"modularity": round(float(q), 6)}
+
+
 ALGORITHMS = {a.name: a for a in (BFS(), CC(), SSSP(), APSP(), MSF(), SCC(), MIS(), Reachability(),
-                                  PageRank(), TC(), LCC(), BC(), CDLP(), KCore())}
+                                  PageRank(), TC(), LCC(), BC(), CDLP(), KCore(), HITS(), Eigenvector(), Katz(),
+                                  Closeness(), Harmonic(), EdgeBC(), Jaccard(), Trussness(), KTruss(), Coloring(),
+                                  Louvain(), Leiden(), Modularity())}
 
 #: default graphs per suite, algorithm and engine: the graphs of the issues' targets, plus context
 SUITES = {

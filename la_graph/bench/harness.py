@@ -343,13 +343,13 @@ def run(algos, *, graphs=None, suites=("targets",), engines=("cpu",), peers=None
                         call, out = algo.bfs_each(G, setting, e, device)
                         impls.append(Impl(f"la_graph[{e}]", call, out, engine=e, variant="bfs per source",
                                           sync=sync, compiles=True))
-                for tool in tools:
+                for tool in ([] if setting.ours_only else tools):
                     skip = peer_mod.skip_reason(tool, a, G)
                     if skip:
                         notes.append(f"{name}: {a}: {skip}")
                         continue
                     P = prepared_for(tool)
-                    made = None if P is None else peer_mod.peer_call(tool, a, P, G, setting.sources)
+                    made = None if P is None else peer_mod.peer_call(tool, a, P, G, setting.sources, setting.params)
                     if made is None:
                         continue
                     gpu = tool in peer_mod.GPU_TOOLS

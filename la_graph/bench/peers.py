@@ -27,6 +27,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ..graph import Graph
 from . import external
 
 TOOLS = ("scipy", "igraph", "networkx", "graphblas-algorithms", "native", "ecl")
@@ -40,7 +41,11 @@ _DISTS = {"scipy": "scipy", "igraph": "igraph", "networkx": "networkx",
 #: networkx runs only on graphs with at most this many edges (per algorithm; its pure-Python
 #: loops take ~1 µs per edge and its graphs ~500 bytes per edge)
 NX_MAX_EDGES = {"apsp": 100_000, "sssp": 1_000_000, "msf": 1_000_000, "bfs": 1_000_000, "mis": 300_000,
-                "reachability": 500_000, "bc": 300_000, "tc": 1_000_000, "lcc": 1_000_000}
+                "reachability": 500_000, "bc": 300_000, "tc": 1_000_000, "lcc": 1_000_000,
+                # closeness: one search per sampled vertex (1,024); harmonic_centrality searches from every vertex
+                "closeness": 50_000, "harmonic": 20_000, "katz": 300_000, "hits": 1_000_000,
+                # trussness: one k_truss call per level (facebook: about 100 of them)
+                "trussness": 100_000, "ktruss": 300_000, "jaccard": 300_000, "louvain": 300_000}
 #: networkx's maximal_independent_set draws from list(available) at every step: O(n^2)
 NX_MIS_MAX_N = 20_000
 NX_DEFAULT_MAX_EDGES = 2_000_000
@@ -156,6 +161,83 @@ def _pred_to_parent(pred, s):
     return p
 
 
+def _sum1(x):
+    x = np.asarray(x, np.float64)
+    t = x.sum()
+    return x / t if t > 0 else x
+
+
+def _by_vertex(d, vertices):
+    return np.array([d[v] for v in vertices], np.float64)
+
+
+def _simple_out(G):
+    """``G``'s out-neighbour sets as a binary scipy CSR without self-loops (similarity's neighbour sets)."""
+    S = G.to_scipy().tocsr().astype(bool).astype(np.int8)
+    S.setdiag(0)
+    S.eliminate_zeros()
+    return S.tocsr()
+
+
+def _common_neighbour_pairs(G):
+    """``(S, u, v)``: the pairs ``u < v`` sharing an out-neighbour (``S S'``), sorted; made outside any timing."""
+    import scipy.sparse as sp
+
+    S = _simple_out(G)
+    P = sp.triu(S.astype(np.int64) @ S.T.astype(np.int64), k=1).tocoo()
+    order = np.lexsort((P.col, P.row))
+    return S, P.row[order].astype(np.int64), P.col[order].astype(np.int64)
+
+
+_IGRAPH_JACCARD_SELF = []
+
+
+def _igraph_jaccard_counts_self():
+    """Whether this igraph's ``similarity_jaccard`` puts each vertex in its own neighbour set whatever
+    ``loops`` says (python-igraph 1.0 does: the path 0 - 1 - 2 gives J(0, 2) = 1/3, not 1)."""
+    if not _IGRAPH_JACCARD_SELF:
+        import igraph
+
+        j = igraph.Graph(n=3, edges=[(0, 1), (1, 2)]).similarity_jaccard(pairs=[(0, 2)], loops=False)[0]
+        _IGRAPH_JACCARD_SELF.append(abs(j - 1.0) > 1e-12)
+    return _IGRAPH_JACCARD_SELF[0]
+
+
+def _jaccard_without_self(J, S, u, v):
+    """Jaccard scores given with each vertex in its own neighbour set -> without (the sets' sizes and
+    whether ``v`` is ``u``'s neighbour and ``u`` is ``v``'s are known): ``|N'(u) & N'(v)| = J (d(u) + d(v) + 2)
+    / (1 + J)`` holds the true intersection plus those two."""
+    d = np.diff(S.indptr).astype(np.float64)
+    du, dv = d[u], d[v]
+    both = J * (du + dv + 2) / (1 + J)
+    adj = np.asarray(S[u, v]).ravel() + np.asarray(S[v, u]).ravel()
+    common = np.rint(both - adj)
+    union = du + dv - common
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(union > 0, common / union, 0.0)
+
+
+def _truss_levels(H, n, nx):
+    """Trussness the NetworkX way: ``k_truss`` for k = 3, 4, ... on the previous truss, until it is empty."""
+    T = nx.Graph(H)
+    T.remove_edges_from(list(nx.selfloop_edges(T)))
+    truss = {(min(a, b), max(a, b)): 2 for a, b in T.edges()}
+    k = 3
+    while T.number_of_edges():
+        T = nx.k_truss(T, k)
+        for a, b in T.edges():
+            truss[(min(a, b), max(a, b))] = k
+        k += 1
+    return truss
+
+
+def _truss_arrays(truss):
+    keys = sorted(truss)
+    u = np.array([a for a, _ in keys], np.int64)
+    v = np.array([b for _, b in keys], np.int64)
+    return u, v, np.array([truss[e] for e in keys], np.int64)
+
+
 def _membership_to_labels(members_or_clusters, n):
     labels = np.empty(n, np.int64)
     for i, comp in enumerate(members_or_clusters):
@@ -199,7 +281,7 @@ def _scipy(algo, A, G, sources):
 
 
 # ---------------------------------------------------------------- igraph
-def _igraph(algo, g, G, sources):
+def _igraph(algo, g, G, sources, params=None):
     n = G.n
     weights = "weight" if G.weighted else None
     if algo == "bfs":
@@ -248,6 +330,61 @@ def _igraph(algo, g, G, sources):
         simple = g.copy()
         simple.simplify()
         return (lambda: simple.coreness(mode="all"), np.asarray)
+    return _igraph_breadth(algo, g, G, sources, params or {}, weights)
+
+
+def _igraph_breadth(algo, g, G, sources, params, weights):
+    """igraph's calls for the algorithms of issue 40 (centralities, similarity, colouring, communities)."""
+    n = G.n
+    if algo == "hits":
+        # issue 40's yardstick is igraph's hub_score (ARPACK); the authorities follow as A' h, outside the timing
+        AT = G.to_scipy().astype(np.float64).T.tocsr()
+        if not G.weighted:
+            AT.data[:] = 1.0
+        return (lambda: g.hub_score(weights=weights), lambda h: (_sum1(h), _sum1(AT @ np.asarray(h, np.float64))))
+    if algo == "eigenvector":
+        def exact(x):
+            x = np.asarray(x, np.float64)
+            return SimpleNamespace(exact=x / np.linalg.norm(x) if x.any() else x)
+        return (lambda: g.eigenvector_centrality(directed=True, weights=weights), exact)
+    if algo in ("closeness", "harmonic"):
+        # mode="in": the distances *to* each vertex, NetworkX's (and la_graph's) direction
+        vs = list(sources)
+        if algo == "closeness":
+            return (lambda: g.closeness(vertices=vs, mode="in", weights=weights, normalized=True),
+                    lambda r: np.nan_to_num(np.asarray(r, np.float64), nan=0.0))
+        return (lambda: g.harmonic_centrality(vertices=vs, mode="in", weights=weights, normalized=False),
+                lambda r: np.asarray(r, np.float64))
+    if algo == "ebc":
+        rows, cols = G.edges()
+        keep = slice(None) if G.directed else rows <= cols
+        u, v = rows[keep].astype(np.int64), cols[keep].astype(np.int64)   # igraph's edge ids (prepare's order)
+        # sums over the sources' shortest paths -> NetworkX's normalized, sampled scale (an undirected edge's
+        # two directions summed: x 2)
+        scale = (1.0 if G.directed else 2.0) / (len(sources) * (n - 1)) if n > 1 and len(sources) else 1.0
+        return (lambda: g.edge_betweenness(directed=G.directed, weights=weights, sources=list(sources)),
+                lambda r: (u, v, np.asarray(r, np.float64) * scale))
+    if algo == "jaccard":
+        S, u, v = _common_neighbour_pairs(G)
+        pairs = list(zip(u.tolist(), v.tolist()))
+        fix = _igraph_jaccard_counts_self()
+
+        def out(r):
+            J = np.asarray(r, np.float64)
+            return u, v, (_jaccard_without_self(J, S, u, v) if fix else J)
+        return (lambda: g.similarity_jaccard(pairs=pairs, mode="out", loops=False), out)
+    if algo == "coloring":
+        return (lambda: g.vertex_coloring_greedy(), lambda r: np.asarray(r, np.int64))
+    if algo in ("louvain", "leiden"):
+        if algo == "louvain":
+            call = lambda: g.community_multilevel(weights=weights)                        # noqa: E731
+        else:
+            call = lambda: g.community_leiden(objective_function="modularity", weights=weights)  # noqa: E731
+        return (call, lambda c: SimpleNamespace(labels=canonical(c.membership), peer=True,
+                                                connected=algo == "leiden"))
+    if algo == "modularity":
+        labels = np.asarray(params["communities"]).tolist()
+        return (lambda: g.modularity(labels, weights=weights), float)
     return None
 
 
@@ -270,7 +407,7 @@ def _bc_from_subset_sums(raw, G, sources):
 
 
 # ---------------------------------------------------------------- networkx
-def _networkx(algo, H, G, sources):
+def _networkx(algo, H, G, sources, params=None):
     import networkx as nx
 
     n = G.n
@@ -335,6 +472,56 @@ def _networkx(algo, H, G, sources):
         simple = H.copy()
         simple.remove_edges_from(list(nx.selfloop_edges(simple)))
         return (lambda: nx.core_number(simple), by_node)
+    return _networkx_breadth(algo, H, G, sources, params or {}, nx)
+
+
+def _networkx_breadth(algo, H, G, sources, params, nx):
+    """NetworkX's calls for the algorithms of issue 40."""
+    n = G.n
+    distance = "weight" if G.weighted else None
+    everyone = range(n)
+    if algo == "hits":
+        return (lambda: nx.hits(H), lambda r: (_by_vertex(r[0], everyone), _by_vertex(r[1], everyone)))
+    if algo == "eigenvector":
+        return (lambda: nx.eigenvector_centrality(H, max_iter=params.get("max_iter", 100), weight=distance),
+                lambda d: _by_vertex(d, everyone))
+    if algo == "katz":
+        return (lambda: nx.katz_centrality(H, alpha=params["alpha"], weight=distance),
+                lambda d: _by_vertex(d, everyone))
+    if algo == "closeness":
+        return (lambda: [nx.closeness_centrality(H, u=s, distance=distance, wf_improved=False) for s in sources],
+                lambda r: np.asarray(r, np.float64))
+    if algo == "harmonic":
+        return (lambda: nx.harmonic_centrality(H, nbunch=list(sources), distance=distance),
+                lambda d: _by_vertex(d, sources))
+    if algo == "jaccard":
+        if G.directed:
+            return None
+        _, u, v = _common_neighbour_pairs(G)
+        pairs = list(zip(u.tolist(), v.tolist()))
+        return (lambda: [p for *_, p in nx.jaccard_coefficient(H, pairs)], lambda r: (u, v, np.asarray(r, np.float64)))
+    if algo == "trussness":
+        return (lambda: _truss_levels(H, n, nx), _truss_arrays)
+    if algo == "ktruss":
+        simple = nx.Graph(H)
+        simple.remove_edges_from(list(nx.selfloop_edges(simple)))
+
+        def subgraph(T):
+            vertices = np.array(sorted(T.nodes()), np.int64)
+            at = {x: i for i, x in enumerate(vertices.tolist())}
+            e = np.array([(at[a], at[b]) for a, b in T.edges()], np.int64).reshape(-1, 2)
+            return Graph.from_edges(e[:, 0], e[:, 1], n=len(vertices)), vertices
+        return (lambda: nx.k_truss(simple, params["k"]), subgraph)
+    if algo == "coloring":
+        U = H.to_undirected(as_view=True) if G.directed else H
+        return (lambda: nx.greedy_color(U, strategy="largest_first"), lambda d: _by_vertex(d, everyone).astype(np.int64))
+    if algo == "louvain":
+        return (lambda: nx.community.louvain_communities(H, weight="weight", seed=0),
+                lambda r: SimpleNamespace(labels=canonical(_membership_to_labels(r, n)), peer=True, connected=False))
+    if algo == "modularity":
+        labels = np.asarray(params["communities"])
+        parts = [set(np.flatnonzero(labels == c).tolist()) for c in np.unique(labels)]
+        return (lambda: nx.community.modularity(H, parts, weight="weight"), float)
     return None
 
 
@@ -378,17 +565,23 @@ def _ecl(algo, inputs):
     exe = external.programs().get(algo)
     if exe is None:
         return None
+    if algo in external.UNDIRECTED and inputs.G.directed:
+        return None       # ECL-GC colours a symmetric CSR
     egr = inputs.path(external.WEIGHTED[algo])       # written here, outside the timed call
     return (lambda: external.run(algo, egr, exe=exe), lambda r: r)
 
 
-def peer_call(tool, algo, prepared, G, sources):
-    """``(call, to_output)`` for ``tool`` running ``algo``, or ``None`` when the tool lacks it."""
+def peer_call(tool, algo, prepared, G, sources, params=None):
+    """``(call, to_output)`` for ``tool`` running ``algo``, or ``None`` when the tool lacks it.
+
+    ``params``: the setting's keyword arguments (:class:`~la_graph.bench.cases.Setting`), e.g. Katz's alpha.
+    """
     if tool == "native":
         fn = _native().ALGORITHMS.get(algo)
         return None if fn is None else fn(prepared, G, sources)
     if tool == "ecl":
         return _ecl(algo, prepared)
-    fn = {"scipy": _scipy, "igraph": _igraph, "networkx": _networkx,
-          "graphblas-algorithms": _graphblas_algorithms}[tool]
+    if tool in ("igraph", "networkx"):
+        return {"igraph": _igraph, "networkx": _networkx}[tool](algo, prepared, G, sources, params)
+    fn = {"scipy": _scipy, "graphblas-algorithms": _graphblas_algorithms}[tool]
     return fn(algo, prepared, G, sources)
