@@ -51,7 +51,8 @@ BLOCK_BYTES = 1 << 26
 
 
 @algorithm("apsp", cli=Cli("apsp", "all-pairs shortest paths (--method)", options=("method",)),
-           networkx=("floyd_warshall_numpy", "floyd_warshall"), checker=Checker("check_apsp", sampled=f"check_apsp on {SAMPLE_ROWS} rows drawn at random",
+           networkx=("floyd_warshall_numpy", "floyd_warshall", "eccentricity", "diameter", "radius", "center",
+                     "periphery", "barycenter", "wiener_index", "global_efficiency", "harmonic_diameter"), checker=Checker("check_apsp", sampled=f"check_apsp on {SAMPLE_ROWS} rows drawn at random",
                            sample=lambda G, D, a: verify.check_apsp(G, host(D), sample=SAMPLE_ROWS)), bench=("apsp",), page="algorithms/apsp.md",
            summary="all-pairs shortest paths: blocked Floyd–Warshall or batched SSSP")
 def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, output="numpy"):

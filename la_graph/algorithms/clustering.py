@@ -41,7 +41,7 @@ __all__ = ["local_clustering_coefficient"]
 
 @algorithm("local_clustering_coefficient",
            cli=Cli("lcc", "the local clustering coefficient of every vertex (LDBC Graphalytics)"),
-           networkx=("clustering",), checker=Checker("check_lcc"), bench=("lcc",), page="algorithms/clustering.md",
+           networkx=("clustering", "average_clustering"), checker=Checker("check_lcc"), bench=("lcc",), page="algorithms/clustering.md",
            summary="LDBC Graphalytics LCC, directed and undirected (NetworkX's `clustering` on undirected graphs)")
 def local_clustering_coefficient(G, *, engine=None):
     """The local clustering coefficient of every vertex, as LDBC Graphalytics defines it.

@@ -34,7 +34,7 @@ def l1_change(E, y, x):
     return E.reduce(E.apply(E.ewise_add(y, x, "minus"), "abs"), "plus")
 
 
-@algorithm("eigenvector_centrality", networkx=("eigenvector_centrality",),
+@algorithm("eigenvector_centrality", networkx=("eigenvector_centrality", "eigenvector_centrality_numpy"),
            checker=Checker("check_eigenvector", lambda G, r, a: verify.check_eigenvector(G, host(r), **{
                k: a[k] for k in ("max_iter", "tol", "nstart", "weight")})),
            bench=("eigenvector",), page="algorithms/eigenvector.md", summary="NetworkX's shifted power iteration x' = (A' plus.second x) + x, L2-normalized")

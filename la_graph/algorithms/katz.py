@@ -46,7 +46,7 @@ def _values(x, n, what, default):
     return arr
 
 
-@algorithm("katz_centrality", networkx=("katz_centrality",),
+@algorithm("katz_centrality", networkx=("katz_centrality", "katz_centrality_numpy"),
            checker=Checker("check_katz", lambda G, r, a: verify.check_katz(G, host(r), a["alpha"], a["beta"], **{
                k: a[k] for k in ("max_iter", "tol", "normalized", "weight")}) if a["nstart"] is None else None),
            bench=("katz",), page="algorithms/katz.md", summary="x' = alpha (A' plus.second x) + beta to NetworkX's tolerance; L2-normalized")

@@ -56,7 +56,7 @@ _GONE = np.iinfo(np.int64).max // 2
 
 
 @algorithm("core_number", cli=Cli("kcore", "the core number of every vertex (k-core decomposition)"),
-           networkx=("core_number",), checker=Checker("check_core_number"), bench=("kcore",), page="algorithms/kcore.md",
+           networkx=("core_number", "k_shell", "k_crust", "k_corona"), checker=Checker("check_core_number"), bench=("kcore",), page="algorithms/kcore.md",
            summary="k-core decomposition by peeling with masked SpMV (NetworkX's degrees on directed graphs)")
 def core_number(G, *, engine=None):
     """The core number of every vertex (k-core decomposition by peeling).

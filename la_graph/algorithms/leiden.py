@@ -138,6 +138,7 @@ def _connected_parts(E, G, labels):
 
 @algorithm("leiden", cli=Cli("leiden", "connected communities by Leiden modularity optimisation (--seed)",
                              options=("seed",), defaults={"seed": 0}),
+           networkx=("leiden_communities", "leiden_partitions"),
            checker=Checker("check_communities", lambda G, r, a: verify.check_communities(
                G, host(getattr(r, "labels", r)), resolution=a["resolution"], connected=True)), bench=("leiden",),
            page="algorithms/community.md",

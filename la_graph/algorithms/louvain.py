@@ -264,6 +264,7 @@ def _check_args(threshold, max_level, dendrogram):
 
 @algorithm("louvain", cli=Cli("louvain", "communities by Louvain modularity optimisation (--seed)",
                               options=("seed",), defaults={"seed": 0}),
+           networkx=("louvain_communities", "louvain_partitions"),
            checker=Checker("check_communities", lambda G, r, a: verify.check_communities(
                G, host(getattr(r, "labels", r)), resolution=a["resolution"])),
            bench=("louvain",), page="algorithms/community.md",

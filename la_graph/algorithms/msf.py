@@ -89,7 +89,8 @@ class MSFResult:
 
 
 @algorithm("minimum_spanning_forest", cli=Cli("msf", "a minimum spanning forest"),
-           networkx=("minimum_spanning_edges", "minimum_spanning_tree"), checker=Checker("check_msf", lambda G, r, a: verify.check_msf(
+           networkx=("minimum_spanning_edges", "minimum_spanning_tree", "maximum_spanning_edges",
+                     "maximum_spanning_tree"), checker=Checker("check_msf", lambda G, r, a: verify.check_msf(
                G, fields(r, "u", "v", "weight", "labels", total_weight=r.total_weight))), bench=("msf",),
            page="algorithms/msf.md",
            summary="Borůvka: min-reduction per component, hook, shortcut; packed (weight rank, position) keys; the GPU engine takes the lightest edges first (Kruskal's filter) and leaves the forest on the device with `output=\"device\"`")

@@ -33,9 +33,11 @@ from ..algorithms._registry import networkx_functions
 from . import (
     centrality,
     cluster,
+    community,
     components,
     core,
     cuts,
+    distance_measures,
     ego,
     isolate,
     link_analysis,
@@ -50,8 +52,8 @@ from ._utils import DECLINES
 __all__ = ["LaGraphNX", "convert_from_nx", "convert_to_nx", "can_run", "should_run", "on_start_tests", *FUNCTIONS]
 
 #: the modules of the dispatched functions, one per area of NetworkX (each lists its functions in ``__all__``)
-_MODULES = (components, traversal, shortest_paths, tree, mis, link_analysis, cluster, core, ego, centrality, cuts,
-            isolate)
+_MODULES = (components, traversal, shortest_paths, distance_measures, tree, mis, link_analysis, cluster, core, ego,
+            centrality, cuts, isolate, community)
 #: NetworkX name -> the backend's function
 _FUNCS = {name: getattr(m, name) for m in _MODULES for name in m.__all__}
 globals().update(_FUNCS)

@@ -9,7 +9,8 @@ import la_graph
 
 from ._utils import _alg, _by_node, _engine, _node_array, _plain_call, declines
 
-__all__ = ["degree_centrality", "in_degree_centrality", "out_degree_centrality", "betweenness_centrality", "eigenvector_centrality", "katz_centrality", "closeness_centrality", "harmonic_centrality"]
+__all__ = ["degree_centrality", "in_degree_centrality", "out_degree_centrality", "eigenvector_centrality_numpy",
+           "katz_centrality_numpy", "betweenness_centrality", "eigenvector_centrality", "katz_centrality", "closeness_centrality", "harmonic_centrality"]
 
 
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
@@ -62,6 +63,55 @@ def katz_centrality(G, alpha=0.1, beta=1.0, max_iter=1000, tol=1.0e-6, nstart=No
                                     weight is not None, engine=_engine())
     except la_graph.ConvergenceError:
         raise nx.PowerIterationFailedConvergence(max_iter) from None
+    return _by_node(G, x)
+
+
+#: the power iterations standing in for NetworkX's exact (ARPACK, dense solve) answers: to the last digits
+_EXACT_TOL, _EXACT_ITER = 1e-15, 100_000
+
+
+def eigenvector_centrality_numpy(G, weight=None, max_iter=50, tol=0):
+    """The leading eigenvector (unit length, positive) by la_graph's power iteration run to full precision;
+    NetworkX's ``AmbiguousSolution`` for a graph that is not (strongly) connected."""
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("cannot compute centrality for the null graph")
+    if len(G) < 3:                   # ARPACK's eigs needs k = 1 < n - 1
+        raise TypeError("Cannot use scipy.linalg.eig for sparse A with k >= N - 1.")
+    name = "strongly_connected_components" if G.is_directed() else "connected_components"
+    if np.unique(_alg(name)(G.lagraph(), engine=_engine())).size != 1:
+        raise nx.AmbiguousSolution("`eigenvector_centrality_numpy` does not give consistent results for "
+                                   "disconnected graphs")
+    graph = _plain_call(G, "eigenvector_centrality_numpy", weight)
+    try:
+        x = _alg("eigenvector_centrality")(graph, _EXACT_ITER, _EXACT_TOL, None, weight is not None,
+                                           engine=_engine())
+    except la_graph.ConvergenceError:
+        raise NotImplementedError("the power iteration did not reach full precision") from None
+    return _by_node(G, x / np.linalg.norm(x))
+
+
+def katz_centrality_numpy(G, alpha=0.1, beta=1.0, normalized=True, weight=None):
+    """Katz centrality by la_graph's power iteration run to full precision (NetworkX solves the linear
+    system; past ``alpha >= 1 / lambda_max``, where the iteration diverges, la_graph declines)."""
+    if len(G) == 0:
+        return {}
+    if len(G) == 1:                  # NetworkX's sum() over the 0-d solution
+        raise TypeError("iteration over a 0-d array")
+    if isinstance(beta, dict):
+        if set(beta) != set(G.nodes):
+            raise nx.NetworkXError("beta dictionary must have a value for every node")
+        b = _node_array(G, beta, 0.0)
+    else:
+        try:
+            b = float(beta)
+        except (TypeError, ValueError):
+            raise nx.NetworkXError("beta must be a number") from None
+    graph = _plain_call(G, "katz_centrality_numpy", weight)
+    try:
+        x = _alg("katz_centrality")(graph, alpha, b, _EXACT_ITER, _EXACT_TOL, None, normalized,
+                                    weight is not None, engine=_engine())
+    except la_graph.ConvergenceError:
+        raise NotImplementedError("alpha past 1 / lambda_max: the power iteration diverges") from None
     return _by_node(G, x)
 
 

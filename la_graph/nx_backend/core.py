@@ -7,7 +7,7 @@ import numpy as np
 
 from ._utils import _SELF_LOOPS, _alg, _by_node, _engine, _induced, _nx_subgraph
 
-__all__ = ["core_number", "k_truss", "k_core"]
+__all__ = ["core_number", "k_truss", "k_core", "k_shell", "k_crust", "k_corona"]
 
 
 def core_number(G):
@@ -55,3 +55,47 @@ def k_core(G, k=None, core_number=None):
         max(())                                  # NetworkX's max() of no core numbers
     _, ids = _alg("k_core")(graph, None if k is None else max(int(k), 0), engine=_engine())
     return _induced(G, ids)
+
+
+def _core_numbers(G, core_number):
+    """la_graph's core numbers over vertex ids, or the given ``{node: core}`` as an array (missing: -1)."""
+    if core_number is None:
+        graph = G.lagraph()
+        if graph.self_loops:
+            raise nx.NetworkXNotImplemented(_SELF_LOOPS)
+        return np.asarray(_alg("core_number")(graph, engine=_engine()), dtype=np.int64), False
+    c = np.full(len(G), -1, np.int64)
+    for v, x in core_number.items():
+        c[G.index[v]] = x
+    return c, True
+
+
+def _max_core(c, given, core_number):
+    if given:
+        return max(core_number.values())
+    return int(c.max())                        # max() of no core numbers raises, as NetworkX's
+
+
+def k_shell(G, k=None, core_number=None):
+    """The k-shell (core number exactly ``k``; the main shell by default) as ``G.subgraph(nodes).copy()``."""
+    c, given = _core_numbers(G, core_number)
+    if k is None:
+        k = _max_core(c, given, core_number) if c.size else max(())
+    return _induced(G, np.flatnonzero(c == k))
+
+
+def k_crust(G, k=None, core_number=None):
+    """The k-crust (core number at most ``k``; default the largest minus one) as ``G.subgraph(nodes).copy()``."""
+    c, given = _core_numbers(G, core_number)
+    if k is None:
+        k = (_max_core(c, given, core_number) if c.size else max(())) - 1
+    return _induced(G, np.flatnonzero((c <= k) & (c >= 0)))
+
+
+def k_corona(G, k, core_number=None):
+    """The k-corona: the k-shell's nodes with exactly ``k`` neighbours in the k-core, as
+    ``G.subgraph(nodes).copy()``."""
+    c, _ = _core_numbers(G, core_number)
+    rows, cols = G.lagraph().edges()              # each node's neighbours in the k-core (a loop once, as G[v])
+    into = np.bincount(rows[c[cols] >= k], minlength=len(G))
+    return _induced(G, np.flatnonzero((c == k) & (into == k)))

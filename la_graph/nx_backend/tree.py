@@ -1,4 +1,9 @@
-"""Minimum spanning trees (NetworkX's ``algorithms.tree.mst``)."""
+"""Minimum and maximum spanning trees (NetworkX's ``algorithms.tree.mst``).
+
+Kruskal's order is NetworkX's stable sort of ``G.edges`` by weight (descending for the maximum, where
+``sorted(reverse=True)`` keeps ties in their order); la_graph's spanning forest runs on the edges' ranks in
+that order, which are distinct, so the forest is the one Kruskal picks.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +16,10 @@ from ..graph import Graph
 from ._convert import _EXACT_INT
 from ._utils import _alg, _engine, declines
 
-__all__ = ["minimum_spanning_edges", "minimum_spanning_tree"]
+__all__ = ["minimum_spanning_edges", "minimum_spanning_tree", "maximum_spanning_edges", "maximum_spanning_tree"]
 
 
-def _kruskal(G, weight, ignore_nan):
+def _kruskal(G, weight, ignore_nan, minimum=True):
     """Edge records ``(entry, key, data)`` of Kruskal's forest, in NetworkX's yield order."""
     src, dst = G._src, G._dst
     first = G._edges                            # G.edges order: each edge from its earlier endpoint
@@ -53,7 +58,8 @@ def _kruskal(G, weight, ignore_nan):
         return []
     if w.dtype.kind in "iub" and int(np.abs(w).max()) > _EXACT_INT:
         raise NotImplementedError(f"integer weights beyond 2**53 in {weight!r} are not exact in float64")
-    order = np.argsort(w.astype(np.float64), kind="stable")           # NetworkX's sorted(): stable
+    w = w.astype(np.float64)
+    order = np.argsort(w if minimum else -w, kind="stable")           # NetworkX's sorted(): stable
     rank = np.empty(w.size, np.float64)
     rank[order] = np.arange(1, w.size + 1)
     # distinct weights (the ranks): the minimum spanning forest is unique and is Kruskal's
@@ -63,29 +69,44 @@ def _kruskal(G, weight, ignore_nan):
     return [(int(e[j]), keys[j] if keys else None, ds[j] if ds is not None else None) for j in chosen]
 
 
-def minimum_spanning_edges(G, algorithm="kruskal", weight="weight", keys=True, data=True, ignore_nan=False):
-    """Kruskal's minimum spanning forest edges, in NetworkX's order, with NetworkX's edge tuples.
-
-    Computed when called (so that a decline reaches NetworkX's dispatcher), yielded lazily.
-    """
+def _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, minimum):
     if G.is_directed():              # NetworkX's @not_implemented_for("directed"), which its
-        raise nx.NetworkXNotImplemented("not implemented for directed type")   # minimum_spanning_tree meets here
+        raise nx.NetworkXNotImplemented("not implemented for directed type")   # spanning trees meet here
     if algorithm not in ("kruskal", "prim", "boruvka"):
         raise ValueError(f"{algorithm} is not a valid choice for an algorithm.")
-    if algorithm != "kruskal":
-        raise NotImplementedError("only algorithm='kruskal' is supported")
     lab, src, dst = G.nodes, G._src, G._dst
     out = []
-    for e, k, d in _kruskal(G, weight, ignore_nan):
+    for e, k, d in _kruskal(G, weight, ignore_nan, minimum):
         u, v = lab[src[e]], lab[dst[e]]
         t = (u, v, k) if (G._multigraph and keys) else (u, v)
         out.append(t + (d,) if data else t)
     return iter(out)
 
 
-def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
-    """The minimum spanning forest as a NetworkX graph of ``G``'s class (Kruskal's, as NetworkX builds it)."""
-    edges = minimum_spanning_edges(G, algorithm, weight, keys=True, data=True, ignore_nan=ignore_nan)
+def minimum_spanning_edges(G, algorithm="kruskal", weight="weight", keys=True, data=True, ignore_nan=False):
+    """Kruskal's minimum spanning forest edges, in NetworkX's order, with NetworkX's edge tuples.
+
+    Computed when called (so that a decline reaches NetworkX's dispatcher), yielded lazily.
+    """
+    if algorithm in ("prim", "boruvka"):
+        raise NotImplementedError(f"algorithm={algorithm!r}: only Kruskal's order is reproduced")
+    return _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, True)
+
+
+def maximum_spanning_edges(G, algorithm="kruskal", weight="weight", keys=True, data=True, ignore_nan=False):
+    """Kruskal's maximum spanning forest edges, in NetworkX's order, with NetworkX's edge tuples."""
+    if algorithm in ("prim", "boruvka"):
+        raise NotImplementedError(f"algorithm={algorithm!r}: only Kruskal's order is reproduced")
+    return _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, False)
+
+
+def _spanning_tree(G, weight, algorithm, ignore_nan, minimum):
+    if algorithm in ("prim", "boruvka"):     # the same forest when it is unique: distinct weights
+        w = G.weights(weight) if weight is not None else np.ones(G._edges.size)
+        if G._multigraph or np.unique(w).size != w.size:
+            raise NotImplementedError(f"algorithm={algorithm!r} with tied weights (or a multigraph) may pick "
+                                      "another tree than Kruskal's")
+    edges = _spanning_edges(G, algorithm, weight, True, True, ignore_nan, minimum)
     T = G._nx_class()
     T.graph.update(G.graph)
     if G._node_data is not None:
@@ -96,8 +117,19 @@ def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=Fa
     return T
 
 
-@declines("minimum_spanning_edges", "minimum_spanning_tree")
+def minimum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
+    """The minimum spanning forest as a NetworkX graph of ``G``'s class (Kruskal's, as NetworkX builds it; Prim's
+    and Borůvka's only where the forest is unique: distinct weights)."""
+    return _spanning_tree(G, weight, algorithm, ignore_nan, True)
+
+
+def maximum_spanning_tree(G, weight="weight", algorithm="kruskal", ignore_nan=False):
+    """The maximum spanning forest as a NetworkX graph of ``G``'s class (as :func:`minimum_spanning_tree`)."""
+    return _spanning_tree(G, weight, algorithm, ignore_nan, False)
+
+
+@declines("minimum_spanning_edges", "maximum_spanning_edges")
 def _mst_declines(a):
     if a.get("algorithm", "kruskal") != "kruskal":
-        return "only algorithm='kruskal' gives NetworkX's exact tree when weights tie"
+        return "only algorithm='kruskal' gives NetworkX's order of the edges"
     return None
