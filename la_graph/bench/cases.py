@@ -870,12 +870,34 @@ SUITES = {
             "kcore": ["rmat22", "uk-2007-05"],
         },
     },
+    # issue 40 (the breadth algorithms): CPU rows beside igraph on R-MAT 20 and the web crawl (trussness and
+    # Jaccard on facebook), GPU rows on R-MAT 22 (with --engines gpu,cpu: the CPU engine's row there too,
+    # for the 20x target; CPU trussness of R-MAT 22 takes hours); the 20-iteration rows of HITS, Katz and
+    # eigenvector centrality beside PageRank's
+    "breadth": {
+        "cpu": {a: ["rmat20", "uk-2007-05"] for a in ("hits", "eigenvector", "katz", "closeness", "harmonic", "ebc",
+                                                      "pagerank")}
+        | {"trussness": ["facebook:sym"], "jaccard": ["facebook:sym"], "coloring": ["rmat20", "uk-2007-05:sym"]},
+        "gpu": {a: ["rmat22"] for a in ("hits", "eigenvector", "katz", "closeness", "harmonic", "ebc", "trussness",
+                                        "pagerank")}
+        | {"jaccard": ["facebook:sym"], "coloring": ["rmat22", "uniform22"]},
+    },
+    # community detection beside igraph (modularity in each row's summary)
+    "community": {e: {a: ["facebook:sym", "CA-GrQc:sym", "email-Eu-core:sym", "rmat15", "rmat18"]
+                      for a in ("louvain", "leiden", "modularity")} for e in ("cpu", "gpu")},
     # moderate members of every generated family and the real graphs (context, not targets)
     "families": ["rmat18", "uniform18", "er20000-1M", "grid512", "circulant262144", "hypercube18",
                  "caveman4096x32", "ccaveman4096x32"],
     "real": ["uk-2007-05", "usroads-48", "soc-Slashdot0902", "cit-HepPh", "facebook", "luxembourg_osm",
              "delaunay_n16", "Email-Enron", "p2p-Gnutella31"],
 }
+# the targets suite holds every issue's target graphs: issue 40's too
+for _e, _by in SUITES["breadth"].items():
+    for _a, _gs in _by.items():
+        _have = SUITES["targets"][_e].setdefault(_a, [])
+        _have += [g for g in _gs if g not in _have]
+del _e, _by, _a, _gs, _have
+
 #: R-MAT scales of the size ladder (``--suite ladder``; ``--scales`` overrides)
 LADDER_SCALES = {"cpu": range(16, 22), "gpu": range(16, 24)}
 
@@ -907,9 +929,9 @@ def suite_graphs(suites, algo, engines, scales=None):
     """The graph names an algorithm runs on for the chosen suites and engines (in order, no repeats)."""
     names = []
     for suite in suites:
-        if suite == "targets":
+        if isinstance(SUITES.get(suite), dict):       # per engine and algorithm: targets, breadth, community
             for e in engines:
-                names += SUITES["targets"][e].get(algo.name, [])
+                names += SUITES[suite][e].get(algo.name, [])
         elif suite == "ladder":
             sc = scales if scales is not None else sorted({s for e in engines for s in LADDER_SCALES[e]})
             names += [with_default_modifier(algo, f"rmat{s}") for s in sc]

@@ -47,9 +47,13 @@ def add_arguments(p):
     p.add_argument("--graphs", nargs="+", default=None, metavar="GRAPH",
                    help="graph names (e.g. rmat20, grid1000, usroads-48, rmat20:w1-255, uk-2007-05:sym; see "
                         "la_graph.bench.graphs); default: the suites' graphs")
-    p.add_argument("--suite", nargs="+", default=["targets"], choices=["targets", "ladder", "families", "real"],
+    p.add_argument("--suite", nargs="+", default=["targets"],
+                   choices=["targets", "breadth", "community", "ladder", "families", "real"],
                    help="default graph sets: targets (the standard graphs: R-MAT 20, a 1000 x 1000 grid, a road "
-                        "network, a web crawl and a few more per algorithm; default), ladder (R-MAT "
+                        "network, a web crawl and a few more per algorithm; default), breadth (issue 40's: HITS, "
+                        "eigenvector, Katz, closeness, harmonic, edge betweenness on R-MAT 20 and the web crawl, "
+                        "trussness and Jaccard on facebook, colouring; R-MAT 22 on the GPU), community (Louvain, "
+                        "Leiden and modularity on facebook, CA-GrQc, email-Eu-core, R-MAT 15 and 18), ladder (R-MAT "
                         "scales, see --scales), families (every generated family), real (the data folder's graphs)")
     p.add_argument("--scales", type=_scales, default=None,
                    help="R-MAT scales of the ladder, e.g. 16-23 (default 16-21 on the CPU, 16-23 on the GPU)")
@@ -93,10 +97,11 @@ def _list(args):
     for tool in peers.TOOLS:
         ok, why = peers.available(tool)
         print(f"  {tool:21s} {peers.version(tool) if ok else 'skipped: ' + why}")
-    print("default graphs (--suite targets):")
-    for e, by in cases.SUITES["targets"].items():
-        for a, gs in by.items():
-            print(f"  {e} {a:13s} {' '.join(gs)}")
+    for suite in ("targets", "breadth", "community"):
+        print(f"--suite {suite}:" + (" (the default)" if suite == "targets" else ""))
+        for e, by in cases.SUITES[suite].items():
+            for a, gs in by.items():
+                print(f"  {e} {a:13s} {' '.join(gs)}")
     for s in ("families", "real"):
         print(f"--suite {s}: {' '.join(cases.SUITES[s])}")
     print(f"--suite ladder: rmat<scale> for scales {', '.join(f'{e} {min(r)}-{max(r)}' for e, r in cases.LADDER_SCALES.items())}")

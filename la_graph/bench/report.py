@@ -87,6 +87,25 @@ def _find(doc, algo, graph, impl_key, setting):
     return None
 
 
+def _peer_row(doc, t, peer, setting):
+    """A target's peer row: ``IMPL`` of the target's algorithm, or ``ALGORITHM:IMPL`` (another algorithm's
+    row on the same graph and setting, e.g. ``pagerank:la_graph[cpu]``)."""
+    algo, impl = peer.split(":", 1) if ":" in peer else (t.algorithm, peer)
+    return _find(doc, algo, t.graph, impl, setting)
+
+
+def _quality(res, ours, peers, key, factor):
+    """The target's quality clause: la_graph's ``summary[key]`` at most ``factor`` times each peer's."""
+    mine = (ours.get("summary") or {}).get(key)
+    theirs = {p: (r.get("summary") or {}).get(key) for p, r in peers.items()}
+    if mine is None or any(v is None for v in theirs.values()):
+        res.update(met=None, why=f"{key} not reported in that run")
+        return
+    res["quality"] = {p: mine / v if v else None for p, v in theirs.items()}
+    if not all(mine <= factor * v for v in theirs.values()):
+        res.update(met=False, why=f"{key} {mine} > {factor:g} × " + ", ".join(f"{p}'s {v}" for p, v in theirs.items()))
+
+
 def evaluate(docs):
     """Per target: the newest run that measured it beside its peers, la_graph's and the peers' rows, met or not.
 
@@ -103,7 +122,7 @@ def evaluate(docs):
                 continue  # e.g. CPU-engine context timings of a GPU run, on another machine type
             ours = _find(doc, t.algorithm, t.graph, ours_key, t.setting)
             if ours is not None:
-                peers = {p: _find(doc, t.algorithm, t.graph, p, ours.get("setting")) for p in t.peers}
+                peers = {p: _peer_row(doc, t, p, ours.get("setting")) for p in t.peers}
                 if t.kind in ("report", "max_ms") or all(r is not None for r in peers.values()):
                     hit = (path, doc, ours, peers)
                     break
@@ -135,6 +154,8 @@ def evaluate(docs):
                 res.update(met=all(1 / x <= t.value for x in ratios.values()), why="")
             elif t.kind == "speedup":
                 res.update(met=all(x >= t.value for x in ratios.values()), why="")
+            if t.quality and res.get("met") is not None and not missing:
+                _quality(res, ours, ok_peers, *t.quality)
         out.append(res)
     return out
 
@@ -189,12 +210,18 @@ def _ms(x):
     return f"{x:.3g}" if x < 100 else f"{x:,.0f}"
 
 
+#: summary values shown beside the time (the answer's quality, where implementations differ in it)
+_SHOWN = {"modularity": "Q {:.4f}", "colors": "{} colours"}
+
+
 def _cell(row):
     if row is None:
         return "—"
     if row["status"] != "ok":
         return f"**{row['status'].upper()}**"
-    return _ms(per_call_ms(row))
+    summary = row.get("summary") or {}
+    shown = [fmt.format(summary[k]) for k, fmt in _SHOWN.items() if summary.get(k) is not None]
+    return _ms(per_call_ms(row)) + (f" ({', '.join(shown)})" if shown else "")
 
 
 def _peer_rank(k):
