@@ -177,6 +177,9 @@ RUNS = {
     "color_classes": ("undirected", lambda G, E: {m: lg.coloring(G, seed=1, method=m, engine=E)
                                                   for m in ("jones_plassmann", "largest_first")}),
     "hop_reach": ("directed", lambda G, E: {"hops": lg.k_hop(G, [0, 5], 3, engine=E)}),
+    "similarity_top_k": ("directed", lambda G, E: {f"{m} {x}": getattr(lg.similarity(G, metric=m, top_k=7,
+                                                                                    engine=E), x)
+                                                   for m in ("jaccard", "cosine") for x in ("u", "v", "score")}),
 }
 
 # graph kind -> generated graphs (integer weights: sums are exact, so distances must be identical)

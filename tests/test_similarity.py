@@ -384,3 +384,18 @@ def test_command_line(capsys, tmp_path):
     assert "--top-k must be at least 1" in capsys.readouterr().err
     assert main(["run", "cc", "karate", "--top-k", "3"]) == 2
     assert "--top-k is not an option of cc (only of similarity)" in capsys.readouterr().err
+
+
+def test_fused_top_k_sums_agree_with_the_algebra():
+    """The CPU engine's similarity_top_k adds a sum's terms in another order: the same scores to rounding, and
+    ties (to rounding) may fall either way; tests/test_fused.py holds the counting metrics to equality."""
+    from la_graph.algorithms import steps
+
+    for G in (SMALL["rmat"](), SMALL["rmat_directed"]()):
+        for metric in ("adamic_adar", "resource_allocation"):
+            a = lg.similarity(G, metric=metric, top_k=4, engine="cpu")
+            with steps.algebraic("similarity_top_k"):
+                b = lg.similarity(G, metric=metric, top_k=4, engine="cpu")
+            np.testing.assert_array_equal(a.u, b.u)
+            np.testing.assert_allclose(a.score, b.score, rtol=1e-12)
+            check_similarity(G, a.u, a.v, a.score, metric=metric, top_k=4)

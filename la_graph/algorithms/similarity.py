@@ -48,8 +48,14 @@ Which pairs (the mask ``M``):
 with ``S`` the selector of the block's rows (``S[i, r0 + i] = 1``), each block
 holding about :data:`BLOCK_ENTRIES` wedges (``wedges = C plus.second d``, the
 entries a row's product can have), so the ``n x n`` product is never whole.
-One step, :func:`similarity_block`, computes a block's scores: an engine may
-fuse it.
+:func:`similarity_block` computes a block's scores.  ``top_k`` is one step,
+:func:`similarity_top_k`, that an engine may fuse: the CPU engine runs it as
+one numba pass, each row's intersections accumulated over its wedges and cut
+to its best ``k`` by a bounded heap, without the block's product on the host.
+A sum's scores (Adamic-Adar, resource allocation) round in the order the
+common neighbours are added, which differs between engines and blocks, so
+scores equal in exact arithmetic may differ in their last bits and their ties
+fall either way; the counting metrics' ties are exact.
 """
 
 from __future__ import annotations
@@ -67,7 +73,7 @@ from ._certify import SAMPLE, Checker, host
 from ._registry import Cli, algorithm
 from .steps import step
 
-__all__ = ["similarity", "SimilarityResult", "similarity_block", "METRICS", "BLOCK_ENTRIES"]
+__all__ = ["similarity", "SimilarityResult", "similarity_block", "similarity_top_k", "METRICS", "BLOCK_ENTRIES"]
 
 #: the metrics :func:`similarity` knows
 METRICS = ("jaccard", "overlap", "cosine", "sorensen", "adamic_adar", "resource_allocation")
@@ -202,9 +208,8 @@ def _scores(metric, inter, du, dv):
         return np.where(den > 0, inter / den, 0.0)
 
 
-@step("similarity_block")
 def similarity_block(E, C, R, rows, metric, d_out, *, upper):
-    """The scores of the block of rows ``rows`` (consecutive, int64) against every other vertex.
+    """The scores of the block of rows ``rows`` (consecutive, int64) against every other vertex (numpy arrays).
 
     ``R`` is the right operand (:func:`_right`: ``C'``, or ``D plus.first C'``
     for the summing metrics).  Returns ``(i, j, score)`` as numpy arrays,
@@ -288,6 +293,21 @@ def _guard_all_pairs(E, G, C, CT, d_in, blocks):
                         "you need")
 
 
+@step("similarity_top_k")
+def similarity_top_k(E, G, metric, k):
+    """Each vertex's ``k`` most similar others: ``(u, v, score)`` numpy arrays, by ``u``, score descending, ``v``.
+
+    The blocks of rows of :func:`similarity_block` (every ``j != i``), each
+    row cut to its best ``k`` on the host.
+    """
+    C, CT, d_out, d_in = _structure(E, G)
+    R = _right(E, CT, metric, d_in)
+    parts = []
+    for rows in _blocks(E, C, d_out, d_in, G.n):
+        parts.append(_top_k(*similarity_block(E, C, R, rows, metric, d_out, upper=False), k))
+    return _join(parts)
+
+
 def _top_k(i, j, s, k):
     """Of the entries ``(i, j, s)``, each row's ``k`` best (score descending, then ``j``), sorted that way."""
     order = np.lexsort((j, -s, i))
@@ -334,6 +354,7 @@ def _run_similarity(args, G, engine):
 
 
 @algorithm("similarity",
+           networkx=("jaccard_coefficient", "adamic_adar_index", "resource_allocation_index"),
            cli=Cli("similarity", "neighbour-set similarity of every pair with a common neighbour (--metric, "
                                  "--top-k: each vertex's most similar)", options=("metric", "top_k"),
                    defaults={"metric": "jaccard"}, run=_run_similarity),
@@ -404,19 +425,16 @@ def similarity(G, pairs=None, *, metric="jaccard", top_k=None, engine=None):
     G, pairs, metric, top_k = _check_args(G, pairs, metric, top_k)
     n = G.n
     E = get_engine(engine)
+    if top_k is not None:
+        V.check_host_memory(PAIR_BYTES * n * min(top_k, max(n - 1, 0)), f"the {top_k} most similar of {n:,} "
+                            "vertices", "pass a smaller top_k")
+        return SimilarityResult(*similarity_top_k(E, G, metric, min(top_k, max(n - 1, 1))))
     C, CT, d_out, d_in = _structure(E, G)
     if pairs is not None:
         pu, pv = pairs
         return SimilarityResult(pu, pv, _pairs_scores(E, G, C, CT, d_out, d_in, metric, pu, pv))
     blocks = list(_blocks(E, C, d_out, d_in, n))
-    if top_k is None:
-        _guard_all_pairs(E, G, C, CT, d_in, blocks)
-    else:
-        V.check_host_memory(PAIR_BYTES * n * min(top_k, max(n - 1, 0)), f"the {top_k} most similar of {n:,} "
-                            "vertices", "pass a smaller top_k")
+    _guard_all_pairs(E, G, C, CT, d_in, blocks)
     R = _right(E, CT, metric, d_in)
-    parts = []
-    for rows in blocks:
-        i, j, s = similarity_block(E, C, R, rows, metric, d_out, upper=top_k is None)
-        parts.append(_sorted(i, j, s, n) if top_k is None else _top_k(i, j, s, top_k))
+    parts = [_sorted(*similarity_block(E, C, R, rows, metric, d_out, upper=True), n) for rows in blocks]
     return SimilarityResult(*_join(parts))
