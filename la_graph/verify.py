@@ -36,8 +36,6 @@ check_bfs_sample, check_sssp_sample, check_cc_sample, check_pagerank_sample
 
 from __future__ import annotations
 
-import heapq
-
 import numpy as np
 import scipy.sparse as sp
 
@@ -1377,9 +1375,10 @@ def check_betweenness(G, bc, *, sources=None, normalized=True, endpoints=False, 
     upward (one vectorized step per level); each level's counts are kept
     divided by the geometric mean of their largest and smallest, so that
     counts beyond float64 (a big grid's) still give their exact ratios.  By
-    weight, the reference is Brandes over Dijkstra (:mod:`heapq`) in plain
-    Python: path counts as Python ints (exact, of any size), predecessors the
-    ``u`` with ``d(u) + w == d(v)`` in float64 (NetworkX's ties).  The sums are scaled as
+    weight, distances come from :func:`scipy.sparse.csgraph.dijkstra`, the
+    predecessors of ``v`` are the ``u`` with ``d(u) + w == d(v)`` in float64
+    (NetworkX's ties), and the sums go in plain Python with path counts as
+    Python ints (exact, of any size).  The sums are scaled as
     ``networkx.betweenness_centrality`` (NetworkX 3.6) scales them.
 
     The reference costs one BFS and a few passes over the edges per source: for
@@ -1457,59 +1456,53 @@ def check_betweenness(G, bc, *, sources=None, normalized=True, endpoints=False, 
 
 
 def _bc_dijkstra_reference(G, sources, endpoints):
-    """Raw Brandes sums ``(vertices, stored edges)`` over ``sources`` with paths by weight, in plain Python.
+    """Raw Brandes sums ``(vertices, stored edges)`` over ``sources`` with paths by weight.
 
-    Dijkstra with :mod:`heapq` per source; ``v``'s predecessors are the ``u``
-    with ``d(u) + w(u, v) == d(v)`` (float64, as NetworkX compares); path
-    counts are Python ints (exact), each edge's dependency ``sigma(u) /
-    sigma(v) * (1 + delta(v))`` an int ratio rounded once, so counts of any
-    size give it to float64 precision.
+    Distances from :func:`scipy.sparse.csgraph.dijkstra`; ``v``'s predecessors
+    are the ``u`` with ``d(u) + w(u, v) == d(v)`` (float64, as NetworkX
+    compares); then, in plain Python over those edges in order of distance,
+    path counts as Python ints (exact, of any size) and each edge's dependency
+    ``sigma(u) / sigma(v) * (1 + delta(v))`` an int ratio rounded once.
     """
     n = G.n
-    indptr, indices = G.indptr.tolist(), G.indices.tolist()
-    weight = G.weights.tolist()
-    bc, eb = [0.0] * n, [0.0] * G.nnz
-    for s in np.asarray(sources).tolist():
-        dist, order, heap = {s: 0.0}, [], [(0.0, s)]
-        done = set()
-        while heap:
-            d, x = heapq.heappop(heap)
-            if x in done:
-                continue
-            done.add(x)
-            order.append(x)
-            for p in range(indptr[x], indptr[x + 1]):
-                y, dy = indices[p], d + weight[p]
-                if y not in dist or dy < dist[y]:
-                    dist[y] = dy
-                    heapq.heappush(heap, (dy, y))
-        sigma, into = {s: 1}, {x: [] for x in order}
-        for x in order:                  # by distance: every predecessor's count is final (weights > 0)
-            for p in range(indptr[x], indptr[x + 1]):
-                y = indices[p]
-                if dist[x] + weight[p] == dist[y] and y != x:
-                    into[y].append((x, p))
-            if x != s:
-                sigma[x] = sum(sigma[a] for a, _ in into[x])
-        delta = dict.fromkeys(order, 0.0)
-        for y in reversed(order):
-            for x, p in into[y]:
-                c = sigma[x] / sigma[y] * (1.0 + delta[y])     # int / int: correctly rounded at any size
-                delta[x] += c
-                eb[p] += c
-            if y != s:
-                bc[y] += delta[y] + (1.0 if endpoints else 0.0)
-        if endpoints:
-            bc[s] += len(order) - 1
-    return np.array(bc), np.array(eb)
+    rows, cols = G.edges()
+    rows, cols, w = rows.astype(np.int64), cols.astype(np.int64), G.weights
+    A = sp.csr_array((w, G.indices, G.indptr), shape=(n, n))
+    bc, eb = np.zeros(n), np.zeros(G.nnz)
+    batch = max(1, (1 << 22) // max(n, 1))
+    for lo in range(0, sources.size, batch):
+        part = sources[lo:lo + batch]
+        D = np.atleast_2d(_csgraph().dijkstra(A, directed=True, indices=part))
+        for s, d in zip(part.tolist(), D):
+            du = d[rows]
+            dag = np.flatnonzero(np.isfinite(du) & (du + w == d[cols]) & (rows != cols))   # NetworkX's ties
+            dag = dag[np.argsort(d[cols[dag]], kind="stable")]          # by the head's distance
+            heads, tails = cols[dag].tolist(), rows[dag].tolist()
+            sigma = {s: 1}
+            for x, y in zip(tails, heads):       # a head's tails are nearer: their counts are final
+                sigma[y] = sigma.get(y, 0) + sigma.get(x, 0)
+            delta = {}
+            for k in range(len(dag) - 1, -1, -1):   # heads farthest first: a head's dependency is final
+                x, y = tails[k], heads[k]
+                c = sigma[x] / sigma[y] * (1.0 + delta.get(y, 0.0))   # int / int: correctly rounded at any size
+                delta[x] = delta.get(x, 0.0) + c
+                eb[dag[k]] += c
+            for y, dy in delta.items():
+                if y != s:
+                    bc[y] += dy
+            if endpoints:
+                reached = np.isfinite(d)
+                bc[reached] += 1.0
+                bc[s] += int(reached.sum()) - 2
+    return bc, eb
 
 
 def check_edge_betweenness(G, ebc, *, sources=None, normalized=True, weight=None, rtol=1e-9, atol=None):
     """Check edge betweenness centrality against an independent Brandes computation.
 
     The reference is that of :func:`check_betweenness` (scipy BFS distances
-    and level-by-level numpy sums by hops; Dijkstra in plain Python with
-    exact path counts by weight), each DAG edge ``u -> v`` of a source
+    and level-by-level numpy sums by hops; scipy's Dijkstra and plain Python
+    with exact path counts by weight), each DAG edge ``u -> v`` of a source
     getting ``sigma(u) / sigma(v) * (1 + delta(v))``; an undirected edge sums
     both directions.  Scaled as ``networkx.edge_betweenness_centrality``
     (NetworkX 3.6) scales: ``1 / (K (n - 1))`` normalized, ``n / (K c)`` not
