@@ -306,6 +306,7 @@ class EdgeBetweennessResult:
            cli=Cli("ebc", "edge betweenness centrality (exact, or from --k sampled sources with --seed, or from "
                           "--sources)", options=("sources", "seed", "k"), defaults={"seed": 0},
                    run=lambda args, G, engine: _ebc_cli(args, G, engine)),
+           networkx=("edge_betweenness_centrality",),
            checker=Checker(
                "check_edge_betweenness",
                lambda G, r, a: verify.check_edge_betweenness(

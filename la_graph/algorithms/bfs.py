@@ -137,7 +137,7 @@ class BFSResult:
                      "single_source_shortest_path_length", "single_source_shortest_path",
                      "single_target_shortest_path_length", "single_target_shortest_path",
                      "all_pairs_shortest_path_length", "all_pairs_shortest_path", "bidirectional_shortest_path",
-                     "predecessor"), checker=Checker("check_bfs", lambda G, r, a: verify.check_bfs(G, searched(r), fields(r, "level", "parent")),
+                     "predecessor", "is_bipartite"), checker=Checker("check_bfs", lambda G, r, a: verify.check_bfs(G, searched(r), fields(r, "level", "parent")),
                            sampled="check_bfs_sample levels only", sample_ok=lambda G, a: a["level"],
                            sample=lambda G, r, a: per_source(verify.check_bfs_sample, G, r, r.level)), bench=("bfs",),
            page="algorithms/bfs.md",

@@ -50,7 +50,8 @@ def fastsv_round(E, A, f, gp, mngp):
 @algorithm("connected_components",
            cli=Cli("cc", "connected components (weakly connected on a directed graph)"),
            networkx=("connected_components", "number_connected_components", "is_connected", "node_connected_component",
-                     "weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected"), checker=Checker("check_cc", sampled="check_cc_sample"), bench=("cc",),
+                     "weakly_connected_components", "number_weakly_connected_components", "is_weakly_connected", "is_tree",
+                     "is_forest"), checker=Checker("check_cc", sampled="check_cc_sample"), bench=("cc",),
            page="algorithms/connected_components.md",
            summary="FastSV (min-second semiring); weak components of directed graphs; the CPU and GPU engines reach the same labels by Afforest's sampled union-find (the GPU engine in one launch sequence)")
 def connected_components(G, *, engine=None, output="numpy"):

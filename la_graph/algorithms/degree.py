@@ -29,7 +29,8 @@ __all__ = ["degree"]
            networkx=("degree_centrality", "in_degree_centrality", "out_degree_centrality", "isolates",
                      "number_of_isolates", "is_isolate", "volume", "cut_size", "normalized_cut_size",
                      "conductance", "edge_expansion", "mixing_expansion", "edge_boundary", "node_boundary",
-                     "node_expansion", "boundary_expansion"),
+                     "node_expansion", "boundary_expansion", "preferential_attachment", "is_regular", "is_k_regular",
+                     "is_dominating_set", "s_metric"),
            checker=Checker("check_degree", lambda G, d, a: verify.check_degree(
                G, host(d), weight=a["weight"], direction=a["direction"], into=a["into"])),
            page="algorithms/degree.md",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import networkx as nx
 import numpy as np
 
@@ -10,29 +12,62 @@ import la_graph
 from ._utils import _alg, _by_node, _engine, _node_array, _plain_call, declines
 
 __all__ = ["degree_centrality", "in_degree_centrality", "out_degree_centrality", "eigenvector_centrality_numpy",
-           "katz_centrality_numpy", "betweenness_centrality", "eigenvector_centrality", "katz_centrality", "closeness_centrality", "harmonic_centrality"]
+           "katz_centrality_numpy", "betweenness_centrality", "edge_betweenness_centrality", "eigenvector_centrality", "katz_centrality", "closeness_centrality", "harmonic_centrality"]
+
+
+def _sources(G, k, seed):
+    """The sample of ``k`` sources drawn exactly as NetworkX draws it (``seed.sample(list(G), k)`` from the random
+    state NetworkX hands over), as vertex ids; None for every node."""
+    if k is None or k == len(G):
+        return None
+    sources = [G.index[v] for v in (seed or random).sample(list(G.nodes), k)]
+    if not sources:                  # NetworkX's scaling divides by the sample's size
+        raise ZeroDivisionError("betweenness from a sample of k = 0 sources")
+    return sources
+
+
+def _path_graph(G, weight):
+    """The graph whose shortest paths count: hops (``weight=None``) or positive weights (Dijkstra)."""
+    if weight is None:
+        return G.lagraph(), False
+    graph = G.lagraph(weight)
+    if graph.nnz and graph.weight_range().min <= 0:
+        raise NotImplementedError(f"weight {weight!r}: zero or negative weights are not supported")
+    return graph, True
 
 
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False, seed=None):
-    """Shortest-path betweenness by la_graph's batched Brandes; ``k`` sources drawn exactly as NetworkX
-    draws them (``seed.sample(list(G), k)`` from the random state NetworkX hands over), so the same sample."""
-    n = len(G)
-    if k == n:
-        k = None
-    sources = None
-    if k is not None:
-        if seed is None:
-            import random
+    """Shortest-path betweenness by la_graph's batched Brandes (by hops, or Dijkstra's paths with ``weight``);
+    ``k`` sources drawn exactly as NetworkX draws them, so the same sample."""
+    sources = _sources(G, k, seed)
+    if len(G) == 0:
+        return {}
+    graph, weighted = _path_graph(G, weight)
+    bc = _alg("betweenness_centrality")(graph, normalized=normalized, endpoints=endpoints, sources=sources,
+                                        weight=weighted, engine=_engine())
+    return _by_node(G, bc)
 
-            seed = random
-        sources = [G.index[v] for v in seed.sample(list(G.nodes), k)]
-        if not sources:              # NetworkX's scaling divides by the sample's size
-            raise ZeroDivisionError("betweenness from a sample of k = 0 sources")
+
+def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
+    """Edge betweenness ``{(u, v): score}`` in ``G.edges`` order by la_graph's batched Brandes (by hops, or by
+    ``weight``); ``k`` sources drawn as NetworkX draws them."""
+    sources = _sources(G, k, seed)
+    n = len(G)
     if n == 0:
         return {}
-    bc = _alg("betweenness_centrality")(G.lagraph(), normalized=normalized, endpoints=endpoints, sources=sources,
-                                        engine=_engine())
-    return _by_node(G, bc)
+    graph, weighted = _path_graph(G, weight)
+    r = _alg("edge_betweenness_centrality")(graph, normalized=normalized, sources=sources, weight=weighted,
+                                            engine=_engine())
+    key = np.asarray(r.u, dtype=np.int64) * n + np.asarray(r.v, dtype=np.int64)
+    order = np.argsort(key)
+    key, score = key[order], np.asarray(r.score, dtype=np.float64)[order]
+    e = G._edges                     # G.edges order; an undirected edge from its earlier end (u <= v)
+    a, b = G._src[e], G._dst[e]
+    q = a * n + b
+    at = np.minimum(np.searchsorted(key, q), max(key.size - 1, 0))
+    vals = np.where((key[at] == q) if key.size else False, score[at] if key.size else 0.0, 0.0)
+    lab = G.nodes
+    return {(lab[u], lab[v]): x for u, v, x in zip(a.tolist(), b.tolist(), vals.tolist())}
 
 
 def eigenvector_centrality(G, max_iter=100, tol=1.0e-6, nstart=None, weight=None):
@@ -135,10 +170,11 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     return dict(zip(nodes, h.tolist()))
 
 
-@declines("betweenness_centrality")
-def _betweenness_declines(a):
-    if a.get("weight") is not None:
-        return "weight (weighted, Dijkstra betweenness) is not supported"
+@declines("edge_betweenness_centrality")
+def _edge_betweenness_declines(a):
+    G = a.get("G")
+    if G is not None and G.is_multigraph():
+        return "a multigraph G: NetworkX keys the scores by parallel edge; la_graph merges them"
     return None
 
 
