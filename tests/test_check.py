@@ -68,6 +68,7 @@ CASES = {
     "katz_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),
     "closeness_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),
     "harmonic_centrality": (KARATE, (), {"k": 8, "seed": 4}, lambda r: _bump(r, 0, 0.1)),
+    "similarity": (KARATE, (), {"top_k": 3}, lambda r: r._replace(score=_bump(r.score, 0, 0.1))),
 }
 
 #: public functions that score an answer the caller gives (a partition) rather than compute one:
