@@ -468,3 +468,52 @@ def source_batch(k, n, result_bytes, work_bytes, what):
                           f"of memory, but only {avail:,} bytes are available; search at most {fit:,} sources "
                           "at a time")
     return int(batch)
+
+
+# ---------------------------------------------------------------------- pairs of vertices (similarity)
+def check_vertex_pairs(pairs, n, *, what="pairs"):
+    """``(u, v)``: ``pairs`` as two int64 arrays of vertex ids in ``0..n-1`` (possibly empty).
+
+    ``pairs`` is an ``(m, 2)`` array-like (a list of ``(u, v)`` tuples), or a
+    tuple ``(u, v)`` of two 1-D numpy arrays of one length.  Integral floats
+    are taken as ids; a vertex out of range is an InvalidSourceError naming
+    the pair and the vertex.
+    """
+    if isinstance(pairs, tuple) and len(pairs) == 2 and all(isinstance(p, np.ndarray) for p in pairs):
+        u, v = pairs
+        if u.ndim != 1 or v.ndim != 1 or u.shape != v.shape:
+            raise InvalidArgumentError(f"{what}=(u, v) must be two 1-D arrays of one length, got shapes "
+                                       f"{u.shape} and {v.shape}")
+        arr = np.stack([u, v], axis=1) if u.size else np.zeros((0, 2), np.int64)
+    else:
+        try:
+            arr = np.asarray(pairs)
+        except (ValueError, TypeError):                 # ragged: [(0, 1), (2,)]
+            raise InvalidArgumentError(f"{what} must be an (m, 2) array of vertex ids, got {_show(pairs)}") from None
+        if arr.size == 0:
+            arr = np.zeros((0, 2), np.int64)
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise InvalidArgumentError(f"{what} must be an (m, 2) array of vertex ids (or a tuple (u, v) of two 1-D "
+                                       f"numpy arrays), got shape {arr.shape}")
+    if arr.size and arr.dtype.kind not in "iu":
+        ok = arr.dtype.kind == "f" and bool(np.all(np.isfinite(arr) & (arr == np.round(arr)) & (np.abs(arr) < 2.0**63)))
+        if not ok:
+            values = arr.ravel().tolist()
+            bad = next((k for k, x in enumerate(values) if isinstance(x, bool) or not isinstance(x, (int, float))
+                        or not float(x).is_integer() or abs(x) >= 2.0**63), 0)
+            i, j = divmod(bad, 2)
+            raise InvalidArgumentError(f"{what} must hold integer vertex ids, got {what}[{i}][{j}] = "
+                                       f"{_show(values[bad])}")
+    if arr.size and arr.dtype.kind == "u" and int(arr.max()) > INT64_MAX:    # named as given, not wrapped
+        i, j = (int(x) for x in np.unravel_index(int(np.argmax(arr)), arr.shape))
+        raise InvalidSourceError(f"{what}[{i}] = ({int(arr[i, 0])}, {int(arr[i, 1])}) names vertex "
+                                 f"{int(arr[i, j])}, not in 0..{n - 1}")
+    out = arr.astype(np.int64) if arr.size else np.zeros((0, 2), np.int64)
+    bad = np.flatnonzero(((out < 0) | (out >= n)).any(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        a, b = int(out[i, 0]), int(out[i, 1])
+        x = a if not 0 <= a < n else b
+        where = "the graph has no vertices" if n == 0 else f"not in 0..{n - 1}"
+        raise InvalidSourceError(f"{what}[{i}] = ({a}, {b}) names vertex {x}, {where}")
+    return np.ascontiguousarray(out[:, 0]), np.ascontiguousarray(out[:, 1])

@@ -68,7 +68,7 @@ import numpy as np
 from .. import _validation as V
 from .. import verify
 from ..engines import get_engine
-from ..exceptions import InvalidArgumentError, InvalidSourceError
+from ..exceptions import InvalidArgumentError
 from ._certify import SAMPLE, Checker, host
 from ._registry import Cli, algorithm
 from .steps import step
@@ -108,44 +108,6 @@ class SimilarityResult(NamedTuple):
 
 
 # ---------------------------------------------------------------------- the arguments
-def _check_pairs(pairs, n):
-    """``(u, v)``: ``pairs`` as two int64 arrays of vertex ids (an (m, 2) array, or a tuple of two 1-D arrays)."""
-    if isinstance(pairs, tuple) and len(pairs) == 2 and all(isinstance(p, np.ndarray) for p in pairs):
-        u, v = (np.asarray(p) for p in pairs)
-        if u.ndim != 1 or v.ndim != 1 or u.shape != v.shape:
-            raise InvalidArgumentError(f"pairs=(u, v) must be two 1-D arrays of one length, got shapes "
-                                       f"{u.shape} and {v.shape}")
-        arr = np.stack([u, v], axis=1) if u.size else np.zeros((0, 2), np.int64)
-    else:
-        try:
-            arr = np.asarray(pairs)
-        except (ValueError, TypeError):
-            raise InvalidArgumentError(f"pairs must be an (m, 2) array of vertex ids, got "
-                                       f"{type(pairs).__name__}") from None
-        if arr.size == 0:
-            arr = np.zeros((0, 2), np.int64)
-        if arr.ndim != 2 or arr.shape[1] != 2:
-            raise InvalidArgumentError(
-                f"pairs must be an (m, 2) array of vertex ids (or a tuple (u, v) of two 1-D numpy arrays), got "
-                f"shape {arr.shape}")
-    if arr.size and arr.dtype.kind not in "iu":
-        if arr.dtype.kind != "f" or not bool(np.all(np.isfinite(arr) & (arr == np.round(arr)))):
-            bad = next(i for i, x in enumerate(arr.ravel().tolist())
-                       if isinstance(x, bool) or not float(x).is_integer()) \
-                if arr.dtype.kind in "fb" else 0
-            i, j = divmod(bad, 2)
-            raise InvalidArgumentError(f"pairs must hold integer vertex ids, got pairs[{i}][{j}] = "
-                                       f"{arr[i, j].item()!r}")
-    out = arr.astype(np.int64) if arr.size else np.zeros((0, 2), np.int64)
-    bad = np.flatnonzero(((out < 0) | (out >= n)).any(axis=1))
-    if bad.size:
-        i = int(bad[0])
-        x = int(out[i, 0] if not 0 <= out[i, 0] < n else out[i, 1])
-        where = "the graph has no vertices" if n == 0 else f"not in 0..{n - 1}"
-        raise InvalidSourceError(f"pairs[{i}] = ({int(out[i, 0])}, {int(out[i, 1])}) names vertex {x}, {where}")
-    return np.ascontiguousarray(out[:, 0]), np.ascontiguousarray(out[:, 1])
-
-
 def _check_args(G, pairs, metric, top_k):
     G = V.check_graph(G)
     metric = V.check_choice(metric, METRICS, what="metric")
@@ -155,7 +117,7 @@ def _check_args(G, pairs, metric, top_k):
             raise InvalidArgumentError("give pairs= (score those pairs) or top_k= (each vertex's most similar), "
                                        "not both")
     if pairs is not None:
-        pairs = _check_pairs(pairs, G.n)
+        pairs = V.check_vertex_pairs(pairs, G.n)
     return G, pairs, metric, top_k
 
 
