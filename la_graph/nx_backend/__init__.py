@@ -104,4 +104,13 @@ _KNOWN_TEST_DIFFERENCES = {
         "expects the largest strong component first (Tarjan's order); la_graph yields by first node",
     "test_mis.py::test_random_seed":
         "expects the set NetworkX's own random choices give for seed=1",
+    # la_graph's Louvain is seeded too, but its moves are not NetworkX's random node order: another partition
+    "test_louvain.py::test_karate_club_partition":
+        "expects the partition NetworkX's own random node order gives for seed=2",
+    "test_louvain.py::test_undirected_selfloops":
+        "expects the partition NetworkX's own random node order gives for seed=2",
+    "test_louvain.py::test_none_weight_param":
+        "expects the partition NetworkX's own random node order gives for seed=2",
+    "test_louvain.py::test_multigraph":
+        "compares la_graph's partition of a graph with NetworkX's of the same multigraph (multigraphs are declined)",
 }

@@ -62,9 +62,10 @@ def _partitions(G, name, weight, resolution, threshold, max_level, seed):
         return [[]]
     if not G._edges.size:                           # NetworkX's is_empty(G): every node alone
         return [[{v} for v in G.nodes]]
-    r = _alg(name)(_graph(G, weight), resolution, seed=_seed(seed), threshold=threshold, max_level=max_level,
-                   dendrogram=True, engine=_engine())
-    return [_groups(np.asarray(level), G.labels) for level in r.levels]
+    r = _alg(name)(_graph(G, weight), resolution, seed=_seed(seed), threshold=threshold, dendrogram=True,
+                   engine=_engine())
+    levels = r.levels if max_level is None else r.levels[:max_level]     # NetworkX's islice of the levels
+    return [_groups(np.asarray(level), G.labels) for level in levels]
 
 
 def louvain_partitions(G, weight="weight", resolution=1, threshold=1e-07, seed=None):
