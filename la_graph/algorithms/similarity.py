@@ -60,7 +60,6 @@ fall either way; the counting metrics' ties are exact.
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -310,7 +309,7 @@ def _run_similarity(args, G, engine):
     if r.u.size:
         best = int(np.lexsort((r.v, r.u, -r.score))[0])
         summary.update(max_score=float(r.score[best]), max_pair=[int(r.u[best]), int(r.v[best])])
-    check = lambda: verify.check_similarity(G, r.u, r.v, r.score, metric=args.metric,  # noqa: E731
+    check = lambda: verify.check_similarity(G, r.u, r.v, r.score, metric=args.metric,
                                             complete=args.top_k is None, top_k=args.top_k)
     return summary, r._asdict(), check
 
