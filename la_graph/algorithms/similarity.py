@@ -348,7 +348,9 @@ def similarity(G, pairs=None, *, metric="jaccard", top_k=None, engine=None):
     top_k : int, optional
         Instead of ``pairs``: each vertex's ``top_k`` most similar other
         vertices, score descending, ties to the smaller id, among those that
-        share a neighbour with it (fewer where there are fewer).
+        share a neighbour with it (fewer where there are fewer).  The sums'
+        scores round in the order they add, which engines differ in: their
+        ties to rounding may fall either way.
     engine : str, optional
         ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
 
