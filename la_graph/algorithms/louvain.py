@@ -98,11 +98,11 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
     if n == 0 or E.nvals(A) == 0 or not two_m > 0:
         return labels, False
     gamma = float(resolution)
-    Dk = E.matrix_from_coo(ids, ids, E.to_numpy(k), n, n, dtype=np.float64)
+    kh = E.to_numpy(k)
+    Dk = E.matrix_from_coo(ids, ids, kh, n, n, dtype=np.float64)
     moved = False
     for r in itertools.count():
         S = membership(E, host)
-        lab = E.vector_from_numpy(host)
         K = E.mxm(A, S, "plus_times")                                      # K[i, c]: weight from i to c
         sigma = E.full(n, 0.0)
         E.vxm(k, S, "plus_times", out=sigma, accum="plus")                 # Sigma_c, 0 for empty communities
@@ -115,63 +115,88 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
         kS = E.mxm(E.mxm(Dk, E.apply(other, "one"), "plus_times"), Dsig, "plus_times")   # k_i Sigma_c
         score = E.ewise_add(E.apply(other, "times", right=two_m), E.apply(kS, "times", right=gamma), "minus")
         best = E.reduce_rows(score, "max")
-        rest = E.ewise_add(E.extract(sigma, lab), k, "minus")              # Sigma_a - k_i
+        rest = E.ewise_add(E.extract(sigma, E.vector_from_numpy(host)), k, "minus")   # Sigma_a - k_i
         stay = E.ewise_add(E.apply(own, "times", right=two_m),
                            E.apply(E.ewise_mult(k, rest, "times"), "times", right=gamma), "minus")
         gain = E.ewise_mult(best, stay, "minus")
-        cand = E.select(gain, "valuegt", 0.0)
-        if E.nvals(cand) == 0:
-            break
+        pos = E.select(gain, "valuegt", 0.0)
+        if E.nvals(pos) == 0:
+            break                                                          # no vertex gains by moving alone
         # the target: the smallest community of the best score
         bi, bv = E.to_coo(best)
         at_best = E.ewise_mult(score, E.mxm(E.matrix_from_coo(bi, bi, bv, n, n, dtype=np.float64),
                                             E.apply(other, "one"), "plus_times"), "eq")
-        target = E.mxv(E.select(at_best, "valueeq", True), E.full(n, 1.0), "min_secondi", mask=cand, structural=True)
-        # Luby's rule among the candidates
-        prio = E.apply(E.vector_from_numpy(_random.vertex_priorities(n, round_seed(seed, level, r))), "identity",
-                       mask=cand, structural=True)
-        nb = E.full(n, -1, dtype=np.int64)
-        E.mxv(A, prio, "max_second", out=nb, mask=prio, structural=True, accum="max")
-        movers = E.select(E.ewise_mult(prio, nb, "gt"), "valueeq", True)
-        mi, _ = E.to_coo(movers)
-        tgt = E.to_numpy(target, fill=-1)
-        src_h, tgt_h = host[mi], tgt[mi]
-        if not _round_gains(E, k, sigma, gain, movers, mi, src_h, tgt_h, gamma):
-            keep = _distinct(E, prio, mi, src_h, tgt_h, n)
-            mi, tgt_h = mi[keep], tgt_h[keep]
-        host = host.copy()
-        host[mi] = tgt_h
+        target = E.mxv(E.select(at_best, "valueeq", True), E.full(n, 1.0), "min_secondi", mask=pos, structural=True)
+        ci, tgt = E.to_coo(target)
+        src = host[ci]
+        up = tgt > src if r % 2 == 0 else tgt < src                        # up rounds, then down rounds
+        ci, src, tgt = ci[up], src[up], tgt[up].astype(np.int64)
+        if ci.size == 0:
+            continue                                                       # the gainful moves go the other way
+        prio = _random.vertex_priorities(n, round_seed(seed, level, r))[ci]
+        g = E.to_numpy(gain, fill=0.0)[ci]
+        keep = _uncrowded(g, kh[ci], src, tgt, prio, gamma)
+        new = host.copy()
+        new[ci[keep]] = tgt[keep]
+        if not _raises(E, A, sigma, own, new, kh[ci[keep]], src[keep], tgt[keep], two_m, gamma):
+            keep = _independent(E, A, prio, ci, src, tgt, n)
+            new = host.copy()
+            new[ci[keep]] = tgt[keep]
+        host = new
         moved = True
     return E.vector_from_numpy(host), moved
 
 
-def _round_gains(E, k, sigma, gain, movers, mi, src, tgt, gamma):
-    """Whether the movers together raise the modularity: ``2 sum(gain) > gamma * cross terms``.
+def _after(order, group, x):
+    """For each entry, the sum of ``x`` over the entries of its ``group`` that come before it in ``order``."""
+    o = np.lexsort((order, group))
+    xs, gs = x[o], group[o]
+    run = np.cumsum(xs)
+    first = np.r_[True, gs[1:] != gs[:-1]]
+    base = np.maximum.accumulate(np.where(first, np.arange(xs.size), 0))
+    out = np.empty_like(x)
+    out[o] = run - xs - (run[base] - xs[base])
+    return out
 
-    The movers are independent, so their weights to communities are exact; the
-    cross terms of the degree sums are ``sum (Sigma'^2 - Sigma^2)`` less each
-    mover's own ``2 k_i (Sigma_b - Sigma_a + k_i)``.
+
+def _uncrowded(g, km, src, tgt, prio, gamma):
+    """The candidates that still gain when the higher-priority candidates leaving their community and
+    joining their target count in the degree sums: ``g - gamma k_i (J_i + L_i) > 0``."""
+    crowd = _after(-prio, tgt, km) + _after(-prio, src, km)
+    return g - gamma * (km * crowd) > 0.0
+
+
+def _raises(E, A, sigma, own, new, km, src, tgt, two_m, gamma):
+    """Whether the labels ``new`` have a larger modularity than the round's: ``2m d_in - gamma d(||Sigma||^2) > 0``.
+
+    ``d_in``: the change of the weight inside communities, ``1' (A S' .* S') 1 - 1' own``;
+    ``d(||Sigma||^2) = sum_c d_c (2 Sigma_c + d_c)`` with ``d`` the movers' degrees scattered out of their
+    communities and into their targets.
     """
-    km = E.to_numpy(E.ewise_mult(k, movers, "first"), fill=0.0)[mi]
-    after = E.copy(sigma)
-    E.scatter(after, E.vector_from_numpy(src), E.vector_from_numpy(-km), dup="plus", accum="plus")
-    E.scatter(after, E.vector_from_numpy(tgt), E.vector_from_numpy(km), dup="plus", accum="plus")
-    sq_after = float(E.reduce(E.ewise_mult(after, after, "times"), "plus"))
-    sq_before = float(E.reduce(E.ewise_mult(sigma, sigma, "times"), "plus"))
-    sig = E.to_numpy(sigma)
-    alone = float(np.sum(2.0 * km * (sig[tgt] - sig[src] + km)))
-    total = 2.0 * float(E.reduce(E.ewise_mult(gain, movers, "first"), "plus"))
-    return total > gamma * ((sq_after - sq_before) - alone)
+    S = membership(E, new)
+    inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
+    d_in = inside - float(E.reduce(own, "plus"))
+    d = E.vector(E.size(sigma), np.float64)
+    E.scatter(d, E.vector_from_numpy(np.r_[src, tgt]), E.vector_from_numpy(np.r_[-km, km]), dup="plus",
+              accum="plus")
+    twice = E.ewise_add(E.apply(sigma, "times", right=2.0), d, "plus", mask=d, structural=True)
+    d_sq = float(E.reduce(E.ewise_mult(d, twice, "times"), "plus"))
+    return two_m * d_in - gamma * d_sq > 0.0
 
 
-def _distinct(E, prio, mi, src, tgt, n):
-    """The movers whose priority is the largest among those leaving their community and joining their target."""
-    p = E.to_numpy(prio, fill=-1)[mi]
+def _independent(E, A, prio, ci, src, tgt, n):
+    """Luby's movers among the candidates ``ci``, then only those first by priority in their source and
+    target: no two neighbours, no two in one community -- the round's gain is at least the sum of theirs."""
+    p = E.vector_from_coo(ci, prio, n, dtype=np.int64)
+    nb = E.full(n, -1, dtype=np.int64)
+    E.mxv(A, p, "max_second", out=nb, mask=p, structural=True, accum="max")
+    luby = prio > E.to_numpy(nb)[ci]
+    q = np.where(luby, prio, -1)
     top_src = E.full(n, -1, dtype=np.int64)
     top_tgt = E.full(n, -1, dtype=np.int64)
-    E.scatter(top_src, E.vector_from_numpy(src), E.vector_from_numpy(p), dup="max", accum="max")
-    E.scatter(top_tgt, E.vector_from_numpy(tgt), E.vector_from_numpy(p), dup="max", accum="max")
-    return (E.to_numpy(top_src)[src] == p) & (E.to_numpy(top_tgt)[tgt] == p)
+    E.scatter(top_src, E.vector_from_numpy(src), E.vector_from_numpy(q), dup="max", accum="max")
+    E.scatter(top_tgt, E.vector_from_numpy(tgt), E.vector_from_numpy(q), dup="max", accum="max")
+    return luby & (E.to_numpy(top_src)[src] == prio) & (E.to_numpy(top_tgt)[tgt] == prio)
 
 
 # ---------------------------------------------------------------------- levels

@@ -54,13 +54,14 @@ def priorities(n, seed, level, r, out):
 
 @numba.njit(cache=True, nogil=True)
 def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
-                sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, state, at, work):
+                sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s,
+                state, at, work):
     """Rounds ``at, at + 1, ...`` of local moving on ``lab`` (in place) until about ``work`` entries are touched.
 
-    Returns the next round, or -1 once a round finds no candidate (or no
-    vertex next to another community).  ``state[0]`` becomes 1 when a label
-    changes.  ``sigma .. top_tgt`` are scratch arrays of ``n`` entries (``seen``
-    all False on entry and exit).
+    Returns the next round, or -1 once a round finds no vertex that gains by
+    moving (or none next to another community).  ``state[0]`` becomes 1 when a
+    label changes.  The other arrays are scratch of ``n`` entries (``seen``
+    and ``mover`` all False, ``crowd_t`` and ``crowd_s`` all 0 on entry and exit).
     """
     n = k.size
     useed, ulevel = np.uint64(seed), np.uint64(level)
@@ -72,7 +73,9 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
         for i in range(n):
             sigma[lab[i]] += k[i]
         other = False
-        ncand = 0
+        gainful = False
+        up = r % 2 == 0
+        nc = 0
         for i in range(n):
             a = lab[i]
             nt = 0
@@ -102,69 +105,99 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
                 stay = own * two_m - (k[i] * (sigma[a] - k[i])) * gamma
                 g = bv - stay
                 if g > 0.0:
-                    target[i] = bc
-                    gain[i] = g
-                    prio[i] = 0
-                    ncand += 1
-        if not other or ncand == 0:
+                    gainful = True
+                    if (bc > a) if up else (bc < a):
+                        target[i] = bc
+                        gain[i] = g
+                        prio[i] = 0
+                        cand[nc] = i
+                        nc += 1
+        if not other or not gainful:
             return -1
+        done += 2 * indptr[n] + 8 * n
+        if nc == 0:                    # the gainful moves go the other way: the next round
+            r += 1
+            if done >= work:
+                return r
+            continue
         key = _priority_key(useed, ulevel, np.uint64(r))
-        for i in range(n):
-            if prio[i] == 0:
-                prio[i] = _mix63(np.uint64(i) ^ key)
-        # Luby: a candidate moves when its priority beats every neighbouring candidate's
-        for i in range(n):
-            nb[i] = -1
-            if prio[i] >= 0:
+        for t in range(nc):
+            i = cand[t]
+            prio[i] = _mix63(np.uint64(i) ^ key)
+        # crowding: the degrees of the higher-priority candidates joining the same target and leaving the same source
+        order = np.argsort(-prio[cand[:nc]])
+        for t in range(nc):
+            i = cand[order[t]]
+            jt = crowd_t[target[i]]
+            ls = crowd_s[lab[i]]
+            crowd_t[target[i]] = jt + k[i]
+            crowd_s[lab[i]] = ls + k[i]
+            mover[i] = gain[i] - gamma * (k[i] * (jt + ls)) > 0.0
+        for t in range(nc):
+            i = cand[t]
+            crowd_t[target[i]] = 0.0
+            crowd_s[lab[i]] = 0.0
+        # the exact change of 2m inside-weight and of ||Sigma||^2 if the movers all move
+        d_in = 0.0
+        for t in range(nc):
+            i = cand[t]
+            if not mover[i]:
+                continue
+            for e in range(indptr[i], indptr[i + 1]):
+                j = indices[e]
+                nj = target[j] if mover[j] else lab[j]
+                d = (1.0 if target[i] == nj else 0.0) - (1.0 if lab[i] == lab[j] else 0.0)
+                d_in += (1.0 if mover[j] else 2.0) * (w[e] * d)
+        for t in range(nc):
+            i = cand[t]
+            if mover[i]:
+                acc[lab[i]] = 0.0
+                acc[target[i]] = 0.0
+        for t in range(nc):
+            i = cand[t]
+            if mover[i]:
+                acc[lab[i]] -= k[i]
+                acc[target[i]] += k[i]
+        d_sq = 0.0
+        for t in range(nc):
+            i = cand[t]
+            if mover[i]:
+                for c in (lab[i], target[i]):
+                    if not seen[c]:
+                        seen[c] = True
+                        d_sq += acc[c] * (sigma[c] * 2.0 + acc[c])
+        for t in range(nc):
+            i = cand[t]
+            if mover[i]:
+                seen[lab[i]] = False
+                seen[target[i]] = False
+        if not two_m * d_in - gamma * d_sq > 0.0:
+            # Luby's movers among the candidates, then only those first in their source and their target
+            for t in range(nc):
+                i = cand[t]
                 m = np.int64(-1)
                 for e in range(indptr[i], indptr[i + 1]):
                     p = prio[indices[e]]
                     if p > m:
                         m = p
                 nb[i] = m
-        # the round's gain: 2 sum(gain) > gamma ((sum Sigma'^2 - sum Sigma^2) - sum 2 k (Sigma_b - Sigma_a + k))
-        total = 0.0
-        alone = 0.0
-        for c in range(n):
-            acc[c] = sigma[c]
-        for i in range(n):
-            if prio[i] >= 0 and prio[i] > nb[i]:
-                total += gain[i]
-                km = k[i]
-                acc[lab[i]] -= km
-                alone += 2.0 * km * (sigma[target[i]] - sigma[lab[i]] + km)
-        for i in range(n):
-            if prio[i] >= 0 and prio[i] > nb[i]:
-                acc[target[i]] += k[i]
-        sq_after = 0.0
-        sq_before = 0.0
-        for c in range(n):
-            sq_after += acc[c] * acc[c]
-            sq_before += sigma[c] * sigma[c]
-        if not 2.0 * total > gamma * ((sq_after - sq_before) - alone):
-            # only the movers first by priority in both their source and their target
-            for c in range(n):
-                top_src[c] = -1
-                top_tgt[c] = -1
-            for i in range(n):
-                if prio[i] >= 0 and prio[i] > nb[i]:
+                top_src[lab[i]] = -1
+                top_tgt[target[i]] = -1
+            for t in range(nc):
+                i = cand[t]
+                if prio[i] > nb[i]:
                     top_src[lab[i]] = max(top_src[lab[i]], prio[i])
                     top_tgt[target[i]] = max(top_tgt[target[i]], prio[i])
-            for i in range(n):
-                if prio[i] >= 0 and prio[i] > nb[i]:
-                    if not (top_src[lab[i]] == prio[i] and top_tgt[target[i]] == prio[i]):
-                        nb[i] = prio[i]        # stays this round
-        for i in range(n):
-            if prio[i] >= 0 and prio[i] > nb[i]:
-                touched[i] = target[i]
-            else:
-                touched[i] = lab[i]
-        for i in range(n):
-            if lab[i] != touched[i]:
-                lab[i] = touched[i]
+            for t in range(nc):
+                i = cand[t]
+                mover[i] = prio[i] > nb[i] and top_src[lab[i]] == prio[i] and top_tgt[target[i]] == prio[i]
+        for t in range(nc):
+            i = cand[t]
+            if mover[i]:
+                lab[i] = target[i]
                 state[0] = 1
+                mover[i] = False
         r += 1
-        done += 2 * indptr[n] + 8 * n
         if done >= work:
             return r
 
@@ -183,10 +216,10 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
         return labels, False
     with _numpy_views(labels) as (lv,):
         lab = lv.copy()
-    sigma, acc, gain = np.empty(n), np.empty(n), np.empty(n)
-    seen = np.zeros(n, np.bool_)
-    touched, target, prio, nb, top_src, top_tgt = (np.empty(n, np.int64) for _ in range(6))
+    sigma, acc, gain, crowd_t, crowd_s = np.empty(n), np.empty(n), np.empty(n), np.zeros(n), np.zeros(n)
+    seen, mover = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+    touched, target, prio, nb, top_src, top_tgt, cand = (np.empty(n, np.int64) for _ in range(7))
     state = np.zeros(1, np.int64)
     _drive(move_rounds, indptr, indices, w, kh, lab, two_m, float(resolution), np.uint64(seed), np.uint64(level),
-           sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, state)
+           sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s, state)
     return _owning_full(lab), bool(state[0])
