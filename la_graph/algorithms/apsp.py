@@ -51,8 +51,7 @@ BLOCK_BYTES = 1 << 26
 
 
 @algorithm("apsp", cli=Cli("apsp", "all-pairs shortest paths (--method)", options=("method",)),
-           networkx=("floyd_warshall_numpy", "floyd_warshall", "eccentricity", "diameter", "radius", "center",
-                     "periphery", "barycenter", "wiener_index", "global_efficiency", "harmonic_diameter"), checker=Checker("check_apsp", sampled=f"check_apsp on {SAMPLE_ROWS} rows drawn at random",
+           networkx=("floyd_warshall_numpy", "floyd_warshall"), checker=Checker("check_apsp", sampled=f"check_apsp on {SAMPLE_ROWS} rows drawn at random",
                            sample=lambda G, D, a: verify.check_apsp(G, host(D), sample=SAMPLE_ROWS)), bench=("apsp",), page="algorithms/apsp.md",
            summary="all-pairs shortest paths: blocked Floyd–Warshall or batched SSSP")
 def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, output="numpy"):
@@ -171,7 +170,9 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, outpu
     return out
 
 
-@algorithm("apsp_blocks", checker=Checker("check_apsp", blocks=True, sampled=f"check_apsp on {SAMPLE_ROWS} rows of each block",
+@algorithm("apsp_blocks", networkx=("eccentricity", "diameter", "radius", "center", "periphery", "barycenter",
+                                    "wiener_index", "global_efficiency", "harmonic_diameter"),
+           checker=Checker("check_apsp", blocks=True, sampled=f"check_apsp on {SAMPLE_ROWS} rows of each block",
                            note="Each block is checked as it is yielded."), page="algorithms/apsp.md",
            summary="the rows streamed in blocks")
 def apsp_blocks(G, block_rows=None, *, max_bytes=None, engine=None):

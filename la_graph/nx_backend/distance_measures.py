@@ -1,12 +1,13 @@
 """Distance measures: eccentricity, diameter, radius, center, periphery, barycenter, Wiener index, efficiency
 (NetworkX's ``algorithms.distance_measures``, ``wiener``, ``efficiency_measures``), from la_graph's all-pairs
-shortest paths (:func:`la_graph.apsp`; hops when ``weight`` is None).
+shortest paths streamed a block of rows at a time (:func:`la_graph.apsp_blocks`; hops when ``weight`` is None).
 
-NetworkX answers these with one shortest-path search per node; here the whole
-distance matrix comes from one ``apsp`` call (``n x n`` float64, so for graphs
-whose distance matrix fits in memory).  Negative weights are declined (NetworkX's
-Dijkstra has no defined answer for them), and so are a precomputed ``sp`` and
-``barycenter``'s ``attr`` (which writes to the input graph).
+NetworkX answers these with one shortest-path search per node; here the rows
+come from batched searches, each block reduced (maximum, sum, sum of
+reciprocals) before the next, so memory stays one block.  Negative weights
+are declined (NetworkX's Dijkstra has no defined answer for them), and so are
+a precomputed ``sp`` and ``barycenter``'s ``attr`` (which writes to the input
+graph).
 """
 
 from __future__ import annotations
@@ -16,19 +17,49 @@ import math
 import networkx as nx
 import numpy as np
 
-from ._utils import declines
-from .shortest_paths import floyd_warshall_numpy
+from ._utils import _alg, _engine, declines
 
 __all__ = ["eccentricity", "diameter", "radius", "center", "periphery", "barycenter", "wiener_index",
            "global_efficiency", "harmonic_diameter"]
 
+_ROWS = 2**22        # distances per block of a single-source batch (rows x n)
 
-def _distances(G, weight):
-    """The distance matrix (``inf``: no path) and whether NetworkX's sums of these weights are ints."""
+
+def _rows(G, weight, ids=None):
+    """``(vertex ids, distance rows)`` blocks: every row by ``apsp_blocks``, or the rows of ``ids`` by batched
+    single-source searches; ``inf`` where there is no path."""
     w = G.weights(weight)
     if w is not None and w.size and w.min() < 0:
         raise NotImplementedError("negative weights: NetworkX's Dijkstra has no defined answer")
-    return floyd_warshall_numpy(G, weight=weight), G.int_weights(weight)
+    graph = G.lagraph(weight)
+    if ids is None:
+        for rows, block in _alg("apsp_blocks")(graph, engine=_engine()):
+            yield np.arange(rows.start, rows.stop), block
+        return
+    step = max(1, _ROWS // max(len(G), 1))
+    for lo in range(0, len(ids), step):
+        part = np.asarray(ids[lo:lo + step], dtype=np.int64)
+        yield part, np.atleast_2d(_alg("sssp")(graph, sources=part, parent=False, engine=_engine()).distance)
+
+
+def _stats(G, weight, what, ids=None):
+    """Per-row reductions over the distance rows: ``"max"`` (inf if a node is unreachable), ``"sum"`` (inf
+    likewise), ``"inv"`` (the sum of ``1 / d`` over finite non-zero ``d``), in the order of ``ids`` (default
+    every vertex)."""
+    out = np.zeros(len(G) if ids is None else len(ids))
+    at = 0
+    for part, D in _rows(G, weight, ids):
+        k = part.size
+        if what == "max":
+            out[at:at + k] = D.max(axis=1, initial=0)
+        elif what == "sum":
+            out[at:at + k] = D.sum(axis=1)
+        else:
+            with np.errstate(divide="ignore"):
+                inv = np.where(np.isfinite(D) & (D != 0), 1.0 / D, 0.0)
+            out[at:at + k] = inv.sum(axis=1)
+        at += k
+    return out
 
 
 def _value(x, is_int):
@@ -46,14 +77,16 @@ def eccentricity(G, v=None, sp=None, weight=None):
             nodes = [u for u in v if u in G]
         except TypeError:
             raise nx.NetworkXError(f"Node {v} is not in the graph.") from None
-    D, is_int = _distances(G, weight)
-    ids = np.array([G.index[u] for u in nodes], dtype=np.int64)
-    rows = D[ids] if ids.size else np.zeros((0, len(G)))
-    if not np.isfinite(rows).all():
+    ids = [G.index[u] for u in nodes]
+    ecc = _stats(G, weight, "max", None if len(ids) == len(G) else ids) if ids else np.zeros(0)
+    if len(ids) == len(G):
+        ecc = ecc[ids]
+    if not np.isfinite(ecc).all():
         if G.is_directed():
             raise nx.NetworkXError("Found infinite path length because the digraph is not strongly connected")
         raise nx.NetworkXError("Found infinite path length because the graph is not connected")
-    e = {u: _value(x, is_int) for u, x in zip(nodes, rows.max(axis=1, initial=0).tolist())}
+    is_int = G.int_weights(weight)
+    e = {u: _value(x, is_int) for u, x in zip(nodes, ecc.tolist())}
     if v is not None and v in G:
         return e[v]
     return e
@@ -100,13 +133,12 @@ def barycenter(G, weight=None, attr=None, sp=None):
     """The nodes of least total distance to all others, in node order; ``NetworkXNoPath`` if disconnected."""
     if weight is None and not G.is_directed():
         _tree_check(G)
-    D, is_int = _distances(G, weight)
-    if len(G) and not np.isfinite(D).all():
-        raise nx.NetworkXNoPath(f"Input graph {_describe(G)} is disconnected, so every induced subgraph "
-                                "has infinite barycentricity.")
-    total = D.sum(axis=1)
+    total = _stats(G, weight, "sum")
     if not total.size:
         return []
+    if not np.isfinite(total).all():
+        raise nx.NetworkXNoPath(f"Input graph {_describe(G)} is disconnected, so every induced subgraph "
+                                "has infinite barycentricity.")
     return G.labels[total == total.min()].tolist()
 
 
@@ -119,12 +151,12 @@ def _describe(G):
 
 def wiener_index(G, weight=None):
     """The sum of the distances between all pairs (``inf`` if not (strongly) connected)."""
-    D, is_int = _distances(G, weight)
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
-    if not np.isfinite(D).all():
+    sums = _stats(G, weight, "sum")
+    if not np.isfinite(sums).all():
         return float("inf")
-    total = _value(D.sum(), is_int)
+    total = _value(sums.sum(), G.int_weights(weight))
     return total if G.is_directed() else total / 2
 
 
@@ -133,17 +165,13 @@ def global_efficiency(G):
     n = len(G)
     if n * (n - 1) == 0:
         return 0
-    D, _ = _distances(G, None)
-    off = np.isfinite(D) & (D > 0)
-    return float((1.0 / D[off]).sum() / (n * (n - 1)))
+    return float(_stats(G, None, "inv").sum() / (n * (n - 1)))
 
 
 def harmonic_diameter(G, sp=None, *, weight=None):
     """``n (n - 1) / sum(1 / d)`` over pairs at a non-zero finite distance (``inf``, or ``nan`` for n <= 1)."""
     n = len(G)
-    D, _ = _distances(G, weight)
-    nz = np.isfinite(D) & (D != 0)
-    s = float((1.0 / D[nz]).sum()) if n else 0.0
+    s = float(_stats(G, weight, "inv").sum()) if n else 0.0
     if s != 0:
         return n * (n - 1) / s
     return math.inf if n > 1 else math.nan

@@ -135,11 +135,11 @@ def predecessor(G, source, target=None, cutoff=None, return_seen=None):
     rows, cols = G.lagraph().edges()
     keep = (level[rows] >= 0) & (level[cols] == level[rows] + 1)
     u, v = rows[keep], cols[keep]
-    o = np.lexsort((pos[u], pos[v]))
+    o = np.lexsort((pos[u], pos[v]))            # by the node, then its predecessors in BFS order
     lab = G.labels
-    pred = {lab[i]: [] for i in order.tolist()}
-    for a, b in zip(lab[u[o]].tolist(), lab[v[o]].tolist()):
-        pred[b].append(a)
+    preds = lab[u[o]].tolist()
+    bounds = np.searchsorted(pos[v[o]], np.arange(order.size + 1)).tolist()
+    pred = {x: preds[a:b] for x, a, b in zip(lab[order].tolist(), bounds[:-1], bounds[1:])}
     seen = dict(zip(lab[order].tolist(), level[order].tolist()))
     if target is not None:
         if return_seen:
