@@ -41,6 +41,8 @@ from ._common import _drive, _need_full, _need_weights, fuses
 
 #: the algebra's COUNT_SPREAD: the largest binary-exponent spread of one source's counts at one level
 SPREAD = 1800
+#: bytes of per-thread edge sums :func:`brandes_dag` may take (threads beyond it are left idle)
+EDGE_SUMS_BYTES = 1 << 30
 
 
 def work_arrays(threads, n):
@@ -186,11 +188,24 @@ def _sift_down(heap, at, dist, size, i):
     at[v] = i
 
 
+@numba.njit(cache=True, nogil=True)
+def _times_pow2(x, e):
+    """``x * 2**e`` (exact, or the underflow ``ldexp`` gives): a product for the common small ``e``."""
+    if e == 0:
+        return x
+    if e == -1:
+        return x * 0.5
+    if e == 1:
+        return x * 2.0
+    return math.ldexp(x, e)
+
+
 @numba.njit(cache=True, nogil=True, parallel=True)
-def brandes_dag(indptr, indices, weights, srcs, want_ends, acc, cnt, eacc, reached, failed, dist, sig, ex, coef,
-                done, order, heap, at, lo, work):
+def brandes_dag(indptr, indices, weights, hops, srcs, want_ends, acc, cnt, eacc, reached, failed, dist, sig, ex,
+                coef, done, order, heap, at, lo, work):
     """Brandes by weight from each of ``srcs`` from ``lo`` on, on ``acc.shape[0]`` threads (thread ``t`` takes
     sources ``t, t + nt, ...``): Dijkstra, then the path counts along the settle order, then the sweep back.
+    With ``hops`` every edge weighs 1 (``weights`` is not read) and the search is a BFS, its queue the order.
 
     ``v``'s predecessors are the ``u`` with ``dist[u] + w == dist[v]`` (float64).  A path count is
     ``sig * 2**ex``, its mantissa brought into ``[0.5, 1)`` once final, so counts of any size hold.
@@ -214,6 +229,20 @@ def brandes_dag(indptr, indices, weights, srcs, want_ends, acc, cnt, eacc, reach
             heap_t[0] = s
             at_t[s] = 0
             size, k, bad = 1, 0, 0
+            if hops:                                  # BFS: the queue is the order by distance
+                order_t[0] = s
+                tail = 1
+                while k < tail:
+                    v = order_t[k]
+                    k += 1
+                    d = dist_t[v] + 1.0
+                    for e in range(indptr[v], indptr[v + 1]):
+                        w = indices[e]
+                        if dist_t[w] == np.inf:
+                            dist_t[w] = d
+                            order_t[tail] = w
+                            tail += 1
+                size = 0
             while size > 0:                           # Dijkstra: the settle order is by distance
                 v = heap_t[0]
                 size -= 1
@@ -248,23 +277,23 @@ def brandes_dag(indptr, indices, weights, srcs, want_ends, acc, cnt, eacc, reach
                 dv, sv, xv = dist_t[v], sig_t[v], ex_t[v]
                 for e in range(indptr[v], indptr[v + 1]):
                     w = indices[e]
-                    if dv + weights[e] == dist_t[w] and w != v:
+                    if dv + (1.0 if hops else weights[e]) == dist_t[w] and w != v:
                         if sig_t[w] == 0.0:
                             sig_t[w] = sv
                             ex_t[w] = xv
                         elif xv > ex_t[w]:
-                            sig_t[w] = math.ldexp(sig_t[w], ex_t[w] - xv) + sv
+                            sig_t[w] = _times_pow2(sig_t[w], ex_t[w] - xv) + sv
                             ex_t[w] = xv
                         else:
-                            sig_t[w] += math.ldexp(sv, xv - ex_t[w])
+                            sig_t[w] += _times_pow2(sv, xv - ex_t[w])
             for j in range(k - 1 if bad == 0 else -1, -1, -1):   # the sweep back, children first
                 v = order_t[j]
                 dv, sv, xv = dist_t[v], sig_t[v], ex_t[v]
                 delta = 0.0
                 for e in range(indptr[v], indptr[v + 1]):
                     w = indices[e]
-                    if dv + weights[e] == dist_t[w] and w != v:
-                        c = math.ldexp(sv * coef_t[w], xv - ex_t[w])   # sigma_v / sigma_w (1 + delta_w)
+                    if dv + (1.0 if hops else weights[e]) == dist_t[w] and w != v:
+                        c = _times_pow2(sv * coef_t[w], xv - ex_t[w])   # sigma_v / sigma_w (1 + delta_w)
                         delta += c
                         if want_e:
                             eacc[t, e] += c
@@ -288,15 +317,19 @@ def brandes_dag(indptr, indices, weights, srcs, want_ends, acc, cnt, eacc, reach
 
 
 def _dag(E, G, srcs, weights, total, ends, edges):
-    """:func:`brandes_dag` over ``srcs``, its sums added into the engine vectors ``total``, ``ends``, ``edges``."""
+    """:func:`brandes_dag` over ``srcs`` (``weights`` None: by hops), its sums added into the engine vectors
+    ``total``, ``ends``, ``edges``."""
     n, m, srcs = G.n, G.nnz, np.asarray(srcs, np.int64)
     nt = max(1, min(numba.get_num_threads(), srcs.size))
+    if edges is not None:   # a row of edge sums a thread: at most EDGE_SUMS_BYTES of them
+        nt = max(1, min(nt, EDGE_SUMS_BYTES // max(8 * m, 1)))
     acc = np.zeros((nt, n if total is not None else 0))
     eacc = np.zeros((nt, m if edges is not None else 0))
     counts = np.zeros((nt, n if ends is not None else 0), np.int64)
     reached, failed = np.zeros(srcs.size, np.int64), np.zeros(srcs.size, np.int64)
-    _drive(brandes_dag, G.indptr, _unsigned(G.indices), weights, srcs, ends is not None, acc, counts, eacc,
-           reached, failed, *dag_work_arrays(nt, n))
+    hops = weights is None
+    _drive(brandes_dag, G.indptr, _unsigned(G.indices), np.zeros(0) if hops else weights, hops, srcs,
+           ends is not None, acc, counts, eacc, reached, failed, *dag_work_arrays(nt, n))
     bad = np.flatnonzero(failed)
     if bad.size:
         raise NumericRangeError(
@@ -320,9 +353,9 @@ def brandes_weighted_sources(E, G, srcs, total, ends, edges):
 
 @fuses
 def brandes_edge_sources(E, G, srcs, edges):
-    """Brandes by hops onto the edges: :func:`brandes_dag` with every weight 1 (hop distances are exact)."""
+    """Brandes by hops onto the edges: :func:`brandes_dag`'s BFS (hop distances are exact in float64)."""
     _need_full("brandes_edge_sources", edges)
-    return _dag(E, G, srcs, np.ones(G.nnz), None, None, edges)
+    return _dag(E, G, srcs, None, None, None, edges)
 
 @fuses
 def brandes_sources(E, G, srcs, total, ends):
