@@ -523,6 +523,8 @@ def _same(mode, G, got, want, weight=None):
     if mode == "approx_triples":           # (u, v, score) in NetworkX's order
         return [t[:2] for t in got] == [t[:2] for t in want] and all(
             math.isclose(g[2], w[2], rel_tol=1e-9, abs_tol=1e-12) for g, w in zip(got, want))
+    if mode == "pairs_dict_paths":         # {node: {node: path}}
+        return got.keys() == want.keys() and all(_same("paths", G, got[k], want[k], weight) for k in want)
     if mode == "multiset":
         return sorted(map(repr, got)) == sorted(map(repr, want))
     if mode == "approx6":
@@ -709,6 +711,16 @@ CALLS = {
     "is_dominating_set": ("eq", "ud", None, lambda G: [((list(G)[::k],), {}) for k in (1, 2, 3)]),
     "is_bipartite": ("eq", "ud", None, lambda G: [((), {})]),
     "s_metric": ("approx", "ud", None, lambda G: [((), {})]),
+    "generic_bfs_edges": ("eq", "ud", None, lambda G: [((v,), {"depth_limit": d}) for v in _nodes(G)
+                                                       for d in (None, 1)]),
+    "bfs_labeled_edges": ("eq", "ud", None, lambda G: [((v,), {}) for v in list(G)[:2]] + [((list(G)[:3],), {})]),
+    "is_aperiodic": ("eq", "ud", None, lambda G: [((), {})]),
+    "efficiency": ("approx", "u", None, lambda G: [((u, v), {}) for u in _nodes(G) for v in _nodes(G)]),
+    "johnson": ("pairs_dict_paths", "ud", "neg", lambda G: [((), {})]),
+    "average_shortest_path_length": ("approx", "ud", "int", lambda G: [((), {"weight": w, "method": m})
+                                                                       for w in (None, "weight")
+                                                                       for m in (None, "dijkstra", "bellman-ford",
+                                                                                 "floyd-warshall", "nope")]),
     "edge_boundary": ("eq", "ud", "int", lambda G: [((list(G)[:k],), {"nbunch2": T, "data": d}) for k in (0, 1, 4)
                                                     for T in (None, list(G)[2:9]) for d in (False, True, "weight")]),
 }
@@ -728,7 +740,7 @@ def _compare(name, G, args, kwargs, mode, weight="weight"):
     assert got[0] == "ok", (name, args, kwargs, got, want)
     if name in ("shortest_path", "shortest_path_length") and kwargs.get("source") is None:
         mode = "pairs" if kwargs.get("target") is None else mode
-    w = kwargs.get("weight", weight) if "weight" in kwargs or mode in ("paths", "mpaths", "dist_paths", "mdist_paths", "pairs",
+    w = kwargs.get("weight", weight) if "weight" in kwargs or mode in ("paths", "mpaths", "dist_paths", "mdist_paths", "pairs", "pairs_dict_paths",
                                                                         "pairs_dist_paths") else None
     if name in ("bidirectional_shortest_path", "all_pairs_shortest_path", "predecessor") or \
             (name.startswith("shortest_path") and kwargs.get("weight") is None):

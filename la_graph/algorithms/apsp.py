@@ -171,7 +171,8 @@ def apsp(G, method="auto", *, max_bytes=None, engine=None, progress=False, outpu
 
 
 @algorithm("apsp_blocks", networkx=("eccentricity", "diameter", "radius", "center", "periphery", "barycenter",
-                                    "wiener_index", "global_efficiency", "harmonic_diameter"),
+                                    "wiener_index", "global_efficiency", "harmonic_diameter",
+                                    "average_shortest_path_length"),
            checker=Checker("check_apsp", blocks=True, sampled=f"check_apsp on {SAMPLE_ROWS} rows of each block",
                            note="Each block is checked as it is yielded."), page="algorithms/apsp.md",
            summary="the rows streamed in blocks")

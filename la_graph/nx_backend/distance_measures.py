@@ -20,7 +20,7 @@ import numpy as np
 from ._utils import _alg, _engine, declines
 
 __all__ = ["eccentricity", "diameter", "radius", "center", "periphery", "barycenter", "wiener_index",
-           "global_efficiency", "harmonic_diameter"]
+           "global_efficiency", "harmonic_diameter", "average_shortest_path_length"]
 
 _ROWS = 2**22        # distances per block of a single-source batch (rows x n)
 
@@ -175,6 +175,27 @@ def harmonic_diameter(G, sp=None, *, weight=None):
     if s != 0:
         return n * (n - 1) / s
     return math.inf if n > 1 else math.nan
+
+
+def average_shortest_path_length(G, weight=None, method=None):
+    """The mean distance over ordered pairs of distinct nodes (every ``method`` gives the same sum)."""
+    methods = ("unweighted", "dijkstra", "bellman-ford", "floyd-warshall", "floyd-warshall-numpy")
+    if method is None:
+        method = "unweighted" if weight is None else "dijkstra"
+    if method not in methods:
+        raise ValueError(f"method not supported: {method}")
+    n = len(G)
+    if n == 0:
+        raise nx.NetworkXPointlessConcept(
+            "the null graph has no paths, thus there is no average shortest path length")
+    if n == 1:
+        return 0
+    w = None if method == "unweighted" else weight
+    sums = _stats(G, w, "sum")
+    if not np.isfinite(sums).all():
+        raise nx.NetworkXError("Graph is not strongly connected." if G.is_directed()
+                               else "Graph is not connected.")
+    return _value(sums.sum(), G.int_weights(w)) / (n * (n - 1))
 
 
 @declines(*__all__)

@@ -17,7 +17,7 @@ import numpy as np
 import la_graph
 
 from ..graph import Graph
-from ._utils import _alg, _bfs_order, _dist_values, _engine, _tree_paths
+from ._utils import _alg, _bfs_order, _dist_values, _engine, _levels, _tree_paths
 
 __all__ = [
     "single_source_shortest_path_length", "single_source_shortest_path", "single_target_shortest_path_length",
@@ -29,7 +29,7 @@ __all__ = [
     "all_pairs_dijkstra_path_length", "bidirectional_dijkstra",
     "bellman_ford_path_length", "bellman_ford_path", "single_source_bellman_ford",
     "single_source_bellman_ford_path", "single_source_bellman_ford_path_length", "all_pairs_bellman_ford_path",
-    "all_pairs_bellman_ford_path_length", "negative_edge_cycle",
+    "all_pairs_bellman_ford_path_length", "negative_edge_cycle", "johnson", "efficiency",
     "shortest_path", "shortest_path_length", "floyd_warshall_numpy", "floyd_warshall",
 ]
 
@@ -414,6 +414,26 @@ def negative_edge_cycle(G, weight="weight", heuristic=True):
     except nx.NetworkXUnbounded:
         return True
     return False
+
+
+def johnson(G, weight="weight"):
+    """``{node: {node: path}}`` for every pair (negative weights allowed; ``NetworkXUnbounded`` on any negative
+    cycle), by la_graph's SSSP from each node."""
+    if negative_edge_cycle(G, weight):
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    return {s: _bellman_ford(G, s, weight, True)[1] for s in G.nodes}
+
+
+def efficiency(G, u, v):
+    """``1 / hops`` from ``u`` to ``v`` (0 if no path) of an undirected graph."""
+    if u not in G:
+        raise nx.NodeNotFound(f"Source {u} is not in G")
+    if v not in G:
+        raise nx.NodeNotFound(f"Target {v} is not in G")
+    if u == v:
+        raise ZeroDivisionError("division by zero")      # NetworkX's 1 / shortest_path_length(G, u, u)
+    d = int(_levels(G, G.index[u])[G.index[v]])
+    return 0 if d < 0 else 1 / d
 
 
 # ---------------------------------------------------------------- the dispatchers

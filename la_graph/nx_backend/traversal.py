@@ -14,7 +14,8 @@ import numpy as np
 from ._utils import _alg, _bfs_order, _engine, _levels, declines
 
 __all__ = ["bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers", "descendants_at_distance",
-           "descendants", "ancestors", "is_directed_acyclic_graph"]
+           "descendants", "ancestors", "is_directed_acyclic_graph", "generic_bfs_edges", "bfs_labeled_edges",
+           "is_aperiodic"]
 
 
 def _check_source(G, source):
@@ -40,6 +41,63 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     u, v = _tree_edges(G, source, reverse, depth_limit)
     lab = G.labels
     yield from zip(lab[u].tolist(), lab[v].tolist())
+
+
+def generic_bfs_edges(G, source, neighbors=None, depth_limit=None):
+    """``bfs_edges`` for the graph's own neighbours (a ``neighbors`` function is declined)."""
+    if neighbors is not None:
+        raise NotImplementedError("neighbors (a function) is not supported")
+    u, v = _tree_edges(G, source, False, depth_limit)
+    lab = G.labels
+    yield from zip(lab[u].tolist(), lab[v].tolist())
+
+
+def bfs_labeled_edges(G, sources):
+    """Every edge met by the BFS from ``sources`` with NetworkX's label (``"tree"``, ``"level"``,
+    ``"forward"``, ``"reverse"``), in its queue's order: the nodes in BFS order, each one's edges in adjacency
+    order (an undirected edge's level label once, its reverse direction not at all)."""
+    if sources in G:
+        sources = [sources]
+    first = [G.index[s] for s in dict.fromkeys(sources)]
+    if not first:
+        return
+    order, parent, level = _bfs_order(G, first, None)
+    n = len(G)
+    pos = np.full(n, -1, np.int64)
+    pos[order] = np.arange(order.size)
+    par = np.full(n, -1, np.int64)
+    par[order] = parent
+    src, dst = G._src, G._dst
+    e = np.flatnonzero(pos[src] >= 0)
+    rank = np.arange(src.size) - np.searchsorted(src, np.arange(n))[src]
+    e = e[np.lexsort((rank[e], pos[src[e]]))]
+    u, v = src[e], dst[e]
+    du, dv = level[u], level[v]
+    tree = (par[v] == u) & (dv == du + 1)
+    label = np.full(e.size, "", dtype=object)
+    label[tree] = "tree"
+    same = ~tree & (du == dv)
+    label[same & (G.is_directed() | (pos[v] >= pos[u]))] = "level"
+    label[~tree & (du < dv)] = "forward"
+    if G.is_directed():
+        label[~tree & (du > dv)] = "reverse"
+    keep = label != ""
+    lab = G.labels
+    yield from zip(lab[u[keep]].tolist(), lab[v[keep]].tolist(), label[keep].tolist())
+
+
+def is_aperiodic(G):
+    """Whether the cycle lengths of a strongly connected digraph have gcd 1: the gcd over every edge ``(u, v)`` of
+    ``level(u) - level(v) + 1`` for BFS levels from the first node."""
+    if not G.is_directed():
+        raise nx.NetworkXError("is_aperiodic not defined for undirected graphs")
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Graph has no nodes.")
+    if np.unique(_alg("strongly_connected_components")(G.lagraph(), engine=_engine())).size != 1:
+        raise nx.NetworkXError("Graph is not strongly connected.")
+    level = _levels(G, 0)
+    g = np.gcd.reduce(np.abs(level[G._src] - level[G._dst] + 1)) if G._src.size else 0
+    return int(g) == 1
 
 
 def bfs_tree(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
@@ -136,6 +194,13 @@ def _acyclic(G):
 def is_directed_acyclic_graph(G):
     """Whether ``G`` is directed and has no cycle (from la_graph's strong components)."""
     return G.is_directed() and _acyclic(G)
+
+
+@declines("generic_bfs_edges")
+def _generic_bfs_declines(a):
+    if a.get("neighbors") is not None:
+        return "neighbors (a function) is not supported"
+    return None
 
 
 @declines("bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors")
