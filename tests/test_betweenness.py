@@ -600,7 +600,6 @@ def test_weighted_path_counts_beyond_float64(engine, algebra):
     r = lg.edge_betweenness_centrality(G, sources=srcs, engine=E)
     assert np.isfinite(r.score).all()
     lg.verify.check_edge_betweenness(G, r, sources=srcs, rtol=1e-11)
-    _same(r.score, lg.edge_betweenness_centrality(L, sources=srcs, engine=E).score)   # the hop sweep's
 
 
 def test_weighted_spread_beyond_float64(engine):
