@@ -689,7 +689,9 @@ def brandes_edge_sources(E, G, srcs, edges):
     edge in CSR order: edge ``u -> w`` on the shortest-path DAG of a source
     ``s`` gets ``sigma_s(u) / sigma_s(w) * (1 + delta_s(w))``.  The algebra is
     :func:`brandes_sources`' batches with the sweep back also written onto
-    the edges (:func:`_edge_dependencies`).
+    the edges (:func:`_edge_dependencies`).  The CPU engine fuses it: a BFS,
+    the path counts and the sweep back per source in a compiled loop, the
+    sources shared among its threads (each with its own row of edge sums).
     """
     b = batch_size(srcs.size, G.n, G.nnz)
     for lo in range(0, srcs.size, b):
@@ -748,7 +750,10 @@ def brandes_weighted_sources(E, G, srcs, total, ends, edges):
     ``d(u) + w(u, v) == d(v)`` in float64, NetworkX's ties.  The algebra:
     distances by ``sssp_batch``, the DAG in edge space, path counts in
     topological rounds and the sweep back down them (the module docstring),
-    in batches of :func:`weighted_batch_size` sources.
+    in batches of :func:`weighted_batch_size` sources.  The CPU engine fuses
+    it: a Dijkstra per source, path counts along the settle order as
+    mantissa and exponent (any size: no ``COUNT_SPREAD`` limit there), the
+    sweep back, the sources shared among its threads.
     """
     wr = G.weight_range()
     delta = _default_delta(G, wr.max, wr.min_positive)
