@@ -101,16 +101,15 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
     kh = E.to_numpy(k)
     Dk = E.matrix_from_coo(ids, ids, kh, n, n, dtype=np.float64)
     moved = False
+    sigma = E.full(n, 0.0)
+    E.vxm(k, membership(E, host), "plus_times", out=sigma, accum="plus")   # Sigma_c, 0 for empty communities
+    active, full = np.ones(n, dtype=bool), True
     for r in itertools.count():
         S = membership(E, host)
         K = E.mxm(A, S, "plus_times")                                      # K[i, c]: weight from i to c
-        sigma = E.full(n, 0.0)
-        E.vxm(k, S, "plus_times", out=sigma, accum="plus")                 # Sigma_c, 0 for empty communities
         own = E.full(n, 0.0)
         E.reduce_rows(E.ewise_mult(K, S, "first"), "plus", out=own, accum="plus")   # K[i, a]
         other = E.apply(K, "identity", mask=S, structural=True, complement=True)      # K[i, c], c != a
-        if E.nvals(other) == 0:
-            break
         Dsig = E.matrix_from_coo(ids, ids, E.to_numpy(sigma), n, n, dtype=np.float64)
         kS = E.mxm(E.mxm(Dk, E.apply(other, "one"), "plus_times"), Dsig, "plus_times")   # k_i Sigma_c
         score = E.ewise_add(E.apply(other, "times", right=two_m), E.apply(kS, "times", right=gamma), "minus")
@@ -119,30 +118,40 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
         stay = E.ewise_add(E.apply(own, "times", right=two_m),
                            E.apply(E.ewise_mult(k, rest, "times"), "times", right=gamma), "minus")
         gain = E.ewise_mult(best, stay, "minus")
-        pos = E.select(gain, "valuegt", 0.0)
+        act = E.vector_from_coo(np.flatnonzero(active), True, n, dtype=bool)
+        pos = E.select(gain, "valuegt", 0.0, mask=act, structural=True)  # the active vertices that gain
         if E.nvals(pos) == 0:
-            break                                                          # no vertex gains by moving alone
+            if full:
+                break                                                      # no vertex gains by moving alone
+            active, full = np.ones(n, dtype=bool), True                   # a full round to be sure
+            continue
         # the target: the smallest community of the best score
         bi, bv = E.to_coo(best)
         at_best = E.ewise_mult(score, E.mxm(E.matrix_from_coo(bi, bi, bv, n, n, dtype=np.float64),
                                             E.apply(other, "one"), "plus_times"), "eq")
         target = E.mxv(E.select(at_best, "valueeq", True), E.full(n, 1.0), "min_secondi", mask=pos, structural=True)
-        ci, tgt = E.to_coo(target)
-        src = host[ci]
+        gi, tgt = E.to_coo(target)
+        src = host[gi]
         up = tgt > src if r % 2 == 0 else tgt < src                        # up rounds, then down rounds
-        ci, src, tgt = ci[up], src[up], tgt[up].astype(np.int64)
+        ci, src, tgt = gi[up], src[up], tgt[up].astype(np.int64)
+        active, full = np.zeros(n, dtype=bool), False
+        active[gi] = True                                                  # the gainful stay in view
         if ci.size == 0:
             continue                                                       # the gainful moves go the other way
         prio = _random.vertex_priorities(n, round_seed(seed, level, r))[ci]
         g = E.to_numpy(gain, fill=0.0)[ci]
         keep = _uncrowded(g, kh[ci], src, tgt, prio, gamma)
-        new = host.copy()
-        new[ci[keep]] = tgt[keep]
-        if not _raises(E, A, sigma, own, new, kh[ci[keep]], src[keep], tgt[keep], two_m, gamma):
+        d = _shift(E, n, kh[ci[keep]], src[keep], tgt[keep])
+        if not _raises(E, A, sigma, own, host, ci[keep], tgt[keep], d, two_m, gamma):
             keep = _independent(E, A, prio, ci, src, tgt, n)
-            new = host.copy()
-            new[ci[keep]] = tgt[keep]
-        host = new
+            d = _shift(E, n, kh[ci[keep]], src[keep], tgt[keep])
+        mi = ci[keep]
+        host = host.copy()
+        host[mi] = tgt[keep]
+        sigma = E.ewise_add(sigma, d, "plus")
+        near = E.mxv(A, E.vector_from_coo(mi, True, n, dtype=bool), "any_pair")
+        active[mi] = True
+        active[E.to_coo(near)[0]] = True                                   # the movers' neighbours look again
         moved = True
     return E.vector_from_numpy(host), moved
 
@@ -166,19 +175,25 @@ def _uncrowded(g, km, src, tgt, prio, gamma):
     return g - gamma * (km * crowd) > 0.0
 
 
-def _raises(E, A, sigma, own, new, km, src, tgt, two_m, gamma):
-    """Whether the labels ``new`` have a larger modularity than the round's: ``2m d_in - gamma d(||Sigma||^2) > 0``.
+def _shift(E, n, km, src, tgt):
+    """``d``: the change of the degree sums when the vertices of degrees ``km`` move from ``src`` to ``tgt``."""
+    d = E.vector(n, np.float64)
+    E.scatter(d, E.vector_from_numpy(np.r_[src, tgt]), E.vector_from_numpy(np.r_[-km, km]), dup="plus",
+              accum="plus")
+    return d
+
+
+def _raises(E, A, sigma, own, host, mi, tgt, d, two_m, gamma):
+    """Whether moving the vertices ``mi`` to ``tgt`` raises the modularity: ``2m d_in - gamma d(||Sigma||^2) > 0``.
 
     ``d_in``: the change of the weight inside communities, ``1' (A S' .* S') 1 - 1' own``;
-    ``d(||Sigma||^2) = sum_c d_c (2 Sigma_c + d_c)`` with ``d`` the movers' degrees scattered out of their
-    communities and into their targets.
+    ``d(||Sigma||^2) = sum_c d_c (2 Sigma_c + d_c)``, ``d`` the change of the degree sums.
     """
+    new = host.copy()
+    new[mi] = tgt
     S = membership(E, new)
     inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
     d_in = inside - float(E.reduce(own, "plus"))
-    d = E.vector(E.size(sigma), np.float64)
-    E.scatter(d, E.vector_from_numpy(np.r_[src, tgt]), E.vector_from_numpy(np.r_[-km, km]), dup="plus",
-              accum="plus")
     twice = E.ewise_add(E.apply(sigma, "times", right=2.0), d, "plus", mask=d, structural=True)
     d_sq = float(E.reduce(E.ewise_mult(d, twice, "times"), "plus"))
     return two_m * d_in - gamma * d_sq > 0.0

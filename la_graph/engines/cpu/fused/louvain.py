@@ -53,30 +53,60 @@ def priorities(n, seed, level, r, out):
 
 
 @numba.njit(cache=True, nogil=True)
+def _shift(indices, k, lab, target, mover, cand, nc, d, seen, sigma):
+    """``d[c]``: the change of community ``c``'s degree sum when the movers move (0 where none moves);
+    returns ``sum_c d_c (2 Sigma_c + d_c)``, the change of ``||Sigma||^2``."""
+    for t in range(nc):
+        i = cand[t]
+        if mover[i]:
+            d[lab[i]] = 0.0
+            d[target[i]] = 0.0
+    for t in range(nc):
+        i = cand[t]
+        if mover[i]:
+            d[lab[i]] -= k[i]
+            d[target[i]] += k[i]
+    d_sq = 0.0
+    for t in range(nc):
+        i = cand[t]
+        if mover[i]:
+            for c in (lab[i], target[i]):
+                if not seen[c]:
+                    seen[c] = True
+                    d_sq += d[c] * (sigma[c] * 2.0 + d[c])
+    for t in range(nc):
+        i = cand[t]
+        if mover[i]:
+            seen[lab[i]] = False
+            seen[target[i]] = False
+    return d_sq
+
+
+@numba.njit(cache=True, nogil=True)
 def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
                 sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s,
-                state, at, work):
+                active, gainful, listed, state, at, work):
     """Rounds ``at, at + 1, ...`` of local moving on ``lab`` (in place) until about ``work`` entries are touched.
 
-    Returns the next round, or -1 once a round finds no vertex that gains by
-    moving (or none next to another community).  ``state[0]`` becomes 1 when a
-    label changes.  The other arrays are scratch of ``n`` entries (``seen``
-    and ``mover`` all False, ``crowd_t`` and ``crowd_s`` all 0 on entry and exit).
+    Returns the next round, or -1 once a round of every vertex finds none that
+    gains by moving.  ``sigma`` holds the degree sums of ``lab``'s communities
+    and follows the moves; ``active[:state[1]]`` lists the vertices the next
+    round looks at (every vertex when ``state[2]`` is 1); ``state[0]`` becomes
+    1 when a label changes.  The other arrays are scratch of ``n`` entries
+    (``prio`` all -1, ``seen``, ``mover`` and ``listed`` all False,
+    ``crowd_t`` and ``crowd_s`` all 0 on entry and exit).
     """
     n = k.size
     useed, ulevel = np.uint64(seed), np.uint64(level)
     done = 0
     r = at
     while True:
-        for c in range(n):
-            sigma[c] = 0.0
-        for i in range(n):
-            sigma[lab[i]] += k[i]
-        other = False
-        gainful = False
+        na = state[1]
         up = r % 2 == 0
         nc = 0
-        for i in range(n):
+        ng = 0
+        for t in range(na):
+            i = active[t]
             a = lab[i]
             nt = 0
             for e in range(indptr[i], indptr[i + 1]):
@@ -87,11 +117,12 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
                     touched[nt] = c
                     nt += 1
                 acc[c] += w[e] * 1.0
+            done += indptr[i + 1] - indptr[i] + 1
             own = 0.0
             bc = -1
             bv = 0.0
-            for t in range(nt):
-                c = touched[t]
+            for u in range(nt):
+                c = touched[u]
                 seen[c] = False
                 if c == a:
                     own = acc[c]
@@ -99,28 +130,37 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
                 s = acc[c] * two_m - (k[i] * sigma[c]) * gamma
                 if bc < 0 or s > bv or (s == bv and c < bc):
                     bc, bv = c, s
-            prio[i] = -1
             if bc >= 0:
-                other = True
                 stay = own * two_m - (k[i] * (sigma[a] - k[i])) * gamma
                 g = bv - stay
                 if g > 0.0:
-                    gainful = True
+                    gainful[ng] = i
+                    ng += 1
                     if (bc > a) if up else (bc < a):
                         target[i] = bc
                         gain[i] = g
-                        prio[i] = 0
                         cand[nc] = i
                         nc += 1
-        if not other or not gainful:
-            return -1
-        done += 2 * indptr[n] + 8 * n
-        if nc == 0:                    # the gainful moves go the other way: the next round
-            r += 1
+        r += 1
+        if ng == 0:
+            if state[2] == 1:
+                return -1                  # no vertex gains by moving alone
+            for i in range(n):             # a round of every vertex to be sure
+                active[i] = i
+            state[1] = n
+            state[2] = 1
             if done >= work:
                 return r
             continue
-        key = _priority_key(useed, ulevel, np.uint64(r))
+        state[2] = 0
+        if nc == 0:                        # the gainful moves go the other way: the next round
+            for t in range(ng):
+                active[t] = gainful[t]
+            state[1] = ng
+            if done >= work:
+                return r
+            continue
+        key = _priority_key(useed, ulevel, np.uint64(r - 1))
         for t in range(nc):
             i = cand[t]
             prio[i] = _mix63(np.uint64(i) ^ key)
@@ -137,7 +177,7 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
             i = cand[t]
             crowd_t[target[i]] = 0.0
             crowd_s[lab[i]] = 0.0
-        # the exact change of 2m inside-weight and of ||Sigma||^2 if the movers all move
+        # the exact change of the inside weight (both directions of an edge) if the movers all move
         d_in = 0.0
         for t in range(nc):
             i = cand[t]
@@ -148,29 +188,8 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
                 nj = target[j] if mover[j] else lab[j]
                 d = (1.0 if target[i] == nj else 0.0) - (1.0 if lab[i] == lab[j] else 0.0)
                 d_in += (1.0 if mover[j] else 2.0) * (w[e] * d)
-        for t in range(nc):
-            i = cand[t]
-            if mover[i]:
-                acc[lab[i]] = 0.0
-                acc[target[i]] = 0.0
-        for t in range(nc):
-            i = cand[t]
-            if mover[i]:
-                acc[lab[i]] -= k[i]
-                acc[target[i]] += k[i]
-        d_sq = 0.0
-        for t in range(nc):
-            i = cand[t]
-            if mover[i]:
-                for c in (lab[i], target[i]):
-                    if not seen[c]:
-                        seen[c] = True
-                        d_sq += acc[c] * (sigma[c] * 2.0 + acc[c])
-        for t in range(nc):
-            i = cand[t]
-            if mover[i]:
-                seen[lab[i]] = False
-                seen[target[i]] = False
+            done += indptr[i + 1] - indptr[i]
+        d_sq = _shift(indices, k, lab, target, mover, cand, nc, acc, seen, sigma)
         if not two_m * d_in - gamma * d_sq > 0.0:
             # Luby's movers among the candidates, then only those first in their source and their target
             for t in range(nc):
@@ -183,6 +202,7 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
                 nb[i] = m
                 top_src[lab[i]] = -1
                 top_tgt[target[i]] = -1
+                done += indptr[i + 1] - indptr[i]
             for t in range(nc):
                 i = cand[t]
                 if prio[i] > nb[i]:
@@ -191,13 +211,43 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
             for t in range(nc):
                 i = cand[t]
                 mover[i] = prio[i] > nb[i] and top_src[lab[i]] == prio[i] and top_tgt[target[i]] == prio[i]
+            _shift(indices, k, lab, target, mover, cand, nc, acc, seen, sigma)
+        # the next round looks at the gainful and the movers' neighbours
+        na = 0
+        for t in range(ng):
+            i = gainful[t]
+            listed[i] = True
+            active[na] = i
+            na += 1
+        for t in range(nc):
+            i = cand[t]
+            prio[i] = -1
+            if not mover[i]:
+                continue
+            for e in range(indptr[i], indptr[i + 1]):
+                j = indices[e]
+                if not listed[j]:
+                    listed[j] = True
+                    active[na] = j
+                    na += 1
+            done += indptr[i + 1] - indptr[i]
+        for t in range(na):
+            listed[active[t]] = False
+        state[1] = na
+        # the moves, and the degree sums after them
+        for t in range(nc):
+            i = cand[t]
+            if mover[i]:
+                sigma[lab[i]] = sigma[lab[i]] + acc[lab[i]]
+                acc[lab[i]] = 0.0
+                sigma[target[i]] = sigma[target[i]] + acc[target[i]]
+                acc[target[i]] = 0.0
         for t in range(nc):
             i = cand[t]
             if mover[i]:
                 lab[i] = target[i]
                 state[0] = 1
                 mover[i] = False
-        r += 1
         if done >= work:
             return r
 
@@ -216,10 +266,23 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
         return labels, False
     with _numpy_views(labels) as (lv,):
         lab = lv.copy()
-    sigma, acc, gain, crowd_t, crowd_s = np.empty(n), np.empty(n), np.empty(n), np.zeros(n), np.zeros(n)
-    seen, mover = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
-    touched, target, prio, nb, top_src, top_tgt, cand = (np.empty(n, np.int64) for _ in range(7))
-    state = np.zeros(1, np.int64)
+    sigma = _degree_sums(kh, lab)
+    acc, gain, crowd_t, crowd_s = np.empty(n), np.empty(n), np.zeros(n), np.zeros(n)
+    seen, mover, listed = np.zeros(n, np.bool_), np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+    touched, target, nb, top_src, top_tgt, cand, gainful = (np.empty(n, np.int64) for _ in range(7))
+    prio = np.full(n, -1, np.int64)
+    active = np.arange(n, dtype=np.int64)
+    state = np.array([0, n, 1], np.int64)
     _drive(move_rounds, indptr, indices, w, kh, lab, two_m, float(resolution), np.uint64(seed), np.uint64(level),
-           sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s, state)
+           sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s,
+           active, gainful, listed, state)
     return _owning_full(lab), bool(state[0])
+
+
+@numba.njit(cache=True, nogil=True)
+def _degree_sums(k, lab):
+    """``Sigma = S' k`` in vertex order, as ``vxm`` adds it."""
+    sigma = np.zeros(k.size)
+    for i in range(k.size):
+        sigma[lab[i]] += k[i]
+    return sigma
