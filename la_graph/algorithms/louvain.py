@@ -215,20 +215,9 @@ def _independent(E, A, prio, ci, src, tgt, n):
 
 
 # ---------------------------------------------------------------------- levels
-def _level_quality(E, A, k, host, gamma):
-    """``2m Q`` scaled to ``Q`` of the level's partition ``host`` (``A`` with its diagonal)."""
-    two_m = float(E.reduce(k, "plus"))
-    S = membership(E, host)
-    inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
-    sig = E.vxm(k, S, "plus_times")
-    return inside / two_m - gamma * float(E.reduce(E.ewise_mult(sig, sig, "times"), "plus")) / two_m ** 2
-
-
 def aggregate(E, A, k, host):
     """The next level: ``(S' A S, S' k, community of each vertex)`` of the level's partition ``host``."""
-    _, inv = np.unique(host, return_inverse=True)
-    inv = inv.astype(np.int64)
-    c = int(inv.max()) + 1
+    inv, c = _dense_ids(host)
     S = membership(E, inv, c)
     St = E.matrix_from_coo(inv, np.arange(inv.size), 1.0, c, inv.size, dtype=np.float64)
     A2 = E.mxm(E.mxm(St, A, "plus_times"), S, "plus_times")
@@ -237,41 +226,60 @@ def aggregate(E, A, k, host):
     return A2, k2, inv
 
 
-def multilevel(E, G, gamma, seed, threshold, max_level, refine=None, start=None):
-    """One pass of levels from the partition ``start`` (host labels; None: singletons).
+def _dense_ids(host):
+    """``(ids, c)``: the non-negative labels ``host`` renumbered ``0 .. c-1`` in their order."""
+    present = np.zeros(int(host.max()) + 1 if host.size else 0, dtype=bool)
+    present[host] = True
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    return rank[host], int(rank[-1]) + 1 if host.size else 0
+
+
+def _quality(E, A2, k2, two_m, gamma):
+    """``Q`` of a partition from its aggregate ``(S' A S, S' k)``: ``trace / 2m - gamma ||S' k||^2 / (2m)^2``."""
+    inside = float(E.reduce(E.select(A2, "diag"), "plus")) if E.nvals(A2) else 0.0
+    return inside / two_m - gamma * float(E.reduce(E.ewise_mult(k2, k2, "times"), "plus")) / two_m ** 2
+
+
+def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=None, quality=None):
+    """One pass of levels over the graph ``A`` (its diagonal counted twice) of degrees ``k``, from the
+    partition ``start`` (host labels; None: singletons).
 
     ``refine(E, Aoff, k, labels, gamma, seed, level)`` (Leiden) returns the
     refined labels to aggregate by, the level's labels then becoming the next
-    level's initial partition.  Returns ``(labels, levels)``: the final labels
-    of ``G``'s vertices and the labeling after each level.
+    level's initial partition.  ``quality``: the modularity of ``start``
+    where known.  Returns ``(labels, levels, quality)``: the final labels of
+    the graph's vertices (canonical), the labeling after each level (as the
+    level's community ids) and the final labels' modularity.
     """
-    n = G.n
-    A = level_matrix(E, G)
-    k = E.full(n, 0.0)
-    E.reduce_rows(A, "plus", out=k, accum="plus")
+    n = E.size(k)
+    two_m = float(E.reduce(k, "plus"))
     where = np.arange(n, dtype=np.int64)                 # each original vertex's vertex at this level
     host = np.arange(n, dtype=np.int64) if start is None else np.asarray(start, dtype=np.int64)
     levels = []
-    quality = _level_quality(E, A, k, host, gamma)
+    if quality is None:
+        quality = _quality(E, *aggregate(E, A, k, host)[:2], two_m, gamma)
     for level in itertools.count():
         Aoff = E.select(A, "offdiag")
         labels, moved = louvain_move(E, Aoff, k, E.vector_from_numpy(host), gamma, seed, level)
         host = E.to_numpy(labels)
-        by = host if refine is None else E.to_numpy(refine(E, Aoff, k, labels, gamma, seed, level))
-        levels.append(canonical_labels(host[where]))
-        new = _level_quality(E, A, k, host, gamma)
+        levels.append(host[where])
+        A2, k2, inv = aggregate(E, A, k, host)
+        new = _quality(E, A2, k2, two_m, gamma)
         if new - quality <= threshold or len(levels) == max_level:
+            quality = new
             break                                        # NetworkX's rule: this level gained too little
         quality = new
-        A, k, inv = aggregate(E, A, k, by)
+        if refine is not None:
+            A2, k2, inv = aggregate(E, A, k, E.to_numpy(refine(E, Aoff, k, labels, gamma, seed, level)))
         if inv.max() + 1 == inv.size:
             break                                        # nothing to aggregate: the next level is this one
+        A, k = A2, k2
         # the next level starts from this one's partition: each (refined) community in its community
         first = np.zeros(int(inv.max()) + 1, dtype=np.int64)
         first[inv] = host
-        host = np.unique(first, return_inverse=True)[1].astype(np.int64)
+        host = _dense_ids(first)[0]
         where = inv[where]
-    return levels[-1], levels
+    return canonical_labels(levels[-1]), levels, quality
 
 
 def optimise(G, resolution, seed, threshold, max_level, engine, refine=None, finish=None):
@@ -281,16 +289,21 @@ def optimise(G, resolution, seed, threshold, max_level, engine, refine=None, fin
         labels = np.arange(G.n, dtype=np.int64)
         return labels, [labels]
     seed = int(np.random.default_rng().integers(2**63)) if seed is None else _random.check_seed(seed)
-    labels, levels = multilevel(E, G, resolution, seed, threshold, max_level, refine)
+    A = level_matrix(E, G)
+    k = E.full(G.n, 0.0)
+    E.reduce_rows(A, "plus", out=k, accum="plus")
+    labels, levels, quality = multilevel(E, A, k, resolution, seed, threshold, max_level, refine)
     if finish is not None:
-        labels = finish(E, G, labels)
+        labels, quality = finish(E, G, labels), None
     for again in itertools.count(1):
-        new, _ = multilevel(E, G, resolution, (seed + again) & _MASK64, threshold, None, refine, start=labels)
+        new, _, quality = multilevel(E, A, k, resolution, (seed + again) & _MASK64, threshold, None, refine,
+                                     start=labels, quality=quality)
         if finish is not None:
-            new = finish(E, G, new)
+            new, quality = finish(E, G, new), None
         if np.array_equal(new, labels):
             break
         labels = new
+    levels = [canonical_labels(x) for x in levels]
     if levels:
         levels[-1] = labels
     return labels, levels
