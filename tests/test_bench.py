@@ -394,3 +394,116 @@ def test_bench_data_option_names_the_folder(capsys, tmp_path, monkeypatch):
     assert main(["bench", "cc", "--graphs", "tiny_graph", "--data", str(tmp_path / "mine"), "--peers", "none",
                  "--repeat", "1", "--out", str(out), "--no-progress"]) == 0
     assert out.exists()
+
+
+# ---------------------------------------------------------------- issue 40's cases (centralities, truss, colouring, communities)
+BREADTH = ("hits", "eigenvector", "katz", "closeness", "harmonic", "ebc", "jaccard", "trussness", "ktruss", "coloring",
+           "louvain", "leiden", "modularity")
+
+
+def test_breadth_cases_run_and_check_on_a_tiny_graph(record):
+    """Each new case ran on rmat7 (la_graph and its peers, every answer checked); the fixed-iteration rows are
+    la_graph's alone, and HITS refuses the bipartite grid (its hubs are not unique there)."""
+    rows = [r for r in record["results"] if r["graph"] == "rmat7"]
+    for name in BREADTH:
+        mine = [r for r in rows if r["algorithm"] == name and r["impl"] == "la_graph[cpu]"]
+        assert mine and all(r["status"] == "ok" for r in mine), name
+    impls = lambda a, s: {r["impl"] for r in rows if r["algorithm"] == a and r["setting"] == s}  # noqa: E731
+    for name in ("hits", "eigenvector", "katz", "pagerank"):
+        assert impls(name, "20 iterations") == {"la_graph[cpu]"}, name
+    for name in ("hits", "eigenvector", "closeness", "harmonic", "ebc", "jaccard", "coloring", "louvain", "leiden"):
+        assert "igraph" in impls(name, next(r["setting"] for r in rows if r["algorithm"] == name)), name
+    assert "networkx" in impls("trussness", "")
+    assert any("hits skipped (a bipartite undirected graph" in n for n in record["notes"])
+    louvain = next(r for r in rows if r["algorithm"] == "louvain" and r["impl"] == "la_graph[cpu]")
+    assert set(louvain["summary"]) == {"communities", "modularity"} and 0 < louvain["summary"]["modularity"] < 1
+    assert next(r for r in rows if r["algorithm"] == "coloring" and r["impl"] == "igraph")["summary"]["colors"] > 1
+
+
+def test_fixed_iterations_are_checked_step_for_step():
+    G = graphs.build("rmat7")
+    for name in ("hits", "eigenvector", "katz"):
+        algo = cases.ALGORITHMS[name]
+        fixed = next(s for s in algo.settings(G, "rmat7") if s.params.get("fixed"))
+        assert fixed.ours_only and fixed.label == f"{cases.ITERATIONS} iterations"
+        out = algo.ours_output(algo.ours(algo.resolve(), G, fixed, "cpu", False)())
+        algo.check(G, fixed, out)
+        bent = (out[0] * 1.01, out[1]) if name == "hits" else out * 1.01
+        with pytest.raises(lg.VerificationError, match="after 20 steps"):
+            algo.check(G, fixed, bent)
+    katz = cases.ALGORITHMS["katz"]
+    alpha = katz.settings(G, "rmat7")[0].params["alpha"]
+    lam = max(np.linalg.eigvals(G.to_scipy().toarray()).real)
+    assert math.isclose(alpha, min(0.1, 0.5 / lam), rel_tol=1e-6)          # NetworkX's 0.1 would diverge here
+
+
+def test_community_checks_ours_strictly_and_peers_for_form():
+    G = graphs.build("caveman4x5")
+    algo = cases.ALGORITHMS["louvain"]
+    s = algo.settings(G, "caveman4x5")[0]
+    one = np.zeros(G.n, np.int64)                 # one community: well formed, but a vertex gains by moving
+    from types import SimpleNamespace
+    algo.check(G, s, SimpleNamespace(labels=one, peer=True, connected=False))
+    labels = np.repeat(np.arange(0, G.n, 5), 5)
+    algo.check(G, s, labels)
+    with pytest.raises(lg.VerificationError):
+        algo.check(G, s, np.r_[labels[:-1], 0])    # the last vertex in another clique's community
+    assert math.isclose(algo.summary(G, s, labels)["modularity"], lg.modularity(G, labels), abs_tol=1e-6)
+
+
+def test_igraph_jaccard_without_its_self_loops():
+    pytest.importorskip("igraph")
+    G = graphs.build("rmat7")
+    tool = peers.prepare("igraph", G)
+    call, out = peers.peer_call("igraph", "jaccard", tool, G, [])
+    u, v, score = out(call())
+    r = lg.similarity(G)
+    np.testing.assert_array_equal(u, r.u)
+    np.testing.assert_array_equal(v, r.v)
+    np.testing.assert_allclose(score, r.score, rtol=1e-12)
+
+
+def test_breadth_and_community_suites():
+    for suite in ("breadth", "community"):
+        for e, by in cases.SUITES[suite].items():
+            assert set(by) <= set(cases.ALGORITHMS), suite
+            if suite == "breadth":
+                for a, gs in by.items():              # the targets suite holds every issue's graphs
+                    assert set(gs) <= set(cases.SUITES["targets"][e][a]), (e, a)
+    todo = harness.plan(["louvain", "hits", "bfs"], suites=["community"], engines=["cpu"])
+    assert todo["facebook:sym"] == ["louvain"] and "rmat18" in todo and not any("hits" in v for v in todo.values())
+    todo = harness.plan(["hits", "trussness"], suites=["breadth"], engines=["cpu", "gpu"])
+    assert todo == {"rmat20": ["hits"], "uk-2007-05": ["hits"], "rmat22": ["hits", "trussness"],
+                    "facebook:sym": ["trussness"]}
+    assert {t.algorithm for t in TARGETS if t.issue == 40} >= {"hits", "eigenvector", "katz", "closeness", "harmonic",
+                                                                "ebc", "jaccard", "trussness", "coloring"}
+
+
+def test_targets_against_another_algorithm_and_a_quality_clause(tmp_path):
+    def row(algo, graph, impl, ms, setting, summary=None):
+        r = _row(algo, graph, impl, ms, setting=setting)
+        r["summary"] = summary or {}
+        return r
+
+    doc = {"schema": 2, "date": "2026-01-01T00:00:00+00:00", "engines": ["cpu", "gpu"], "machine": {}, "notes": [],
+           "graphs": {}, "results": [
+               row("hits", "rmat20", "la_graph[cpu]", 30, "20 iterations"),
+               row("katz", "rmat20", "la_graph[cpu]", 10, "20 iterations"),
+               row("pagerank", "rmat20", "la_graph[cpu]", 10, "20 iterations"),
+               row("pagerank", "rmat20", "la_graph[cpu]", 99, ""),
+               row("coloring", "rmat22", "la_graph[gpu]", 2, "", {"colors": 30}),
+               row("coloring", "rmat22", "ecl[gpu]", 1.5, "", {"colors": 25}),
+               row("coloring", "uniform22", "la_graph[gpu]", 2, "", {"colors": 10}),
+               row("coloring", "uniform22", "ecl[gpu]", 1.5, "", {"colors": 10})]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc))
+    ev = {(e["target"].algorithm, e["target"].graph, e["target"].engine, e["target"].setting): e
+          for e in report.evaluate(report.load([path]))}
+    it = "20 iterations"
+    assert ev[("hits", "rmat20", "cpu", it)]["met"] is False              # 3x a PageRank iteration
+    assert ev[("katz", "rmat20", "cpu", it)]["met"] is True
+    assert ev[("hits", "rmat20", "cpu", "to tolerance")]["why"] == "not measured"
+    bad = ev[("coloring", "rmat22", "gpu", None)]
+    assert bad["met"] is False and "colors 30 > 1.1" in bad["why"]
+    assert ev[("coloring", "uniform22", "gpu", None)]["met"] is True
+    assert "≤ 1.1× its colors" in ev[("coloring", "uniform22", "gpu", None)]["target"].describe()

@@ -45,7 +45,11 @@ NX_MAX_EDGES = {"apsp": 100_000, "sssp": 1_000_000, "msf": 1_000_000, "bfs": 1_0
                 # closeness: one search per sampled vertex (1,024); harmonic_centrality searches from every vertex
                 "closeness": 50_000, "harmonic": 20_000, "katz": 300_000, "hits": 1_000_000,
                 # trussness: one k_truss call per level (facebook: about 100 of them)
-                "trussness": 100_000, "ktruss": 300_000, "jaccard": 300_000, "louvain": 300_000}
+                "trussness": 100_000, "ktruss": 100_000, "louvain": 300_000}
+#: Jaccard of every pair with a common neighbour: the pairs, up to the wedges (paths of two edges), are a
+#: Python list for igraph and NetworkX; at most this many wedges (R-MAT 14: 78 M wedges, 20 M pairs, igraph
+#: 12 s, NetworkX 500 s; facebook: 9 M wedges, 1.4 M pairs)
+JACCARD_MAX_WEDGES = {"igraph": 100_000_000, "networkx": 20_000_000}
 #: networkx's maximal_independent_set draws from list(available) at every step: O(n^2)
 NX_MIS_MAX_N = 20_000
 NX_DEFAULT_MAX_EDGES = 2_000_000
@@ -103,9 +107,19 @@ def skip_reason(tool, algo, G):
             return f"networkx skipped: {G.nedges:,} edges > {limit:,} (pure Python: minutes)"
         if algo == "mis" and G.n > NX_MIS_MAX_N:
             return f"networkx skipped: {G.n:,} vertices > {NX_MIS_MAX_N:,} (its MIS takes time quadratic in n)"
+    if algo == "jaccard" and tool in JACCARD_MAX_WEDGES and wedges(G) > JACCARD_MAX_WEDGES[tool]:
+        return (f"{tool} skipped: {wedges(G):,} wedges > {JACCARD_MAX_WEDGES[tool]:,} (the pairs as a Python list; "
+                "its time)")
     if tool == "graphblas-algorithms" and algo == "apsp" and G.n > GA_APSP_MAX_N:
         return f"graphblas-algorithms skipped: dense Floyd–Warshall on {G.n:,} > {GA_APSP_MAX_N:,} vertices"
     return None
+
+
+def wedges(G):
+    """Paths of two edges through a middle vertex: ``sum d (d - 1) / 2`` over out-degrees, a bound on the pairs
+    with a common neighbour."""
+    d = np.asarray(G.out_degree, np.int64)
+    return int((d * (d - 1) // 2).sum())
 
 
 def prepare(tool, G):
