@@ -141,7 +141,7 @@ def _connected_parts(E, G, labels):
            networkx=("leiden_communities", "leiden_partitions"),
            checker=Checker("check_communities", lambda G, r, a: verify.check_communities(
                G, host(getattr(r, "labels", r)), resolution=a["resolution"], connected=True)), bench=("leiden",),
-           page="algorithms/community.md",
+           page="algorithms/leiden.md",
            summary="connected communities by Leiden modularity optimisation, seeded")
 def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
     """Connected communities of maximal modularity by the Leiden method.

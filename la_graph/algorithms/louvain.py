@@ -5,43 +5,67 @@ Each *level* moves vertices between communities to raise the modularity
 next level's graph, ``A' = S' A S`` (two ``mxm``; a community's inner weight
 becomes its self-loop), until a level gains at most ``threshold``.
 
-**One round of local moving**, all vertices at once.  With ``S`` the
-membership matrix of the labels, ``k`` the degrees (self-loops twice),
-``Sigma = S' k`` the communities' degree sums and ``2m = 1' k``:
+**One round of local moving.**  With ``S`` the membership matrix of the
+labels, ``k`` the degrees (self-loops twice), ``Sigma = S' k`` the
+communities' degree sums and ``2m = 1' k``:
 
 * ``K = A S`` (``plus.times``, ``A`` without its diagonal): ``K[i, c]`` is the
   weight from ``i`` to community ``c``;
 * every neighbouring community ``c`` other than ``i``'s own ``a`` scores
   ``2m K[i, c] - gamma k_i Sigma_c`` (the columns scaled by two products with
   diagonal matrices), staying scores ``2m K[i, a] - gamma k_i (Sigma_a - k_i)``;
-  the modularity gain of the move ``a -> c`` is ``2 (score_c - score_a) / (2m)^2``;
+  the modularity gain of the move ``a -> c`` alone is ``2 (score_c - score_a) / (2m)^2``;
 * the best target is the row's largest score (``reduce_rows max``; the
   smallest community id on a tie, ``min.secondi``); a vertex whose best target
-  scores more than staying is a *candidate*.
+  scores more than staying *gains*.
 
-**The move rule: a seeded priority, Luby's rule.**  Every round the candidates
-draw priorities, a hash of ``(seed, level, round, vertex)``
-(:func:`la_graph._random.vertex_priorities`: distinct, the same on every
-engine), and a candidate moves when its priority beats every neighbouring
-candidate's (``A max.second prio``).  No two neighbours move in one round, so
-each mover's weight to its old and new community is exact -- the swaps of
-synchronous label updates (two neighbours trading communities forever) cannot
-happen -- and the gain of the round is the sum of the movers' gains except for
-the degree term of movers sharing a community: ``gamma * (Sigma'^2 - Sigma^2)``
-summed, computed exactly (a scatter of the movers' degrees).  When that total
-is not positive the round keeps only the movers whose priority is the largest
-among the movers leaving its community and among those joining its target:
-then no two movers share a community, the cross terms can only help, and the
-gain is at least the sum of the individual gains, positive.  So every round
-raises the modularity strictly, no partition repeats, and the moving ends --
-with no vertex able to gain by moving alone.  (A vertex colouring would also
-keep neighbours apart, but needs a colouring first and a round per colour;
-the priorities need neither, and the largest candidate always moves.)
+**The move rule: all at once when that is exact, thinned when not.**  Moving
+every gaining vertex at once is what makes a parallel Louvain fast (few
+rounds), but each gain assumed the others stay, and synchronous moves can
+oscillate (two neighbours trading communities forever).  So a round:
+
+1. *Up or down.*  In even rounds only the moves to a larger community id
+   are candidates, in odd rounds only those to a smaller one (cuGraph's
+   rule): two vertices never swap communities in one round.
+2. *Crowding.*  Candidates draw priorities, a hash of ``(seed, level,
+   round, vertex)`` (:func:`la_graph._random.vertex_priorities`: distinct,
+   the same on every engine).  A candidate stays a mover when its gain
+   survives the degrees of the higher-priority candidates joining its
+   target (``J``) and leaving its community (``L``): ``score_c - score_a -
+   gamma k_i (J + L) > 0`` -- the degree terms those moves add to its own
+   (a segmented prefix sum).  The highest candidate always survives.
+3. *The exact test.*  The round's modularity change with all the movers
+   moved is computed exactly: the inside weight after the moves
+   (``1' (A S' .* S') 1``, one product) less before, and
+   ``||Sigma'||^2 - ||Sigma||^2 = sum_c d_c (2 Sigma_c + d_c)`` with ``d`` the
+   movers' degrees scattered out of their communities and into their
+   targets.  When ``2m d_in - gamma d(||Sigma||^2) > 0`` they all move.
+4. *Otherwise Luby's rule*: only the candidates whose priority beats every
+   neighbouring candidate's (``A max.second prio``), and of those only the
+   first by priority among the ones leaving their community and among the
+   ones joining their target.  No two movers are neighbours, so each one's
+   weights to its old and new community are exact, and no two share a
+   community, so the degree cross terms can only help: the gain is at least
+   the sum of their own gains, positive.  The highest candidate moves.
+
+Every round that moves raises the modularity strictly, so no partition
+repeats and the moving ends.  A round looks at the vertices that gained in the
+last round and the neighbours of its movers (the others' weights to their
+communities did not change); when those find nothing, a round looks at every
+vertex, and the moving ends only when that round finds no vertex that gains
+by moving alone: a fixpoint of single moves.  (A round that finds only moves
+the other way moves nothing; the next one takes them.)
 
 After the levels the whole procedure runs again from its own result on the
 original graph (the first level's moves starting from that partition) until
 nothing changes: the result is then a fixpoint of single-vertex moves on the
 original graph, which ``la_graph.verify.check_communities`` checks.
+
+Every engine takes the same moves: the priorities are hashes, ties go to the
+smallest id, and the sums that decide (degree sums, inside weights, ``J`` and
+``L``) are exact when the weights are integers (as unweighted graphs' are);
+with fractional weights, two engines that add in different orders may round
+a near-tie differently.
 
 Directed graphs are refused: use ``G.to_undirected()`` (``modularity`` itself
 takes directed graphs, with Leicht & Newman's directed null model).
@@ -320,7 +344,7 @@ def _check_args(threshold, max_level, dendrogram):
            networkx=("louvain_communities", "louvain_partitions"),
            checker=Checker("check_communities", lambda G, r, a: verify.check_communities(
                G, host(getattr(r, "labels", r)), resolution=a["resolution"])),
-           bench=("louvain",), page="algorithms/community.md",
+           bench=("louvain",), page="algorithms/louvain.md",
            summary="communities by Louvain modularity optimisation, seeded, moves that cannot oscillate")
 def louvain(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
     """Communities of maximal modularity by the Louvain method.

@@ -154,7 +154,7 @@ def _quality(E, A, S, kout, kin, scale, resolution):
     return float(inside) / scale - resolution * float(null) / scale ** 2
 
 
-@algorithm("modularity", networkx=("modularity",), bench=("modularity",), page="algorithms/community.md",
+@algorithm("modularity", networkx=("modularity",), bench=("modularity",), page="algorithms/modularity.md",
            summary="modularity of a partition (NetworkX's definition)")
 def modularity(G, communities, resolution=1.0, *, engine=None):
     """The modularity of a partition of ``G``'s vertices (Newman & Girvan; NetworkX's definition).

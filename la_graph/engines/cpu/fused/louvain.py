@@ -1,14 +1,18 @@
 """Louvain's local moving (the step ``louvain_move``) as one compiled loop per batch of rounds (numba).
 
 The rounds are the algebra's, in the same order with the same arithmetic
-(``la_graph/algorithms/louvain.py``): every vertex's weights to its
-neighbouring communities gathered from its CSR row into a dense scratch row
-(what ``K = A S`` holds), the best other community by score, the smallest id
-on a tie, the candidates' Luby priorities from the same counter-based hash
-(:mod:`la_graph._random`, here in uint64 arithmetic), the movers, the round's
-gain test and, when it fails, the movers alone in their source and target.
-Each round costs O(n + nnz) and no GraphBLAS call: the algebra's ~30 calls a
-round, each building a matrix, are what the profile showed.
+(``la_graph/algorithms/louvain.py``): each vertex in view gathers its weights
+to its neighbouring communities from its CSR row into a dense scratch row
+(what ``K = A S`` holds), picks the best other community by score (the
+smallest id on a tie) and, when it gains, becomes a candidate if the move
+goes the round's way (up or down); the candidates' priorities come from the
+same counter-based hash (:mod:`la_graph._random`, here in uint64
+arithmetic), the crowding test walks them in priority order, the round's
+exact modularity change is summed over the movers' rows and the communities
+they touch, and Luby's movers of distinct communities replace them when it is
+not positive.  The degree sums follow the moves, and the next round looks
+only at the vertices that gained and the movers' neighbours, so a late round
+costs the edges of the few vertices it looks at, not the graph's.
 """
 
 from __future__ import annotations
