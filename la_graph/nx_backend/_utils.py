@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import networkx as nx
 import numpy as np
 
@@ -120,18 +122,24 @@ def _tree_paths(labels, parent, reached, keys=None, reverse=False):
     of ``keys`` (vertex ids; default by hops); ``reverse`` gives paths *to* the root (single-target search)."""
     idx = np.flatnonzero(reached)
     hops = _hops(parent, reached)
-    build = idx[np.argsort(hops[idx], kind="stable")]     # a parent before its children
     lab = labels.tolist()
+    build = idx[np.argsort(hops[idx], kind="stable")]     # a parent's path before its children's
     paths = [None] * parent.size
-    for v, p in zip(build.tolist(), parent[build].tolist()):
-        if v == p:
-            paths[v] = [lab[v]]
-        elif reverse:
-            paths[v] = [lab[v]] + paths[p]
-        else:
-            paths[v] = paths[p] + [lab[v]]
-    keys = build if keys is None else keys
-    return {lab[v]: paths[v] for v in keys.tolist()}
+    collect = gc.isenabled()
+    gc.disable()     # n new lists, none cyclic; the collector passing over them made 50,000 paths 70-360 ms, not 50
+    try:
+        for v, p in zip(build.tolist(), parent[build].tolist()):
+            if v == p:
+                paths[v] = [lab[v]]
+            elif reverse:
+                paths[v] = [lab[v]] + paths[p]
+            else:
+                paths[v] = paths[p] + [lab[v]]
+        keys = build if keys is None else keys
+        return {lab[v]: paths[v] for v in keys.tolist()}
+    finally:
+        if collect:
+            gc.enable()
 
 
 def _dist_values(d, is_int):

@@ -77,8 +77,10 @@ def preferential_attachment(G, ebunch=None):
 @declines("jaccard_coefficient", "adamic_adar_index", "resource_allocation_index")
 def _similarity_declines(a):
     G = a.get("G")
-    if isinstance(G, nx.Graph) and nx.number_of_selfloops(G):
-        return "self-loops: NetworkX counts a node among its own neighbours; la_graph's similarity ignores loops"
-    if G is not None and not isinstance(G, nx.Graph) and not G.is_multigraph() and G.lagraph().self_loops:
+    if isinstance(G, nx.Graph):
+        loops = any(u in nbrs for u, nbrs in G._adj.items())
+    else:
+        loops = G is not None and bool(G.lagraph().self_loops)
+    if loops:
         return "self-loops: NetworkX counts a node among its own neighbours; la_graph's similarity ignores loops"
     return None
