@@ -1,4 +1,7 @@
-"""Louvain: planted partitions recovered, NetworkX's quality, local optimality, seeds, engines, bad inputs."""
+"""Louvain: planted partitions recovered, NetworkX's and igraph's quality, every moving round raising the modularity, local
+optimality, seeds, engines (the CPU kernel equal to the algebra), bad inputs."""
+
+import random
 
 import networkx as nx
 import numpy as np
@@ -6,7 +9,9 @@ import pytest
 
 import la_graph as lg
 from la_graph import _random, generators
-from la_graph.algorithms.louvain import round_seed
+from la_graph.algorithms import steps
+from la_graph.algorithms.louvain import _after, _uncrowded, round_seed
+from la_graph.algorithms.modularity import canonical_labels
 from la_graph.engines.cpu.fused import louvain as kernel
 from la_graph.exceptions import InvalidArgumentError, InvalidGraphError, VerificationError
 from la_graph.verify import check_communities
@@ -150,3 +155,83 @@ def test_cpu_kernel_priorities_are_the_algebras(seed, level, r):
     out = np.empty(1000, np.int64)
     kernel.priorities(out.size, np.uint64(seed), level, r, out)   # as louvain_move passes it
     np.testing.assert_array_equal(out, _random.vertex_priorities(out.size, round_seed(seed, level, r)))
+
+
+def _q(A, k, lab, gamma=1.0):
+    """Modularity (off-diagonal part; the diagonal is the same for every partition) of ``lab``, in numpy."""
+    A = A.tocoo()
+    inside = float(A.data[lab[A.row] == lab[A.col]].sum())
+    sigma = np.bincount(lab, k, lab.size)
+    return inside / k.sum() - gamma * float(sigma @ sigma) / k.sum() ** 2
+
+
+@pytest.mark.parametrize("make", [lambda: generators.rmat(11, 16, seed=3), lambda: generators.grid_2d(30, 30),
+                                  lambda: generators.rmat(10, 8, seed=4, weights=(1, 9))])
+def test_every_moving_round_raises_modularity(make):
+    """Round by round (the CPU kernel, one round a call; it equals the algebra): a round that moves raises the
+    modularity strictly, so nothing oscillates, and the last round leaves no vertex that gains alone."""
+    G = make()
+    A = G.to_scipy().tocsr().astype(np.float64)
+    A.setdiag(0)
+    A.eliminate_zeros()
+    A.sort_indices()
+    n = A.shape[0]
+    k = np.asarray(A.sum(1)).ravel()
+    lab = np.arange(n, dtype=np.int64)
+    sigma = kernel._degree_sums(k, lab)
+    scratch = dict(acc=np.empty(n), gain=np.empty(n), crowd=np.zeros(n), crowd2=np.zeros(n))
+    ints = [np.empty(n, np.int64) for _ in range(7)]
+    seen, mover, listed = np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, bool)
+    prio, active, state = np.full(n, -1, np.int64), np.arange(n, dtype=np.int64), np.array([0, n, 1], np.int64)
+    at, q, rounds = 0, _q(A, k, lab), 0
+    while at >= 0:
+        before = lab.copy()
+        at = kernel.move_rounds(A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, k, lab, k.sum(), 1.0,
+                                np.uint64(5), np.uint64(0), sigma, scratch["acc"], seen, ints[0], ints[1],
+                                scratch["gain"], prio, ints[2], ints[3], ints[4], ints[5], mover, scratch["crowd"],
+                                scratch["crowd2"], active, ints[6], listed, state, at, 1)
+        rounds += 1
+        new = _q(A, k, lab)
+        if not np.array_equal(before, lab):
+            assert new > q, f"round {rounds} moved {int((before != lab).sum())} vertices and lost modularity"
+        q = new
+        np.testing.assert_array_equal(sigma, np.bincount(lab, k, n))      # the degree sums follow the moves
+    assert rounds < n
+    check_communities(G, canonical_labels(lab))
+
+
+@pytest.mark.parametrize("gamma", [0.5, 2.0])
+def test_cpu_kernel_equals_algebra_weighted(gamma):
+    """The CPU kernel takes the algebra's moves with integer weights and another resolution too."""
+    for G in (generators.rmat(10, 8, seed=8, weights=(1, 50)), generators.grid_2d(25, 20, weights=(1, 9), seed=2)):
+        fused = lg.louvain(G, gamma, seed=3)
+        with steps.algebraic("louvain_move"):
+            np.testing.assert_array_equal(fused, lg.louvain(G, gamma, seed=3))
+        np.testing.assert_array_equal(fused, lg.louvain(G, gamma, seed=3, engine="reference"))
+        check_communities(G, fused, resolution=gamma)
+
+
+def test_crowding_prefix_sums():
+    """J and L: the degrees of the higher-priority candidates of the same target (source), in priority order."""
+    prio = np.array([5, 9, 1, 7, 3])
+    group = np.array([2, 2, 2, 4, 4])
+    km = np.array([1.0, 10.0, 100.0, 1000.0, 10000.0])
+    np.testing.assert_array_equal(_after(-prio, group, km), [10.0, 0.0, 11.0, 0.0, 1000.0])
+    g = np.array([1.0, 1.0, 1.0, 1.0, 1.0])
+    keep = _uncrowded(g, km, np.array([0, 1, 3, 5, 6]), group, prio, 1.0)
+    assert keep.tolist() == [False, True, False, True, False]       # the first of each target always stays
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", ["snap/facebook_combined.txt.gz", "snap/CA-GrQc.txt.gz", "snap/email-Eu-core.txt.gz"])
+def test_quality_at_least_igraph(shared_data, name):
+    """Modularity at least igraph's community_multilevel's (its own random order, seeded) less 0.002."""
+    ig = pytest.importorskip("igraph")
+    G = real(shared_data, name).to_undirected()
+    labels = lg.louvain(G, seed=0)
+    check_communities(G, labels)
+    r, c = G.edges()
+    keep = r <= c
+    random.seed(0)
+    H = ig.Graph(n=G.n, edges=np.c_[r[keep], c[keep]].tolist())
+    assert lg.modularity(G, labels) >= lg.modularity(G, np.array(H.community_multilevel().membership)) - 0.002
