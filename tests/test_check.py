@@ -69,6 +69,7 @@ CASES = {
     "closeness_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),
     "harmonic_centrality": (KARATE, (), {"k": 8, "seed": 4}, lambda r: _bump(r, 0, 0.1)),
     "similarity": (KARATE, (), {"top_k": 3}, lambda r: r._replace(score=_bump(r.score, 0, 0.1))),
+    "degree": (KARATE, (), {"into": [0, 1, 2]}, lambda d: _bump(d, 0)),
 }
 
 #: public functions that score an answer the caller gives (a partition) rather than compute one:
