@@ -11,6 +11,7 @@ only when a call is dispatched to it.
 #: nothing; tests/test_registry.py checks the two agree
 FUNCTIONS = (
     "adamic_adar_index",
+    "all_pairs_all_shortest_paths",
     "all_pairs_bellman_ford_path",
     "all_pairs_bellman_ford_path_length",
     "all_pairs_dijkstra",
@@ -18,6 +19,7 @@ FUNCTIONS = (
     "all_pairs_dijkstra_path_length",
     "all_pairs_shortest_path",
     "all_pairs_shortest_path_length",
+    "all_shortest_paths",
     "ancestors",
     "average_clustering",
     "average_shortest_path_length",
@@ -120,6 +122,7 @@ FUNCTIONS = (
     "s_metric",
     "shortest_path",
     "shortest_path_length",
+    "single_source_all_shortest_paths",
     "single_source_bellman_ford",
     "single_source_bellman_ford_path",
     "single_source_bellman_ford_path_length",

@@ -721,6 +721,9 @@ CALLS = {
                                                                        for w in (None, "weight")
                                                                        for m in (None, "dijkstra", "bellman-ford",
                                                                                  "floyd-warshall", "nope")]),
+    "all_shortest_paths": ("eq", "ud", None, lambda G: [((u, v), {}) for u in _nodes(G) for v in _nodes(G)]),
+    "single_source_all_shortest_paths": ("eq", "ud", None, lambda G: [((v,), {}) for v in _nodes(G)]),
+    "all_pairs_all_shortest_paths": ("eq", "ud", None, lambda G: [((), {})]),
     "edge_boundary": ("eq", "ud", "int", lambda G: [((list(G)[:k],), {"nbunch2": T, "data": d}) for k in (0, 1, 4)
                                                     for T in (None, list(G)[2:9]) for d in (False, True, "weight")]),
 }

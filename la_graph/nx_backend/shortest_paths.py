@@ -17,12 +17,13 @@ import numpy as np
 import la_graph
 
 from ..graph import Graph
-from ._utils import _alg, _bfs_order, _dist_values, _engine, _levels, _tree_paths
+from ._utils import _alg, _bfs_order, _dist_values, _engine, _levels, _tree_paths, declines
 
 __all__ = [
     "single_source_shortest_path_length", "single_source_shortest_path", "single_target_shortest_path_length",
     "single_target_shortest_path", "all_pairs_shortest_path_length", "all_pairs_shortest_path",
-    "bidirectional_shortest_path", "predecessor", "has_path",
+    "bidirectional_shortest_path", "predecessor", "has_path", "all_shortest_paths", "single_source_all_shortest_paths",
+    "all_pairs_all_shortest_paths",
     "single_source_dijkstra_path_length", "single_source_dijkstra_path", "single_source_dijkstra",
     "dijkstra_path", "dijkstra_path_length", "multi_source_dijkstra", "multi_source_dijkstra_path",
     "multi_source_dijkstra_path_length", "all_pairs_dijkstra", "all_pairs_dijkstra_path",
@@ -146,6 +147,52 @@ def predecessor(G, source, target=None, cutoff=None, return_seen=None):
             return (pred[target], seen[target]) if target in pred else ([], -1)
         return pred.get(target, [])
     return (pred, seen) if return_seen else pred
+
+
+def _walks(pred, source, target):
+    """Every path from ``source`` to ``target`` along the predecessor lists, depth first in list order (the
+    first path follows each node's first predecessor), iteratively: paths may be as long as the graph."""
+    if target not in pred:
+        raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
+    stack = [[target, 0]]
+    while stack:
+        node, i = stack[-1]
+        if node == source:
+            yield [v for v, _ in reversed(stack)]
+        if i < len(pred[node]):
+            stack[-1][1] = i + 1
+            stack.append([pred[node][i], 0])
+        else:
+            stack.pop()
+
+
+def _unweighted_only(weight, method):
+    if weight is not None:
+        if method not in ("dijkstra", "bellman-ford"):
+            raise ValueError(f"method not supported: {method}")
+        raise NotImplementedError("weight: the order of weighted predecessors is NetworkX's heap order")
+
+
+def all_shortest_paths(G, source, target, weight=None, method="dijkstra"):
+    """Every shortest (hop) path from ``source`` to ``target``, in NetworkX's order: depth first over the
+    predecessor lists of :func:`predecessor` (exact: each list in BFS order)."""
+    _unweighted_only(weight, method)
+    return _walks(predecessor(G, source), source, target)
+
+
+def single_source_all_shortest_paths(G, source, weight=None, method="dijkstra"):
+    """``(node, [every shortest path from source])`` for each reached node, in BFS order."""
+    _unweighted_only(weight, method)
+    pred = predecessor(G, source)
+    for n in pred:
+        yield n, list(_walks(pred, source, n))
+
+
+def all_pairs_all_shortest_paths(G, weight=None, method="dijkstra"):
+    """``(node, {node: [every shortest path]})`` for every node."""
+    _unweighted_only(weight, method)
+    for s in G.nodes:
+        yield s, dict(single_source_all_shortest_paths(G, s))
 
 
 def has_path(G, source, target):
@@ -434,6 +481,13 @@ def efficiency(G, u, v):
         raise ZeroDivisionError("division by zero")      # NetworkX's 1 / shortest_path_length(G, u, u)
     d = int(_levels(G, G.index[u])[G.index[v]])
     return 0 if d < 0 else 1 / d
+
+
+@declines("all_shortest_paths", "single_source_all_shortest_paths", "all_pairs_all_shortest_paths")
+def _all_paths_declines(a):
+    if a.get("weight") is not None:
+        return "weight: the order of weighted predecessors is NetworkX's heap order"
+    return None
 
 
 # ---------------------------------------------------------------- the dispatchers
