@@ -170,6 +170,15 @@ def harmonic_centrality(G, nbunch=None, distance=None, sources=None):
     return dict(zip(nodes, h.tolist()))
 
 
+@declines("eigenvector_centrality", "katz_centrality", "closeness_centrality", "harmonic_centrality",
+          "eigenvector_centrality_numpy", "katz_centrality_numpy")
+def _centrality_declines(a):
+    G = a.get("G")
+    if G is not None and (len(G) == 0 or G.is_multigraph()):
+        return "an empty or multigraph G: NetworkX's own conventions there (its errors, summed parallel weights)"
+    return None
+
+
 @declines("edge_betweenness_centrality")
 def _edge_betweenness_declines(a):
     G = a.get("G")

@@ -63,3 +63,11 @@ def _pagerank_declines(a):
     if G is not None and G.is_multigraph() and a.get("weight", "weight") is not None:
         return "weight on a multigraph: NetworkX sums the weights of parallel edges; la_graph keeps the smallest"
     return None
+
+
+@declines("hits")
+def _hits_declines(a):
+    G = a.get("G")
+    if G is not None and (len(G) == 0 or G.is_multigraph()):
+        return "an empty or multigraph G: NetworkX's own conventions there (its errors, summed parallel weights)"
+    return None
