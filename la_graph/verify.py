@@ -28,6 +28,7 @@ check_edge_betweenness  edge betweenness centrality (the same references, on the
 check_cdlp   community labels of label propagation (LDBC Graphalytics CDLP)
 check_core_number  core numbers (k-core decomposition)
 check_communities  a partition of modularity optimisation (Louvain, Leiden): its modularity, connectivity, local optimality
+check_degree  degrees, weighted degrees and degrees into a vertex set (bincount over the edge list)
 
 At a sample of vertices (graphs too big to search again: the local conditions that define the answer)
 ------------------------------------------------------------------------------------------------------
