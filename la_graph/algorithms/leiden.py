@@ -9,10 +9,15 @@ sub-community ``T`` of the same community, well connected too
 modularity most -- greedily: the randomised choice of the paper at
 temperature 0.  The weights ``w(v, T)`` are one product, ``A_C S_R``, of the
 community's inner edges ``A_C = A .* (S S')`` (a masked ``mxm``) and the
-sub-communities' membership; the moves are decided in rounds with Luby's
-seeded priorities as Louvain's, so that a vertex never joins a sub-community
-whose only member leaves in the same round: every sub-community stays
-connected.  The next level aggregates the *refined* partition (``S_R' A
+sub-communities' membership.  The joins are decided in rounds with seeded
+priorities so that a vertex never joins a sub-community whose only member
+leaves in the same round: a candidate joins its target when no candidate of
+higher priority targets the candidate's own singleton, and the target stays
+-- a larger sub-community (whose members never move), a singleton that is no
+candidate, or one that a candidate of higher priority than its own member
+targets (one scatter of priorities, ``max``).  Every joiner is adjacent to a
+target that stays, so every sub-community stays connected, and the highest
+candidate always joins, so the rounds end.  The next level aggregates the *refined* partition (``S_R' A
 S_R``) and starts from the moved one, so a community of one level may split
 at the next.
 
@@ -112,12 +117,18 @@ def leiden_refine(E, A, k, labels, resolution, seed, level):
         at_best = E.ewise_mult(score, E.mxm(E.matrix_from_coo(bi, bi, bv, n, n, dtype=np.float64),
                                             E.apply(KW, "one"), "plus_times"), "eq")
         target = E.mxv(E.select(at_best, "valueeq", True), E.full(n, 1.0), "min_secondi", mask=cand, structural=True)
-        prio = E.apply(E.vector_from_numpy(_random.vertex_priorities(n, round_seed(seed, level, rnd + (1 << 32)))),
-                       "identity", mask=cand, structural=True)
-        nb = E.full(n, -1, dtype=np.int64)
-        E.mxv(A, prio, "max_second", out=nb, mask=prio, structural=True, accum="max")
-        mi, _ = E.to_coo(E.select(E.ewise_mult(prio, nb, "gt"), "valueeq", True))
-        tgt = E.to_numpy(target, fill=-1)[mi]
+        # a vertex joins a sub-community that stays: a larger one, or a singleton that is no candidate, or
+        # one that a candidate of higher priority than its own joins (then it does not move itself)
+        vi, tv = E.to_coo(target)
+        tv = tv.astype(np.int64)
+        allp = _random.vertex_priorities(n, round_seed(seed, level, rnd + (1 << 32)))
+        top = E.full(n, -1, dtype=np.int64)
+        E.scatter(top, E.vector_from_numpy(tv), E.vector_from_numpy(allp[vi]), dup="max", accum="max")
+        top = E.to_numpy(top)
+        leaves = np.zeros(n, dtype=bool)
+        leaves[vi] = top[vi] < allp[vi]                                     # no higher candidate joins it
+        go = leaves[vi] & ~leaves[tv]
+        mi, tgt = vi[go], tv[go]
         r[mi] = tgt
         alone[mi] = False
         alone[tgt] = False
