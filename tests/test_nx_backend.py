@@ -86,6 +86,7 @@ def test_registered():
     assert B in nx.utils.backends.backends
     info = nx.utils.backends.backend_info[B]
     assert set(info["functions"]) == set(nx_backend.FUNCTIONS)
+    assert set(nx_backend._FUNCS) == set(nx_backend.FUNCTIONS)          # each implemented once, in one module
     for name in nx_backend.FUNCTIONS:
         assert B in _nx_function(name).backends, name
 

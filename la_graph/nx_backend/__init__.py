@@ -1,6 +1,6 @@
 """NetworkX backend: run NetworkX calls on la_graph's engines.
 
-Installing la_graph registers this module under the ``networkx.backends`` entry
+Installing la_graph registers this package under the ``networkx.backends`` entry
 point as the backend ``"la_graph"``, so ::
 
     nx.connected_components(G, backend="la_graph")
@@ -16,6 +16,15 @@ it does not support, callable weights, NaN or infinite weights, negative
 weights for Dijkstra), ``can_run`` or the function declines and NetworkX runs
 its own code (when dispatching by ``backend_priority``) or raises
 ``NotImplementedError`` (when ``backend="la_graph"`` was asked for).
+
+The functions live in one module per area of NetworkX (as nx-cugraph's:
+``components``, ``traversal``, ``shortest_paths``, ``distance_measures``,
+``tree``, ``centrality``, ``link_analysis``, ``cluster``, ``core``, ``cuts``,
+``community``, ...), each listing them in ``__all__`` and registering its decline
+rules with ``@declines``; ``_convert`` holds :class:`LaGraphNX` and the
+converters.  The NetworkX names each la_graph algorithm answers are in its
+registration (``networkx=``), the literal list NetworkX reads is
+``_la_graph_nx.FUNCTIONS`` (``python tests/test_registry.py --write``).
 
 Only this package imports networkx; it is loaded by NetworkX's dispatcher, never
 by ``import la_graph``.
