@@ -6,6 +6,9 @@ import pytest
 
 import la_graph as lg
 from la_graph import generators
+from la_graph.algorithms.leiden import leiden_refine
+from la_graph.algorithms.modularity import canonical_labels, level_matrix
+from la_graph.engines import get_engine
 from la_graph.exceptions import InvalidArgumentError, InvalidGraphError
 from la_graph.verify import check_communities
 
@@ -70,3 +73,28 @@ def test_email_eu_core_departments(shared_data):
     truth = np.full(G.n, -1)
     truth[dept[:, 0]] = dept[:, 1]
     assert nmi(labels, truth) >= 0.5            # departments are not the modularity optimum; a sanity bound
+
+
+
+def _refine(E, G, labels):
+    """leiden_refine of ``labels`` on ``G`` as the first level sees it, on the engine ``E``: host labels."""
+    A = level_matrix(E, G)
+    k = E.full(G.n, 0.0)
+    E.reduce_rows(A, "plus", out=k, accum="plus")
+    return E.to_numpy(leiden_refine(E, E.select(A, "offdiag"), k, E.vector_from_numpy(labels), 1.0, 3, 0))
+
+
+@pytest.mark.parametrize("make", [lambda: generators.rmat(10, 8, seed=2), lambda: generators.grid_2d(20, 20),
+                                  lambda: generators.connected_caveman(8, 6)])
+def test_refinement_keeps_sub_communities_connected(engine, make):
+    """leiden_refine on a level: every sub-community lies in one community and is connected (no joiner loses the
+    member it joined in the same round), the same on every engine."""
+    G = make()
+    labels = lg.louvain(G, seed=1, max_level=1)
+    refined = _refine(get_engine(engine), G, labels)
+    sub = canonical_labels(refined)
+    assert len(np.unique(sub)) < G.n / 2                 # vertices joined: the rule is not a sieve
+    for s in np.unique(sub):
+        assert len(np.unique(labels[sub == s])) == 1, f"sub-community {s} spans communities"
+    check_communities(G, sub, connected=True, threshold=1.0)
+    np.testing.assert_array_equal(refined, _refine(get_engine("cpu"), G, labels))
