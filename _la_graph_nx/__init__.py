@@ -119,6 +119,7 @@ FUNCTIONS = (
     "preferential_attachment",
     "radius",
     "resource_allocation_index",
+    "rich_club_coefficient",
     "s_metric",
     "shortest_path",
     "shortest_path_length",

@@ -11,7 +11,8 @@ from ..graph import Graph
 from ._convert import LaGraphNX
 from ._utils import _alg, _engine, _levels, declines
 
-__all__ = ["is_tree", "is_forest", "is_regular", "is_k_regular", "is_dominating_set", "is_bipartite", "s_metric"]
+__all__ = ["is_tree", "is_forest", "is_regular", "is_k_regular", "is_dominating_set", "is_bipartite", "s_metric",
+           "rich_club_coefficient"]
 
 
 def _components(G):
@@ -81,6 +82,33 @@ def s_metric(G):
     d = _degree(G)
     e = G._edges
     return float((d[G._src[e]] * d[G._dst[e]]).sum())
+
+
+def rich_club_coefficient(G, normalized=True, Q=100, seed=None):
+    """The rich-club coefficient ``2 E_k / (N_k (N_k - 1))`` for each degree ``k`` with ``N_k > 1`` nodes of
+    degree above ``k`` (``E_k`` the edges between them), from la_graph's degrees; ``normalized=True`` (a random
+    rewiring) is declined."""
+    if G.lagraph().self_loops:
+        raise Exception("rich_club_coefficient is not implemented for graphs with self loops.")
+    if normalized:
+        raise NotImplementedError("normalized=True compares with NetworkX's random rewiring")
+    m = int(G._edges.size)
+    if m == 0:
+        return {}
+    d = _degree(G)
+    nk = len(G) - np.cumsum(np.bincount(d))                 # nodes of degree above k, for k = 0, 1, ...
+    ks = int(np.count_nonzero(nk > 1))
+    e = G._edges
+    low = np.sort(np.minimum(d[G._src[e]], d[G._dst[e]]))  # an edge stays in the club while k < its lower degree
+    ek = m - np.searchsorted(low, np.arange(ks), side="right")
+    return {k: 2 * a / (b * (b - 1)) for k, a, b in zip(range(ks), ek.tolist(), nk[:ks].tolist())}
+
+
+@declines("rich_club_coefficient")
+def _rich_club_declines(a):
+    if a.get("normalized", True):
+        return "normalized=True compares with NetworkX's random rewiring (double_edge_swap)"
+    return None
 
 
 @declines("is_tree", "is_forest")
