@@ -222,7 +222,7 @@ STRUCTURE_ONLY = {
     "triangle_count": lambda G, e: lg.triangle_count(G, engine=e),
     "triangles": lambda G, e: lg.triangles(G.to_undirected(), engine=e),
     "lcc": lambda G, e: lg.local_clustering_coefficient(G, engine=e),
-    "betweenness": lambda G, e: lg.betweenness_centrality(G, engine=e),
+    "betweenness": lambda G, e: lg.betweenness_centrality(G, weight=False, engine=e),   # hops: weights ignored
     "cdlp": lambda G, e: lg.label_propagation(G, engine=e),
     "core_number": lambda G, e: lg.core_number(G, engine=e),
 }
