@@ -507,3 +507,17 @@ def test_targets_against_another_algorithm_and_a_quality_clause(tmp_path):
     assert bad["met"] is False and "colors 30 > 1.1" in bad["why"]
     assert ev[("coloring", "uniform22", "gpu", None)]["met"] is True
     assert "≤ 1.1× its colors" in ev[("coloring", "uniform22", "gpu", None)]["target"].describe()
+
+
+def test_katz_equation_check_for_big_graphs():
+    """Beyond ``solve_max_n`` vertices Katz is checked by its equation (no sparse LU): it passes la_graph's
+    answer and catches a bent one."""
+    G = graphs.build("rmat9")
+    katz = cases.ALGORITHMS["katz"]
+    alpha = katz.settings(G, "rmat9")[0].params["alpha"]
+    x = lg.katz_centrality(G, alpha=alpha, engine="cpu")
+    katz.check_equation(G, x, alpha)
+    bent = x.copy()
+    bent[np.argmax(x)] *= 1.01
+    with pytest.raises(lg.VerificationError, match="not a Katz vector"):
+        katz.check_equation(G, bent, alpha)
