@@ -787,12 +787,13 @@ def _compare(name, G, args, kwargs, mode, weight="weight"):
     assert got[0] == "ok", (name, args, kwargs, got, want)
     if name in ("shortest_path", "shortest_path_length") and kwargs.get("source") is None:
         mode = "pairs" if kwargs.get("target") is None else mode
-    w = kwargs.get("weight", weight) if "weight" in kwargs or mode in ("paths", "mpaths", "dist_paths", "mdist_paths", "pairs", "pairs_dict_paths",
-                                                                        "pairs_dist_paths") else None
+    with_paths = ("paths", "mpaths", "dist_paths", "mdist_paths", "pairs", "pairs_dict_paths", "pairs_dist_paths")
+    w = kwargs.get("weight", weight) if "weight" in kwargs or mode in with_paths else None
     if name in ("bidirectional_shortest_path", "all_pairs_shortest_path", "predecessor") or \
             (name.startswith("shortest_path") and kwargs.get("weight") is None):
         w = None
-    if isinstance(want[1], dict) and mode in ("paths", "mpaths") and want[1] and not isinstance(next(iter(want[1].values())), list):
+    if isinstance(want[1], dict) and mode in ("paths", "mpaths") and want[1] and \
+            not isinstance(next(iter(want[1].values())), list):
         mode = "dict"
     assert _same(mode, G, got[1], want[1], w), (name, args, kwargs, got[1], want[1])
 

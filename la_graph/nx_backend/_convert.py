@@ -1,4 +1,5 @@
-"""NetworkX graphs to la_graph and back: :class:`LaGraphNX` (labels plus la_graph Graphs), the dispatcher's converters."""
+"""NetworkX graphs to la_graph and back: :class:`LaGraphNX` (labels plus la_graph Graphs), the dispatcher's
+converters."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Helpers shared by the backend's functions: the engine setting, label grouping, NetworkX's BFS order, result dicts and subgraphs."""
+"""Helpers shared by the backend's functions: the engine setting, the decline rules, label grouping, NetworkX's BFS
+order, paths from parent vectors, result dicts and subgraphs."""
 
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ import la_graph
 from ._utils import _alg, _by_node, _engine, _node_array, _plain_call, declines
 
 __all__ = ["degree_centrality", "in_degree_centrality", "out_degree_centrality", "eigenvector_centrality_numpy",
-           "katz_centrality_numpy", "betweenness_centrality", "edge_betweenness_centrality", "eigenvector_centrality", "katz_centrality", "closeness_centrality", "harmonic_centrality"]
+           "katz_centrality_numpy", "betweenness_centrality", "edge_betweenness_centrality", "eigenvector_centrality",
+           "katz_centrality", "closeness_centrality", "harmonic_centrality"]
 
 
 def _sources(G, k, seed):
