@@ -2807,7 +2807,7 @@ def _check_top_row(x, got_v, got_s, cand, cand_s, k, rtol, metric):
     left = np.ones(cand.size, bool)
     left[at] = False
     near = rtol * max(1.0, abs(last_s)) if summed else 0.0
-    better = np.flatnonzero(left & ((cand_s > last_s + near) | ((cand_s == last_s) & (cand < last_v) & ~summed)))
+    better = np.flatnonzero(left & ((cand_s > last_s + near) | ((cand_s == last_s) & (cand < last_v) & (not summed))))
     if better.size:
         y = int(cand[better[0]])
         _fail(f"vertex {x}: {y} ({metric} {float(cand_s[better[0]])!r}) should be among its top {k}, before "
