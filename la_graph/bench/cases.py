@@ -622,7 +622,7 @@ class Katz(_PowerIteration):
 
     #: above this many vertices the check is Katz's equation itself, not scipy's sparse LU of ``I - alpha A'``
     #: (whose fill-in on R-MAT 16 already takes minutes and gigabytes)
-    solve_max_n = 20_000
+    solve_max_n = 5_000
 
     def check(self, G, setting, x):
         alpha = setting.params["alpha"]
