@@ -508,3 +508,23 @@ def test_extract_and_scatter_on_one_segment_and_routed(client, grid):
         E.to_numpy(E.scatter(E.vector_from_numpy(u), bad, E.vector_from_numpy(np.ones(2))))
     G = gen.rmat(8, 6, seed=3)
     assert np.array_equal(lg.connected_components(G, engine=E), lg.connected_components(G, engine="cpu"))
+
+
+def test_assign_accumulates_into_its_target(E):
+    """``assign(w, u, accum=...)`` writes into ``w`` (its output), on vectors and on matrices, masked or not."""
+    C = lg.get_engine("cpu")
+    rows, cols, vals = [0, 1, 2, 3, 5], [1, 2, 0, 4, 5], [4.0, 5.0, 6.0, 7.0, 8.0]
+    for eng in (E, C):
+        W = eng.matrix_from_coo(rows, cols, vals, 6, 6, dtype=np.float64)
+        U = eng.matrix_from_coo([0, 2, 4], [1, 0, 4], [1.0, 2.0, 3.0], 6, 6, dtype=np.float64)
+        eng.assign(W, U, mask=U, structural=True, accum="minus")
+        w = eng.vector_from_numpy(np.arange(6.0))
+        eng.assign(w, 2.0, accum="times")
+        got = (eng.to_coo(W), eng.to_numpy(w))
+        if eng is E:
+            want_dask = got
+    (r1, c1, v1), w1 = want_dask
+    (r2, c2, v2), w2 = got
+    assert np.array_equal(np.asarray(r1), np.asarray(r2)) and np.array_equal(np.asarray(c1), np.asarray(c2))
+    assert np.array_equal(np.asarray(v1), np.asarray(v2)) and np.array_equal(w1, w2)
+    assert np.asarray(v2).tolist() == [3.0, 5.0, 4.0, 7.0, 3.0, 8.0] and w2.tolist() == [0, 2, 4, 6, 8, 10]

@@ -501,7 +501,8 @@ class BlockEngine(Engine):
         ndim = 1 if isinstance(ref, DVector) else 2
         for x in objs:
             self._check(x, ndim, "operand", ref.shape)
-        self._outargs(ref.shape, ndim, out, mask, accum, complement)
+        # copy_first: the method writes into (a copy of) objs[0] (assign's w), which is then its output
+        self._outargs(ref.shape, ndim, objs[0] if copy_first else out, mask, accum, complement)
         kw.update(mask=None, accum=accum, structural=structural, complement=complement, replace=replace)
         flat = [self._flat(x) for x in objs]
         fo = None if out is None else self._flat(out)
