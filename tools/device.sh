@@ -10,7 +10,8 @@
 #               (default 4) processes at once, logs gpu-tests-<i>.log
 #   stress      pytest -m "gpu and stress" (tests/test_gpu_stress.py: every algorithm called
 #               LA_GRAPH_STRESS_REPEAT times, default 20, on R-MAT 20 and the real graphs,
-#               each answer equal to the CPU engine's and checked by la_graph.verify)
+#               each answer equal to the CPU engine's and checked by la_graph.verify), in
+#               STRESS_SHARDS (default 4) processes, each taking whole graphs; logs stress-<i>.log
 #   sanitizer   compute-sanitizer (tools in SANITIZER_TOOLS, default "racecheck synccheck
 #               memcheck initcheck") over the stress suite on one small graph of each
 #               generator family, one call each (LA_GRAPH_STRESS_GRAPHS=small, REPEAT=1);
@@ -76,7 +77,27 @@ for suite in "$@"; do
         done
         ;;
     stress)
-        run stress "${LIMIT_STRESS:-300}" "${pytest_cmd[@]}" -m "gpu and stress" --durations=15 tests/test_gpu_stress.py
+        # STRESS_SHARDS pytest processes share the GPU, each taking whole graphs (a graph is built and its
+        # CPU answers computed in one process only), dealt round-robin from the collected test ids
+        shards=${STRESS_SHARDS:-4}
+        mapfile -t ids < <("${pytest_cmd[@]}" --collect-only -m "gpu and stress" tests/test_gpu_stress.py 2>/dev/null \
+                          | grep "::")
+        mapfile -t graphs < <(printf '%s\n' "${ids[@]}" | sed -E 's/.*\[(.*)-[^-]*\]$/\1/' | awk '!seen[$0]++')
+        pids=()
+        for ((i = 0; i < shards; i++)); do
+            mine=()
+            for ((g = i; g < ${#graphs[@]}; g += shards)); do
+                for id in "${ids[@]}"; do [[ "$id" == *"[${graphs[g]}-"* ]] && mine+=("$id"); done
+            done
+            [ "${#mine[@]}" -eq 0 ] && continue
+            run "stress-$i" "${LIMIT_STRESS:-300}" "${pytest_cmd[@]}" --durations=10 "${mine[@]}" >/dev/null &
+            pids+=($!)
+        done
+        for pid in "${pids[@]}"; do wait "$pid"; done
+        for ((i = 0; i < shards; i++)); do
+            [ -f "$OUT/stress-$i.log" ] || continue
+            tail -n 40 "$OUT/stress-$i.log" | grep -E "^(FAILED|ERROR)|passed|failed|error" | sed "s/^/stress shard $i: /"
+        done
         ;;
     sanitizer)
         for tool in ${SANITIZER_TOOLS:-racecheck synccheck memcheck initcheck}; do
