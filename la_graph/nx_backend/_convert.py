@@ -3,7 +3,7 @@ converters."""
 
 from __future__ import annotations
 
-from operator import eq, methodcaller
+from operator import eq, itemgetter, methodcaller
 
 import networkx as nx
 import numpy as np
@@ -137,7 +137,9 @@ class LaGraphNX:
         if weight not in self._weights:
             if self._edge_data is None:
                 raise NotImplementedError(f"edge attribute {weight!r} was not converted")
-            datas = list(map(self._edge_data.__getitem__, self._edges.tolist()))
+            datas = self._edge_data
+            if len(datas) != self._edges.size:      # an undirected edge's data from its earlier end only
+                datas = _pick(datas, self._edges)
             w, is_int = _weights_from_data(datas, weight, default, self._multigraph)
             self._weights[weight], self._int_weights[weight] = w, is_int
         return self._weights[weight]
@@ -176,15 +178,12 @@ class LaGraphNX:
             self._cache["reverse"] = R
         return self._cache["reverse"]
 
-    def _csr_rank(self):
-        """For each CSR entry of :meth:`lagraph`, its position in its row in NetworkX's adjacency order."""
-        if "rank" not in self._cache:
+    def _entry_ptr(self):
+        """Where each vertex's adjacency entries start in ``_src``/``_dst`` (grouped by vertex; ``n + 1``)."""
+        if "ptr" not in self._cache:
             n = len(self.nodes)
-            start = np.searchsorted(self._src, np.arange(n))        # entries are grouped by row
-            rank = np.arange(self._src.size) - start[self._src]
-            order = np.lexsort((self._dst, self._src))             # CSR order: row, then column
-            self._cache["rank"] = rank[order]
-        return self._cache["rank"]
+            self._cache["ptr"] = np.concatenate([[0], np.cumsum(np.bincount(self._src, minlength=n))])
+        return self._cache["ptr"]
 
     def to_networkx(self):
         """The graph as a NetworkX graph of the original class, with its labels, weights and attributes."""
@@ -212,6 +211,12 @@ class LaGraphNX:
 
 def _short(nodes, k=6):
     return repr(nodes) if len(nodes) <= k else repr(nodes[:k])[:-1] + ", ...]"
+
+
+def _pick(seq, idx):
+    """``[seq[i] for i in idx]`` by one C call (``itemgetter``) rather than a Python lookup per item."""
+    idx = idx.tolist()
+    return [seq[i] for i in idx] if len(idx) < 2 else itemgetter(*idx)(seq)
 
 
 def _pyval(x, is_int):
@@ -252,7 +257,6 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     if not isinstance(graph, nx.Graph):
         raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
     nodes = list(graph)
-    index = {v: i for i, v in enumerate(nodes)}
     keep_data = bool(preserve_edge_attrs or edge_attrs)
     keys, datas, ends = [], [] if keep_data else None, []
     for nbrs in graph._adj.values():            # C-speed extends; len() of a filtered view may not count
@@ -262,6 +266,7 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
         ends.append(len(keys))
     deg = np.diff(np.array([0] + ends, dtype=np.int64))
     src = np.repeat(np.arange(len(nodes), dtype=np.int64), deg)
+    index = {v: i for i, v in enumerate(nodes)}
     if all(map(eq, nodes, range(len(nodes)))):     # labels 0..n-1 in order: no lookups needed
         dst = np.fromiter(keys, np.int64, len(keys))
     else:
@@ -271,6 +276,8 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
         edge_data=datas, node_data=[graph._node[v] for v in nodes] if preserve_node_attrs else None,
         graph_attrs=graph.graph if preserve_graph_attrs else None, nx_class=graph.__class__,
     )
+    H._cache["index"] = index
+    H._cache["ptr"] = np.concatenate([[0], np.cumsum(deg)])
     if graph.is_directed():
         H._nx_pred = graph._pred
     for attr, default in (edge_attrs or {}).items():

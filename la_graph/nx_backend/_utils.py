@@ -72,39 +72,39 @@ def _bfs_order(H, s, depth_limit):
 
     NetworkX appends ``v`` to level ``L + 1`` at its first in-edge ``(u, v)``
     from level ``L`` in the order (position of ``u`` in the BFS, position of
-    ``v`` in ``u``'s adjacency).  la_graph's BFS gives the levels; this
-    reproduces the order with one sort per level.  Returns ``(order, parent,
-    level)``: the vertices in visiting order, the parent of each (``-1`` for
-    a source), and the levels of every vertex.
+    ``v`` in ``u``'s adjacency).  la_graph's BFS gives the levels; this walks
+    the adjacency entries of each level's vertices in that order (the
+    entries are held in NetworkX's order, grouped by vertex, so no sort is
+    needed) and keeps each next-level vertex's first entry.  Returns
+    ``(order, parent, level)``: the vertices in visiting order, the parent of
+    each (``-1`` for a source), and the levels of every vertex.
     """
-    G = H.lagraph()
     srcs = np.atleast_1d(np.asarray(s, dtype=np.int64))
     level = _levels(H, srcs, depth_limit)
     nlev = int(level.max(initial=0)) + 1
-    rows, cols = G.edges()
-    lu, lv = level[rows], level[cols]
-    tree = (lu >= 0) & (lv == lu + 1)
-    u, v, r, lu = rows[tree].astype(np.int64), cols[tree].astype(np.int64), H._csr_rank()[tree], lu[tree]
-    by_level = np.argsort(lu, kind="stable")
-    u, v, r, lu = u[by_level], v[by_level], r[by_level], lu[by_level]
-    bounds = np.searchsorted(lu, np.arange(nlev + 1))
-    width = int(G.out_degree.max(initial=0)) + 1
-    pos = np.full(G.n, -1, np.int64)
-    pos[srcs] = np.arange(srcs.size)
-    order, parent, nxt = [srcs], [np.full(srcs.size, -1)], srcs.size
+    ptr, dst = H._entry_ptr(), H._dst
+    first = np.full(len(H), np.iinfo(np.int64).max)     # a vertex's first entry in its level's walk
+    frontier = srcs
+    order, parent = [srcs], [np.full(srcs.size, -1)]
     for L in range(nlev - 1):
-        a, b = bounds[L], bounds[L + 1]
-        key = pos[u[a:b]] * width + r[a:b]
-        o = np.argsort(key)
-        vs, us = v[a:b][o], u[a:b][o]
-        _, first = np.unique(vs, return_index=True)
-        first.sort()
-        new = vs[first]
-        pos[new] = np.arange(nxt, nxt + new.size)
-        nxt += new.size
-        order.append(new)
-        parent.append(us[first])
+        lo, cnt = ptr[frontier], ptr[frontier + 1] - ptr[frontier]
+        total = int(cnt.sum())
+        # the entries of the frontier's vertices, vertex by vertex in BFS order, each in adjacency order
+        ent = np.repeat(lo - (np.cumsum(cnt) - cnt), cnt) + np.arange(total)
+        v = dst[ent]
+        down = np.flatnonzero(level[v] == L + 1)
+        v = v[down]
+        np.minimum.at(first, v, down)
+        keep = first[v] == down
+        parent.append(_owner(frontier, cnt, down[keep]))
+        frontier = v[keep]
+        order.append(frontier)
     return np.concatenate(order), np.concatenate(parent), level
+
+
+def _owner(vertices, counts, positions):
+    """The vertex among ``vertices`` (with ``counts`` consecutive entries each) whose entries hold ``positions``."""
+    return vertices[np.searchsorted(np.cumsum(counts), positions, side="right")]
 
 
 def _hops(parent, reached):
