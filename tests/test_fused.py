@@ -174,6 +174,7 @@ RUNS = {
     "leiden_refine": ("undirected", lambda G, E: _communities(G, E, lg.leiden)),
     "edge_support": ("undirected", _truss),
     "truss_peel": ("undirected", _truss),
+    "truss_levels": ("undirected", _truss),
     "color_classes": ("undirected", lambda G, E: {m: lg.coloring(G, seed=1, method=m, engine=E)
                                                   for m in ("jones_plassmann", "largest_first")}),
     "hop_reach": ("directed", lambda G, E: {"hops": lg.k_hop(G, [0, 5], 3, engine=E)}),

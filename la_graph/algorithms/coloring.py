@@ -19,11 +19,17 @@ order among the vertices left (LAGraph's colouring by independent sets).
 At most ``Δ + 1`` colours: a vertex left uncoloured by round ``c`` has a
 neighbour coloured ``c`` (the class is maximal among the uncoloured), so a
 vertex of degree ``d`` is coloured by round ``d`` at the latest.  Colours are
-numbered from 0 with no gaps.  This is not NetworkX's ``greedy_color`` (one
-vertex at a time, each taking the smallest colour its neighbours leave): a
-vertex here takes the first class in which none of its higher-priority
-uncoloured neighbours joined, so the two colourings differ, and so may their
-numbers of colours.
+numbered from 0 with no gaps.
+
+A vertex joins the first class that none of its higher-priority neighbours
+joined (a class is the greedy independent set of the priority order among
+the vertices left), so it gets the smallest colour its higher-priority
+neighbours leave: the rounds colour as the sequential greedy colouring of
+the vertices by descending priority does (NetworkX's ``greedy_color`` with
+that order; Jones & Plassmann's observation).  NetworkX's own strategies
+order the vertices otherwise, so their colourings differ.  Step an engine
+may fuse: ``color_classes`` (the CPU engine runs that greedy pass, one
+vertex at a time, with the same colours).
 """
 
 from __future__ import annotations

@@ -30,6 +30,11 @@ fall below the threshold, so the next ``R`` is selected among those.
 vertices: at level ``k`` the edges of support below ``k - 1`` are not in the
 ``(k + 1)``-truss, so their trussness is ``k``; levels no edge would leave at
 are skipped (``k = max(k, min(S) + 2)``).
+
+Steps an engine may fuse: ``edge_support``, ``truss_peel`` (the ``k``-truss)
+and ``truss_levels`` (every level; the CPU engine runs the bucket peeling of
+Wang & Cheng 2012, edges kept sorted by support as Batagelj & Zaversnik keep
+vertices sorted by degree, with the same trussness).
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from ._certify import Checker
 from ._registry import Cli, algorithm
 from .steps import step
 
-__all__ = ["k_truss", "trussness", "TrussnessResult", "edge_support", "truss_peel"]
+__all__ = ["k_truss", "trussness", "TrussnessResult", "edge_support", "truss_peel", "truss_levels"]
 
 
 class TrussnessResult(NamedTuple):
@@ -214,26 +219,16 @@ def trussness(G, *, engine=None):
     """
     G = _simple(G)
     E = get_engine(engine)
-    S = edge_support(E, G)
-    parts_u, parts_v, parts_t = [], [], []
-    k = 2
-    while E.nvals(S):
-        k = max(k, int(E.reduce(S, "min")) + 2)      # every edge left is in the (min + 2)-truss
-        R = E.select(S, "valuelt", k - 1)              # not in the (k + 1)-truss: trussness k
-        while E.nvals(R):
-            rows, cols, _ = E.to_coo(R)
-            rows, cols = np.asarray(rows, np.int64), np.asarray(cols, np.int64)
-            up = rows < cols
-            parts_u.append(rows[up])
-            parts_v.append(cols[up])
-            parts_t.append(np.full(int(up.sum()), k, np.int64))
-            S, lost = _peel_round(E, S, R, k - 1)
-            R = E.select(E.ewise_mult(S, lost, "first"), "valuelt", k - 1)
-    u = np.concatenate(parts_u) if parts_u else np.zeros(0, np.int64)
-    v = np.concatenate(parts_v) if parts_v else np.zeros(0, np.int64)
-    t = np.concatenate(parts_t) if parts_t else np.zeros(0, np.int64)
-    order = np.lexsort((v, u))
-    return TrussnessResult(u[order], v[order], t[order])
+    T = truss_levels(E, edge_support(E, G))
+    rows, cols, t = E.to_coo(T)
+    rows, cols, t = np.asarray(rows, np.int64), np.asarray(cols, np.int64), np.asarray(t, np.int64)
+    up = rows < cols
+    u, v, t = rows[up], cols[up], t[up]
+    key = u * G.n + v
+    if key.size > 1 and not np.all(key[1:] > key[:-1]):      # an engine's COO need not be row-major
+        order = np.argsort(key)
+        u, v, t = u[order], v[order], t[order]
+    return TrussnessResult(u, v, t)
 
 
 @step("edge_support")
@@ -277,3 +272,32 @@ def truss_peel(E, S, k):
         S, lost = _peel_round(E, S, R, k - 2)
         R = E.select(E.ewise_mult(S, lost, "first"), "valuelt", k - 2)
     return S
+
+
+@step("truss_levels")
+def truss_levels(E, S):
+    """Every edge's trussness from the support matrix ``S`` of :func:`edge_support`: an int64 matrix on its
+    structure.
+
+    Level ``k`` removes, round by round, the edges of support below ``k - 1``
+    (their trussness is ``k``); levels no edge would leave at are skipped
+    (module notes).
+    """
+    n = E.size(S)[0]
+    parts_r, parts_c, parts_t = [], [], []
+    k = 2
+    while E.nvals(S):
+        k = max(k, int(E.reduce(S, "min")) + 2)      # every edge left is in the (min + 2)-truss
+        R = E.select(S, "valuelt", k - 1)              # not in the (k + 1)-truss: trussness k
+        while E.nvals(R):
+            rows, cols, _ = E.to_coo(R)
+            parts_r.append(np.asarray(rows, np.int64))
+            parts_c.append(np.asarray(cols, np.int64))
+            parts_t.append(np.full(parts_r[-1].size, k, np.int64))
+            S, lost = _peel_round(E, S, R, k - 1)
+            R = E.select(E.ewise_mult(S, lost, "first"), "valuelt", k - 1)
+    if not parts_r:
+        return E.matrix_from_coo(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), n, n,
+                                 dtype=np.int64)
+    return E.matrix_from_coo(np.concatenate(parts_r), np.concatenate(parts_c), np.concatenate(parts_t), n, n,
+                             dtype=np.int64)
