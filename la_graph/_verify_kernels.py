@@ -197,3 +197,180 @@ def edge_positions(indptr, indices, u, v):
     pos = np.empty(u.size, np.int64)
     _edge_positions(indptr, indices, u, v, pos)
     return pos
+
+
+# ---- trussness (check_trussness, check_k_truss) ----
+@numba.njit(cache=True, nogil=True)
+def _edge_numbers(indptr, indices, eu, ev, eid):
+    """``eid[p]``: the number of the edge ``{u, v}`` stored at CSR position ``p`` of a simple symmetric graph
+    whose edges ``u < v`` are ``(eu, ev)``, sorted: a binary search of ``(min, max)`` in row ``min``'s upper
+    part, through the edges' own row bounds."""
+    n = indptr.size - 1
+    first = np.zeros(n + 1, np.int64)                # first[u]: the first edge number of row u (u < v)
+    for k in range(eu.size):
+        first[eu[k] + 1] += 1
+    for u in range(n):
+        first[u + 1] += first[u]
+    for u in range(n):
+        for p in range(indptr[u], indptr[u + 1]):
+            v = indices[p]
+            a, b = (u, v) if u < v else (v, u)
+            lo, hi = first[a], first[a + 1]
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if ev[mid] < b:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            eid[p] = lo
+
+
+@numba.njit(cache=True, nogil=True)
+def _truss_triangles(indptr, indices, eid, truss, sup, held, lo, hi):
+    """For the vertices ``lo <= a < hi``, the triangles ``a < b < c`` by a merge of rows ``a`` and ``b`` above
+    ``b``: each adds one to ``sup`` of its three edges, and to ``held`` of each edge whose two others have a
+    ``truss`` at least its own (skipped when ``truss`` is empty)."""
+    check = truss.size > 0
+    for a in range(lo, hi):
+        for p in range(indptr[a], indptr[a + 1]):
+            b = indices[p]
+            if b <= a:
+                continue
+            i, j = p + 1, indptr[b]
+            i_end, j_end = indptr[a + 1], indptr[b + 1]
+            while j < j_end and indices[j] <= b:
+                j += 1
+            while i < i_end and j < j_end:
+                x, y = indices[i], indices[j]
+                if x < y:
+                    i += 1
+                elif x > y:
+                    j += 1
+                else:                             # a < b < x: the triangle's edges ab, ax, bx
+                    e0, e1, e2 = eid[p], eid[i], eid[j]
+                    sup[e0] += 1
+                    sup[e1] += 1
+                    sup[e2] += 1
+                    if check:
+                        t0, t1, t2 = truss[e0], truss[e1], truss[e2]
+                        if t1 >= t0 and t2 >= t0:
+                            held[e0] += 1
+                        if t0 >= t1 and t2 >= t1:
+                            held[e1] += 1
+                        if t0 >= t2 and t1 >= t2:
+                            held[e2] += 1
+                    i += 1
+                    j += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _truss_level(indptr, indices, eid, eu, ev, sup, gone, queued, queue, truss, k, budget):
+    """Level ``k`` of the peeling, resumable: ``queue[0]`` the head, ``queue[1]`` the tail (the queue from
+    ``queue[2]`` on; both 0 at a level's start, when every live edge of support below ``k - 1`` is queued).
+    Each edge taken leaves with trussness ``k``; a triangle it closes with two live edges (a binary search
+    of its smaller end's row in the other's) costs each of them one, queued once below ``k - 1``.  Returns
+    -1 when this call's ``budget`` entries are spent with the level still going, else the edges it took."""
+    m = sup.size
+    if queue[1] == 0:
+        for e in range(m):
+            if not gone[e] and sup[e] < k - 1:
+                queue[2 + queue[1]] = e
+                queue[1] += 1
+                queued[e] = True
+    work = 0
+    while queue[0] < queue[1]:
+        e = queue[2 + queue[0]]
+        queue[0] += 1
+        gone[e] = True
+        truss[e] = k
+        a, b = eu[e], ev[e]
+        if indptr[a + 1] - indptr[a] > indptr[b + 1] - indptr[b]:
+            a, b = b, a
+        for p in range(indptr[a], indptr[a + 1]):
+            f = eid[p]
+            if gone[f]:
+                continue
+            w = indices[p]
+            lo, hi = indptr[b], indptr[b + 1]
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if indices[mid] < w:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo == indptr[b + 1] or indices[lo] != w:
+                continue
+            g = eid[lo]
+            if gone[g]:
+                continue
+            sup[f] -= 1
+            sup[g] -= 1
+            if not queued[f] and sup[f] < k - 1:
+                queued[f] = True
+                queue[2 + queue[1]] = f
+                queue[1] += 1
+            if not queued[g] and sup[g] < k - 1:
+                queued[g] = True
+                queue[2 + queue[1]] = g
+                queue[1] += 1
+        work += indptr[a + 1] - indptr[a] + 1
+        if work >= budget and queue[0] < queue[1]:
+            return -1
+    return queue[1]
+
+
+def truss_supports(indptr, indices, eu, ev, truss=None):
+    """``(eid, sup, held)``: each CSR position's edge number (edges ``u < v`` as ``(eu, ev)``, sorted), each
+    edge's triangles, and (with ``truss``) each edge's triangles whose two other edges have a trussness at
+    least its own.  Row merges above each edge's upper end, in calls of about :data:`CALL_WORK` entries.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 2, 4, 7, 8]), np.array([1, 2, 0, 2, 0, 1, 3, 2])   # a triangle, tail 2-3
+    >>> eid, sup, held = truss_supports(indptr, indices, np.array([0, 0, 1, 2]), np.array([1, 2, 2, 3]))
+    >>> sup.tolist()
+    [1, 1, 1, 0]
+    """
+    n = indptr.size - 1
+    eid = np.empty(indices.size, np.int64)
+    _edge_numbers(indptr, indices, eu, ev, eid)
+    sup, held = np.zeros(eu.size, np.int64), np.zeros(eu.size, np.int64)
+    t = np.zeros(0, np.int64) if truss is None else truss
+    before = np.cumsum(np.diff(indptr) ** 2 // 2 + 1)     # a row merge's work, roughly
+    lo = 0
+    while lo < n:   # calls of bounded work: an interrupt takes effect between them
+        hi = max(lo + 1, int(np.searchsorted(before, (before[lo - 1] if lo else 0) + CALL_WORK, "right")))
+        _truss_triangles(indptr, indices, eid, t, sup, held, lo, min(hi, n))
+        lo = hi
+    return eid, sup, held
+
+
+def truss_numbers(indptr, indices, eu, ev, eid, sup):
+    """Each edge's trussness by peeling level by level (``sup`` is used up): at level ``k`` a queue takes the
+    edges of support below ``k - 1`` and those that fall below it, each leaving with trussness ``k``; empty
+    levels are skipped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> indptr, indices = np.array([0, 2, 4, 7, 8]), np.array([1, 2, 0, 2, 0, 1, 3, 2])   # a triangle, tail 2-3
+    >>> eu, ev = np.array([0, 0, 1, 2]), np.array([1, 2, 2, 3])
+    >>> eid, sup, _ = truss_supports(indptr, indices, eu, ev)
+    >>> truss_numbers(indptr, indices, eu, ev, eid, sup).tolist()
+    [3, 3, 3, 2]
+    """
+    m = eu.size
+    truss = np.zeros(m, np.int64)
+    gone, queued = np.zeros(m, bool), np.zeros(m, bool)
+    queue = np.zeros(m + 2, np.int64)
+    left, k = m, 2
+    while left > 0:
+        k = max(k, int(sup[~gone].min()) + 2)
+        queue[:2] = 0
+        took = -1
+        while took < 0:   # calls of bounded work within the level
+            took = _truss_level(indptr, indices, eid, eu, ev, sup, gone, queued, queue, truss, k, CALL_WORK)
+        left -= took
+        k += 1
+    return truss

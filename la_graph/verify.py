@@ -2077,83 +2077,6 @@ __all__ += ["check_trussness", "check_k_truss", "check_coloring", "check_subgrap
             "check_k_core"]
 
 
-def _canonical_edges(G):
-    """The simple undirected graph's edges once each, ``u < v``, sorted by ``(u, v)`` (int64 arrays)."""
-    S = _simple_undirected(G).tocoo()
-    up = S.row < S.col
-    u, v = S.row[up].astype(np.int64), S.col[up].astype(np.int64)
-    order = np.lexsort((v, u))
-    return u[order], v[order]
-
-
-def _triangles_by_edge(n, u, v, budget=1 << 24):
-    """Every triangle of the simple graph with edges ``u < v`` (sorted by ``(u, v)``) once, as an ``(t, 3)`` int64
-    array of edge numbers.
-
-    Each triangle is found once at its wedge ``a -> b -> c`` over the edges oriented from lower to higher
-    (degree, id), ``a -> c`` looked up among the oriented edges; the wedges are expanded ``budget`` at a time.
-    """
-    deg = np.bincount(np.concatenate([u, v]), minlength=n)
-    pos = np.empty(n, np.int64)
-    pos[np.lexsort((np.arange(n), deg))] = np.arange(n)
-    flip = pos[u] > pos[v]
-    a, b = np.where(flip, v, u), np.where(flip, u, v)
-    order = np.lexsort((b, a))
-    a, b = a[order], b[order]
-    okey = a * n + b
-    indptr = np.searchsorted(a, np.arange(n + 1))
-    ekey = u * n + v
-    out = []
-    reach = np.diff(indptr)[b]                       # the wedges through each oriented edge a -> b
-    cum = np.cumsum(reach)
-    i = 0
-    while i < a.size:
-        j = max(i + 1, int(np.searchsorted(cum, (cum[i - 1] if i else 0) + budget, side="right")))
-        cnt = reach[i:j]
-        wa, wb = np.repeat(a[i:j], cnt), np.repeat(b[i:j], cnt)
-        starts = np.repeat(indptr[b[i:j]] - (np.cumsum(cnt) - cnt), cnt)
-        wc = b[starts + np.arange(int(cnt.sum()))]
-        key = wa * n + wc
-        at = np.minimum(np.searchsorted(okey, key), okey.size - 1)
-        hit = okey[at] == key
-        wa, wb, wc = wa[hit], wb[hit], wc[hit]
-        ids = [np.searchsorted(ekey, np.minimum(x, y) * n + np.maximum(x, y)) for x, y in ((wa, wb), (wa, wc), (wb, wc))]
-        out.append(np.stack(ids, axis=1))
-        i = j
-    return np.concatenate(out) if out else np.zeros((0, 3), np.int64)
-
-
-def _truss_reference(m, tri):
-    """The trussness of each of ``m`` edges, from the triangles ``tri`` (edge numbers), by peeling (numpy)."""
-    sup = np.bincount(tri.ravel(), minlength=m).astype(np.int64)
-    flat = tri.ravel()
-    order = np.argsort(flat, kind="stable")
-    of_edge = order // 3                             # the triangles of each edge, grouped by edge
-    indptr = np.searchsorted(flat[order], np.arange(m + 1))
-    alive = np.ones(tri.shape[0], bool)
-    gone = np.zeros(m, bool)
-    truss = np.zeros(m, np.int64)
-    k, left = 2, m
-    while left:
-        k = max(k, int(sup[~gone].min()) + 2)
-        R = np.flatnonzero(~gone & (sup < k - 1))
-        while R.size:
-            truss[R] = k
-            gone[R] = True
-            left -= R.size
-            dead = _gather_rows(indptr, of_edge, R)
-            dead = np.unique(dead[alive[dead]])
-            alive[dead] = False
-            hit = tri[dead].ravel()
-            hit = hit[~gone[hit]]
-            if not hit.size:
-                break
-            touched, lost = np.unique(hit, return_counts=True)
-            sup[touched] -= lost
-            R = touched[sup[touched] < k - 1]
-    return truss
-
-
 def check_trussness(G, u, v, truss):
     """Check the trussness of every edge against a peeling of the triangles.
 
@@ -2161,9 +2084,10 @@ def check_trussness(G, u, v, truss):
     self-loops and duplicates dropped) once, ``u < v``, sorted by ``(u, v)``;
     ``truss[i]`` must be the largest ``k`` whose ``k``-truss (the largest
     subgraph whose every edge lies in ``k - 2`` of its triangles) holds the
-    edge.  The reference lists the triangles (over the edges oriented by
-    degree) and peels the edges level by level, a triangle dying with its
-    first edge.
+    edge.  The reference counts each edge's triangles by merging sorted rows
+    and peels the edges level by level, a queue per level, each triangle
+    found again (a binary search) when its first edge leaves; compiled loops
+    of the checkers' own (:mod:`la_graph._verify_kernels`).
 
     Parameters
     ----------
@@ -2188,7 +2112,7 @@ def check_trussness(G, u, v, truss):
     la_graph.exceptions.VerificationError: truss[3] of edge (2, 3) = 3 but its trussness is 2
     """
     V.check_graph(G)
-    eu, ev = _canonical_edges(G)
+    eu, ev, ref = _trussness_reference(G)
     m = eu.size
     u, v, truss = (_int_array(x, name, (m,)) for x, name in ((u, "u"), (v, "v"), (truss, "truss")))
     bad = np.flatnonzero((u != eu) | (v != ev))
@@ -2196,11 +2120,26 @@ def check_trussness(G, u, v, truss):
         i = int(bad[0])
         _fail(f"edge {i} is ({int(u[i])}, {int(v[i])}) but the graph's edge {i} (u < v, sorted) is "
               f"({int(eu[i])}, {int(ev[i])})")
-    ref = _truss_reference(m, _triangles_by_edge(G.n, eu, ev))
     bad = np.flatnonzero(truss != ref)
     if bad.size:
         i = int(bad[0])
         _fail(f"truss[{i}] of edge ({int(eu[i])}, {int(ev[i])}) = {int(truss[i])} but its trussness is {int(ref[i])}")
+
+
+def _trussness_reference(G):
+    """``(eu, ev, truss)``: the simple undirected graph's edges (``u < v``, sorted) and their trussness, by a
+    compiled peeling of its own (:func:`la_graph._verify_kernels.truss_numbers`: supports by merging sorted
+    rows, then a queue per level)."""
+    from ._verify_kernels import truss_numbers, truss_supports
+
+    S = _simple_undirected(G)
+    S.sort_indices()
+    indptr, indices = S.indptr.astype(np.int64), S.indices.astype(np.int64)
+    rows = np.repeat(np.arange(G.n, dtype=np.int64), np.diff(indptr))
+    up = rows < indices
+    eu, ev = rows[up], indices[up]                    # row-major: sorted by (u, v)
+    eid, sup, _ = truss_supports(indptr, indices, eu, ev)
+    return eu, ev, truss_numbers(indptr, indices, eu, ev, eid, sup)
 
 
 def _check_ids(vertices, want, what):
@@ -2310,8 +2249,7 @@ def check_k_truss(G, k, H, vertices):
     la_graph.exceptions.VerificationError: vertex 3 is in the 3-truss but should not be
     """
     V.check_graph(G)
-    eu, ev = _canonical_edges(G)
-    ref = _truss_reference(eu.size, _triangles_by_edge(G.n, eu, ev))
+    eu, ev, ref = _trussness_reference(G)
     inside = ref >= k
     ids = _check_ids(vertices, np.unique(np.concatenate([eu[inside], ev[inside]])), f"the {k}-truss")
     if H.directed:
