@@ -211,6 +211,34 @@ def test_single_source_shortest_path_length(seed, directed):
 
 
 @needs("bfs")
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_order_on_a_deep_graph_with_loops_and_labels(directed):
+    # many levels, self-loops, labels not in node order: NetworkX's visiting order from its adjacency order
+    R = nx.gnm_random_graph(400, 700, seed=5, directed=directed)
+    R.add_edges_from((v, v) for v in range(0, 400, 7))
+    G = nx.relabel_nodes(R, {v: f"n{(v * 37) % 400}" for v in R})
+    for s in list(G)[::50]:
+        got = nx.single_source_shortest_path_length(G, s, backend=B)
+        assert list(got.items()) == list(nx.single_source_shortest_path_length(G, s).items())
+        assert list(nx.bfs_edges(G, s, backend=B)) == list(nx.bfs_edges(G, s))
+        assert nx.single_source_shortest_path(G, s, backend=B) == nx.single_source_shortest_path(G, s)
+
+
+def test_should_run_leaves_cheap_calls_on_unconverted_graphs_to_networkx():
+    G = nx.path_graph(6)
+    assert isinstance(nx_backend.should_run("has_path", (G, 0, 5), {}), str)
+    assert isinstance(nx_backend.should_run("shortest_path", (G, 0, 5), {}), str)
+    assert nx_backend.should_run("shortest_path", (G, 0), {}) is True      # one source: a whole search
+    assert nx_backend.should_run("pagerank", (G,), {}) is True
+    assert nx_backend.should_run("has_path", (convert_from_nx(G), 0, 5), {}) is True
+    with nx.config.backend_priority(algos=[B]):
+        assert nx.has_path(G, 0, 5) and not G.__networkx_cache__.get("backends", {}).get(B)
+        assert nx.single_source_shortest_path_length(G, 0) == {v: v for v in range(6)}
+        assert G.__networkx_cache__["backends"][B]               # converted now: la_graph runs the cheap ones too
+        assert nx_backend.should_run("has_path", (G, 0, 5), {}) is True
+
+
+@needs("bfs")
 def test_bfs_errors_and_declines():
     G = nx.path_graph(3)
     with pytest.raises(nx.NetworkXError, match="not in the graph"):
