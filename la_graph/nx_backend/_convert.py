@@ -3,6 +3,7 @@ converters."""
 
 from __future__ import annotations
 
+from collections import deque
 from operator import eq, itemgetter, methodcaller
 
 import networkx as nx
@@ -273,13 +274,21 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
         raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
     nodes = list(graph)
     keep_data = bool(preserve_edge_attrs or edge_attrs)
-    keys, datas, ends = [], [] if keep_data else None, []
-    for nbrs in graph._adj.values():            # C-speed extends; len() of a filtered view may not count
-        keys.extend(nbrs)
+    adj = graph._adj
+    keys, datas = [], [] if keep_data else None
+    if type(adj) is dict:                       # a graph's own adjacency: the loops run in C
+        deg = np.fromiter(map(len, adj.values()), np.int64, len(adj))
+        deque(map(keys.extend, adj.values()), maxlen=0)
         if keep_data:
-            datas.extend(nbrs.values())
-        ends.append(len(keys))
-    deg = np.diff(np.array([0] + ends, dtype=np.int64))
+            deque(map(datas.extend, map(methodcaller("values"), adj.values())), maxlen=0)
+    else:                                       # a view: len() of a filtered neighbourhood may not count it
+        ends = []
+        for nbrs in adj.values():
+            keys.extend(nbrs)
+            if keep_data:
+                datas.extend(nbrs.values())
+            ends.append(len(keys))
+        deg = np.diff(np.array([0] + ends, dtype=np.int64))
     src = np.repeat(np.arange(len(nodes), dtype=np.int64), deg)
     index = {v: i for i, v in enumerate(nodes)}
     if all(map(eq, nodes, range(len(nodes)))):     # labels 0..n-1 in order: no lookups needed
