@@ -13,7 +13,7 @@ import networkx as nx
 import numpy as np
 
 from ..graph import Graph
-from ._convert import _EXACT_INT
+from ._convert import _EXACT_INT, _pick
 from ._utils import _alg, _engine, declines
 
 __all__ = ["minimum_spanning_edges", "minimum_spanning_tree", "maximum_spanning_edges", "maximum_spanning_tree"]
@@ -36,6 +36,16 @@ def _kruskal(G, weight, ignore_nan, minimum=True):
         e = np.array(e, dtype=np.int64)
     else:
         e, keys = first, None
+        held = _held_weights(G, weight)
+        if held is not None:                    # finite weights read once per graph: the forest of their ranks
+            key = ("kruskal", weight, minimum)
+            if key not in G._cache:
+                G._cache[key] = _rank_forest(G, e, held, minimum)
+            order, F = G._cache[key]
+            chosen = _forest(F, order)
+            picked = first[chosen]
+            none = [None] * picked.size
+            return list(zip(picked.tolist(), none, _pick(data, picked) if data is not None else none))
         ds = [data[i] for i in first.tolist()] if data is not None else None
     if ds is not None:
         w = np.array(list(map(methodcaller("get", weight, 1), ds)) if weight is not None else [1] * len(ds))
@@ -58,15 +68,36 @@ def _kruskal(G, weight, ignore_nan, minimum=True):
         return []
     if w.dtype.kind in "iub" and int(np.abs(w).max()) > _EXACT_INT:
         raise NotImplementedError(f"integer weights beyond 2**53 in {weight!r} are not exact in float64")
-    w = w.astype(np.float64)
+    order, F = _rank_forest(G, e, w.astype(np.float64), minimum)
+    chosen = _forest(F, order).tolist()
+    return [(int(e[j]), keys[j] if keys else None, ds[j] if ds is not None else None) for j in chosen]
+
+
+def _held_weights(G, weight):
+    """The edges' weights as :meth:`LaGraphNX.weights` holds them (read once per graph), or None where they
+    cannot be held (NaN, infinite, not numbers: NetworkX's NaN rules then apply to the values themselves)."""
+    if weight is None:
+        return np.ones(G._edges.size)
+    try:
+        return G.weights(weight)
+    except NotImplementedError:
+        return None
+
+
+def _rank_forest(G, e, w, minimum):
+    """Kruskal's order of the edges ``e`` (NetworkX's stable sort by ``w``) and the graph of their ranks."""
     order = np.argsort(w if minimum else -w, kind="stable")           # NetworkX's sorted(): stable
     rank = np.empty(w.size, np.float64)
     rank[order] = np.arange(1, w.size + 1)
     # distinct weights (the ranks): the minimum spanning forest is unique and is Kruskal's
-    F = Graph.from_edges(src[e], dst[e], rank, n=len(G), directed=False)
+    return order, Graph.from_edges(G._src[e], G._dst[e], rank, n=len(G), directed=False)
+
+
+def _forest(F, order):
+    """Positions (into ``order``'s edges) of the minimum spanning forest of the rank graph ``F``, in Kruskal's
+    order."""
     msf = _alg("minimum_spanning_forest")(F, engine=_engine())
-    chosen = order[np.sort(np.asarray(msf.weight, dtype=np.float64)).astype(np.int64) - 1].tolist()
-    return [(int(e[j]), keys[j] if keys else None, ds[j] if ds is not None else None) for j in chosen]
+    return order[np.sort(np.asarray(msf.weight, dtype=np.float64)).astype(np.int64) - 1]
 
 
 def _spanning_edges(G, algorithm, weight, keys, data, ignore_nan, minimum):
