@@ -11,7 +11,7 @@ import numpy as np
 import la_graph
 
 from ..graph import Graph
-from ._convert import _pyval
+from ._convert import _pick, _pyval
 
 #: NetworkX name -> ``why(arguments)``: None where la_graph gives NetworkX's answer for the call's bound
 #: arguments, else why not, naming the argument (``can_run`` reports it; NetworkX then runs its own code)
@@ -202,7 +202,16 @@ def _nx_subgraph(G, keep_node, keep_entry):
         H.add_nodes_from((lab[i], dict(G._node_data[i])) for i in ids)
     else:
         H.add_nodes_from(lab[i] for i in ids)
-    if G._edge_data is not None:                        # every entry, as NetworkX's copy() adds them
+    if not G._multigraph and type(H._adj) is dict and type(H._node) is dict:
+        e = G._edges[keep_entry[G._edges]]              # the edges, as NetworkX's copy() first adds each
+        if G._edge_data is not None:
+            datas = list(map(dict, _pick(G._edge_data, e))) if e.size > 1 else [dict(G._edge_data[i]) for i in e]
+        else:
+            at = np.flatnonzero(keep_entry[G._edges]).tolist()
+            attrs = list(G._weights.items())
+            datas = [{a: _pyval(w[i], G._int_weights[a]) for a, w in attrs} for i in at]
+        _add_edges_in_order(H, G.labels, G._src[e], G._dst[e], datas)
+    elif G._edge_data is not None:                      # every entry, as NetworkX's copy() adds them
         ent = np.flatnonzero(keep_entry).tolist()
         src, dst = G._src[ent].tolist(), G._dst[ent].tolist()
         datas = map(G._edge_data.__getitem__, ent)
@@ -219,6 +228,28 @@ def _nx_subgraph(G, keep_node, keep_entry):
         for i, (u, v) in zip(at.tolist(), zip(G._src[e].tolist(), G._dst[e].tolist())):
             H.add_edge(lab[u], lab[v], **{a: _pyval(w[i], G._int_weights[a]) for a, w in attrs})
     return H
+
+
+def _add_edges_in_order(H, labels, u, v, datas):
+    """Add the edges ``(u[i], v[i])`` (vertex ids) with data ``datas[i]`` to the new graph ``H`` (its nodes
+    added), as ``H.add_edges_from`` would, written straight into its adjacency dicts: each node's neighbours in
+    the order of the edges that first name them (an undirected edge once, one data dict for both ends)."""
+    pos = np.arange(u.size)
+    if H.is_directed():
+        sides = ((H._succ, u, v, pos), (H._pred, v, u, pos))
+    else:
+        loop = u == v
+        sides = ((H._adj, np.concatenate([u, v[~loop]]), np.concatenate([v, u[~loop]]),
+                  np.concatenate([pos, pos[~loop]])),)
+    for adj, a, b, at in sides:
+        o = np.lexsort((at, a))                         # by node, then in the edges' order
+        a = a[o]
+        cuts = np.flatnonzero(np.diff(a)) + 1
+        starts, ends = np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [a.size]]).tolist()
+        keys = labels[b[o]].tolist()
+        vals = [datas[i] for i in at[o].tolist()]
+        for x, lo, hi in zip(labels[a[starts]].tolist() if a.size else [], starts, ends):
+            adj[x].update(zip(keys[lo:hi], vals[lo:hi]))
 
 
 def _induced(G, ids):
