@@ -9,17 +9,19 @@ CSR order; :func:`edge_ids` writes it at both of the edge's entries.
   marked with their edge numbers, and every later neighbour's own later
   neighbours that are marked close a triangle, counted at its three edges:
   O(m^1.5).
-* ``truss_levels`` and ``truss_peel``: Wang & Cheng's (2012) peeling, the
-  edge analogue of Batagelj & Zaversnik's core numbers.  The edges sit in an
-  array sorted by support, with each support's block start; the edge of least
-  support leaves with trussness ``support + 2``, and each triangle it closes
-  with two edges still there costs those edges one support each -- those of
-  higher support move one block down.  The triangles of an edge ``{u, v}``
-  are found by looking each neighbour of its end of smaller degree up in the
-  other end's sorted row (a galloping search: the rows are sorted, so the
-  lookups only move forward).  ``truss_peel`` stops at the
-  first edge of support ``k - 2`` or more: the edges left are the ``k``-truss,
-  their supports counted within it.
+* ``truss_levels`` and ``truss_peel``: the peeling of Wang & Cheng (2012),
+  level by level as in PKT (Kabir & Madduri 2017): at level ``s`` (the least
+  support left) a queue takes the edges of support ``s``; each leaves with
+  trussness ``s + 2``, and each triangle it closes with two edges still
+  there costs those edges one support each, down to ``s`` at most (one
+  reaching ``s`` joins the queue).  A level's edges are found by one
+  sequential pass; a lost triangle costs one read of a support, where
+  buckets kept sorted cost several random reads.  The triangles of an edge
+  ``{u, v}`` are found by looking each live neighbour ``w`` of its end of
+  fewer live neighbours up in a hash table of the edges (``{v, w}``: one
+  probe, where a search of a hub's row would miss the cache at every step).
+  ``truss_peel`` stops at level ``k - 2``: the edges left are the
+  ``k``-truss, their supports counted within it.
 
 Both run as calls of bounded work (``_common._drive``).
 """
@@ -107,84 +109,88 @@ def supports(optr, oind, oeid, mark, sup, at, work):
     return -1
 
 
-@numba.njit(cache=True, nogil=True)
-def buckets(sup, order, pos, start):
-    """The edges sorted by support (a counting sort): ``order``, each edge's place ``pos``, and ``start[s]``
-    where support ``s``'s block begins (``start`` has room for the largest support + 2)."""
-    for e in range(sup.size):
-        start[sup[e] + 1] += 1
-    for s in range(1, start.size):
-        start[s] += start[s - 1]
-    fill = start.copy()
-    for e in range(sup.size):
-        pos[e] = fill[sup[e]]
-        order[pos[e]] = e
-        fill[sup[e]] += 1
-
-
 @numba.njit(inline="always")
-def _gallop(indices, lo, hi, x):
-    """The first place of ``indices[lo:hi]`` (sorted) whose value is ``x`` or more (``hi`` if none): steps of
-    1, 2, 4, ... from ``lo``, then a binary search in the last step -- the cost is the log of the distance,
-    so a sorted run of lookups costs a merge of the two rows at most."""
-    if lo >= hi or indices[lo] >= x:
-        return lo
-    step = 1
-    below = lo                        # indices[below] < x
-    while lo + step < hi and indices[lo + step] < x:
-        below = lo + step
-        step <<= 1
-    top = min(lo + step, hi)          # indices[top] >= x, or top is hi
-    lo = below + 1
-    while lo < top:
-        mid = (lo + top) >> 1
-        if indices[mid] < x:
-            lo = mid + 1
-        else:
-            top = mid
-    return lo
-
-
-@numba.njit(inline="always")
-def _drop(f, s, sup, order, pos, start):
-    """Edge ``f`` loses a triangle if its support is above ``s`` (the level): one block down, to its front."""
-    sf = sup[f]
-    if sf > s:
-        pw = start[sf]                  # the first edge of f's block changes place with f
-        g = order[pw]
-        if g != f:
-            pf = pos[f]
-            order[pf] = g
-            pos[g] = pf
-            order[pw] = f
-            pos[f] = pw
-        start[sf] += 1
-        sup[f] = sf - 1
+def _slot(key, mask):
+    """Where ``key`` starts its probe in a table of ``mask + 1`` slots (a splitmix finaliser of the key)."""
+    x = np.uint64(key)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    x = x ^ (x >> np.uint64(31))
+    return np.int64(x & np.uint64(mask))
 
 
 @numba.njit(cache=True, nogil=True)
-def peel(indptr, end, indices, eid, eu, ev, sup, order, pos, start, gone, stop, at, work):
-    """Remove the edges in the order of ``order`` from place ``at`` on while their support is below ``stop``.
+def edge_table(eu, ev, n, table):
+    """Into ``table`` (slots of ``(key, edge)``, a power of two of them, keys -1) every edge under the key
+    ``u * n + v``: open addressing, linear probing."""
+    mask = table.shape[0] - 1
+    for e in range(eu.size):
+        key = eu[e] * n + ev[e]
+        i = _slot(key, mask)
+        while table[i, 0] >= 0:
+            i = (i + 1) & mask
+        table[i, 0] = key
+        table[i, 1] = e
 
-    An edge leaves with its support as it stands (its trussness less 2); each triangle it closes with two
-    edges not gone costs those one support when theirs is higher (:func:`_drop`).  Row ``u`` is
-    ``indices[indptr[u]:end[u]]`` (with ``eid``): the row scanned is compacted as it is read, gone entries
-    dropped and the order kept, so that the other end's row stays sorted for its galloping search and a hub
-    whose edges left is cheap to scan.  Returns the place to resume at, or -1 (every edge gone, or the next
-    one's support is ``stop`` or more).
-    """
-    m = sup.size
-    done = 0
-    for i in range(at, m):
-        e = order[i]
-        s = sup[e]
-        if s >= stop:
+
+@numba.njit(inline="always")
+def _edge(table, a, b, n):
+    """The number of the edge ``{a, b}``, or -1: one probe of the table, a cache line, as a rule."""
+    key = a * n + b if a < b else b * n + a
+    mask = table.shape[0] - 1
+    i = _slot(key, mask)
+    while True:
+        k = table[i, 0]
+        if k == key:
+            return table[i, 1]
+        if k < 0:
             return -1
+        i = (i + 1) & mask
+
+
+@numba.njit(cache=True, nogil=True)
+def least(sup, gone):
+    """The least support of an edge not gone, or -1 when every edge is gone."""
+    low = -1
+    for e in range(sup.size):
+        if not gone[e] and (low < 0 or sup[e] < low):
+            low = sup[e]
+    return low
+
+
+@numba.njit(cache=True, nogil=True)
+def level_edges(sup, gone, s, queue):
+    """Into ``queue`` the edges not gone of support ``s`` (none has less); returns how many."""
+    t = 0
+    for e in range(sup.size):
+        if not gone[e] and sup[e] == s:
+            queue[t] = e
+            t += 1
+    return t
+
+
+@numba.njit(cache=True, nogil=True)
+def peel_level(indptr, end, indices, eid, eu, ev, table, sup, gone, queue, tail, s, at, work):
+    """Remove the edges ``queue[at:tail[0]]`` of level ``s`` (support ``s``, trussness ``s + 2``), and those
+    that fall to ``s`` meanwhile, queued behind them.
+
+    Each triangle an edge closes with two edges not gone costs those one support when theirs is above
+    ``s`` (one reaching ``s`` is queued); one already at ``s`` leaves at this level anyway.  The triangles
+    of ``{a, b}``: each live neighbour ``w`` of the end of fewer live neighbours, ``{b, w}`` looked up in
+    the edge table.  Row ``u`` is ``indices[indptr[u]:end[u]]`` (with ``eid``), compacted as it is
+    scanned (gone entries dropped), so that a hub whose edges left is cheap to scan.  Returns the place to
+    resume at, or -1 once the queue is empty.
+    """
+    n = indptr.size - 1
+    done = 0
+    i = at
+    while i < tail[0]:
+        e = queue[i]
+        i += 1
         gone[e] = True
         a, b = eu[e], ev[e]
         if end[a] - indptr[a] > end[b] - indptr[b]:
             a, b = b, a
-        blo, bhi = indptr[b], end[b]
         j = indptr[a]
         for p in range(indptr[a], end[a]):
             e1 = eid[p]
@@ -194,20 +200,23 @@ def peel(indptr, end, indices, eid, eu, ev, sup, order, pos, start, gone, stop, 
             indices[j] = w
             eid[j] = e1
             j += 1
-            blo = _gallop(indices, blo, bhi, w)       # a's row is sorted: the places in b's only grow
-            if blo == bhi:
-                continue                              # (the rest of a's row is still compacted)
-            if indices[blo] != w:
+            e2 = _edge(table, b, np.int64(w), n)
+            if e2 < 0 or gone[e2]:
                 continue
-            e2 = eid[blo]
-            if gone[e2]:
-                continue
-            _drop(e1, s, sup, order, pos, start)
-            _drop(e2, s, sup, order, pos, start)
+            if sup[e1] > s:
+                sup[e1] -= 1
+                if sup[e1] == s:
+                    queue[tail[0]] = e1
+                    tail[0] += 1
+            if sup[e2] > s:
+                sup[e2] -= 1
+                if sup[e2] == s:
+                    queue[tail[0]] = e2
+                    tail[0] += 1
         done += end[a] - indptr[a] + 1
         end[a] = j
-        if done >= work and i + 1 < m:
-            return i + 1
+        if done >= work and i < tail[0]:
+            return i
     return -1
 
 
@@ -274,13 +283,16 @@ def _peeled(S, stop):
         raise Declined("the truss peeling takes a symmetric support matrix without self-loops")
     sup = np.empty(eu.size, np.int64)
     sup[eid] = values
-    order, pos = np.empty(eu.size, np.int64), np.empty(eu.size, np.int64)
-    start = np.zeros(int(sup.max(initial=0)) + 2, np.int64)
-    buckets(sup, order, pos, start)
     gone = np.zeros(eu.size, np.bool_)
-    # the peeling compacts its own copy of the rows; indices and eid stay S's
-    _drive(peel, indptr, indptr[1:].copy(), indices.copy(), eid.copy(), eu, ev, sup, order, pos, start, gone,
-           stop)
+    table = np.full((1 << max(1, int(2 * eu.size).bit_length()), 2), -1, np.int64)   # at most half full
+    edge_table(eu, ev, nrows, table)
+    end, rows, ids = indptr[1:].copy(), indices.copy(), eid.copy()   # compacted by the peeling; S's stay
+    queue, tail = np.empty(eu.size, np.int64), np.zeros(1, np.int64)
+    s = least(sup, gone)
+    while 0 <= s < stop:          # a level a pass: its edges, then those that fall to it
+        tail[0] = level_edges(sup, gone, s, queue)
+        _drive(peel_level, indptr, end, rows, ids, eu, ev, table, sup, gone, queue, tail, s)
+        s = least(sup, gone)
     return indptr, indices, eid, sup, gone
 
 
