@@ -117,17 +117,15 @@ class LaGraphNX:
     def index(self):
         """``{label: vertex id}``."""
         if "index" not in self._cache:
-            self._cache["index"] = {v: i for i, v in enumerate(self.nodes)}
+            self._cache["index"] = dict(zip(self.nodes, range(len(self.nodes))))
         return self._cache["index"]
 
     @property
     def labels(self):
         """The node labels as a numpy object array (``labels[i]`` is vertex ``i``)."""
         if "labels" not in self._cache:
-            a = np.empty(len(self.nodes), dtype=object)
-            for i, v in enumerate(self.nodes):   # element-wise: tuples stay tuples
-                a[i] = v
-            self._cache["labels"] = a
+            # element by element (fromiter): tuples stay tuples, not rows of a 2-D array
+            self._cache["labels"] = np.fromiter(self.nodes, dtype=object, count=len(self.nodes))
         return self._cache["labels"]
 
     def weights(self, weight, default=1):
@@ -290,7 +288,7 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
             ends.append(len(keys))
         deg = np.diff(np.array([0] + ends, dtype=np.int64))
     src = np.repeat(np.arange(len(nodes), dtype=np.int64), deg)
-    index = {v: i for i, v in enumerate(nodes)}
+    index = dict(zip(nodes, range(len(nodes))))
     if all(map(eq, nodes, range(len(nodes)))):     # labels 0..n-1 in order: no lookups needed
         dst = np.fromiter(keys, np.int64, len(keys))
     else:
