@@ -402,11 +402,13 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
         if source not in G:
             raise nx.NodeNotFound(f"Node {source} not found in graph")
         return 0
-    dist, _ = _bellman_ford(G, source, weight, False)
-    try:
-        return dist[target]
-    except (KeyError, TypeError) as err:
-        raise nx.NetworkXNoPath(f"node {target} not reachable from {source}") from err
+    if source not in G:
+        raise nx.NodeNotFound(f"Source {source} not in G")
+    d, _ = _search(G, [G.index[source]], weight, negative=True)
+    t = G.index.get(target) if target in G else None      # one distance read, not the dict of every node's
+    if t is None or not np.isfinite(d[t]):
+        raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
+    return _dist_values(d[t:t + 1], G.int_weights(weight))[0]
 
 
 def single_source_bellman_ford(G, source, target=None, weight="weight"):
