@@ -20,8 +20,8 @@ four ways, per call:
 
 The time of a way is the median of ``--repeat`` runs after a warm-up call (the
 backends' compiled kernels are loaded then; NetworkX's own runs have none),
-fewer where a run passes ``--budget`` seconds (one run then); generators are drained
-(``list``).  Answers are not compared here: tests/test_nx_backend.py compares
+fewer where a run passes ``--budget`` seconds (one run then); results are read as their user reads them: generators drained
+(``list``), lazy mappings (graphblas-algorithms' ``NodeMap``) read into a dict.  Answers are not compared here: tests/test_nx_backend.py compares
 every dispatched function with NetworkX.  A way that raises is recorded with
 its error (graphblas-algorithms' ``NotImplementedError`` for options it lacks).
 
@@ -42,6 +42,7 @@ import platform
 import statistics
 import time
 import warnings
+from collections.abc import Iterator, Mapping
 
 import networkx as nx
 
@@ -116,9 +117,23 @@ def _timed(fn, repeat, budget):
     return statistics.median(times)
 
 
+def _materialize(result):
+    """A result as its user reads it: a lazy mapping (graphblas-algorithms' ``NodeMap``) read into a dict,
+    generators into lists, tuples item by item."""
+    if isinstance(result, tuple):
+        return tuple(map(_materialize, result))
+    if isinstance(result, Mapping) and type(result) is not dict:
+        return dict(result)
+    if isinstance(result, Iterator):
+        return list(result)
+    return result
+
+
 def _way(G, call, backend, cached, repeat, budget):
     """Seconds of one way (``None`` and the error where it raises)."""
     kw = {"backend": backend}
+    plain = call
+    call = lambda G, **kw: _materialize(plain(G, **kw))     # noqa: E731
     nx.config.cache_converted_graphs = cached
     G.__networkx_cache__.clear()
     try:
