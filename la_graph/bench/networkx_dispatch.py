@@ -20,10 +20,12 @@ four ways, per call:
 
 The time of a way is the median of ``--repeat`` runs after a warm-up call (the
 backends' compiled kernels are loaded then; NetworkX's own runs have none),
-fewer where a run passes ``--budget`` seconds (one run then); results are read as their user reads them: generators drained
-(``list``), lazy mappings (graphblas-algorithms' ``NodeMap``) read into a dict.  Answers are not compared here: tests/test_nx_backend.py compares
-every dispatched function with NetworkX.  A way that raises is recorded with
-its error (graphblas-algorithms' ``NotImplementedError`` for options it lacks).
+fewer where a run passes ``--budget`` seconds (one run then); results are read
+as their user reads them: generators drained (``list``), lazy mappings
+(graphblas-algorithms' ``NodeMap``) read into a dict.  Answers are not compared
+here: tests/test_nx_backend.py compares every dispatched function with NetworkX.
+A way that raises is recorded with its error (graphblas-algorithms'
+``NotImplementedError`` for options it lacks).
 
 Printed: one markdown table per graph, milliseconds, with la_graph's speed-up
 over NetworkX uncached and cached.  ``--out`` writes the JSON record (the
