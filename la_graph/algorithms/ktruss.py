@@ -32,9 +32,9 @@ vertices: at level ``k`` the edges of support below ``k - 1`` are not in the
 are skipped (``k = max(k, min(S) + 2)``).
 
 Steps an engine may fuse: ``edge_support``, ``truss_peel`` (the ``k``-truss)
-and ``truss_levels`` (every level; the CPU engine runs the bucket peeling of
-Wang & Cheng 2012, edges kept sorted by support as Batagelj & Zaversnik keep
-vertices sorted by degree, with the same trussness).
+and ``truss_levels`` (every level; the CPU engine runs the edge peeling of
+Wang & Cheng 2012 one edge at a time, level by level, with the same
+trussness).
 """
 
 from __future__ import annotations
