@@ -2129,17 +2129,36 @@ def check_trussness(G, u, v, truss):
 def _trussness_reference(G):
     """``(eu, ev, truss)``: the simple undirected graph's edges (``u < v``, sorted) and their trussness, by a
     compiled peeling of its own (:func:`la_graph._verify_kernels.truss_numbers`: supports by merging sorted
-    rows, then a queue per level)."""
+    rows, then a queue per level).
+
+    The vertices are renumbered by ascending degree first, so that each edge's merge above its upper end
+    reads the rows of vertices of higher degree only (no row longer than ``sqrt(2 m)``): in the first
+    numbering the edges into a hub each read the hub's long row.
+    """
     from ._verify_kernels import truss_numbers, truss_supports
 
     S = _simple_undirected(G)
-    S.sort_indices()
-    indptr, indices = S.indptr.astype(np.int64), S.indices.astype(np.int64)
-    rows = np.repeat(np.arange(G.n, dtype=np.int64), np.diff(indptr))
+    n = G.n
+    deg = np.diff(S.indptr)
+    perm = np.lexsort((np.arange(n), deg))              # new id i is old vertex perm[i]
+    rank = np.empty(n, np.int64)
+    rank[perm] = np.arange(n)
+    R = sp.csr_array(S[perm][:, perm])
+    R.sort_indices()
+    indptr, indices = R.indptr.astype(np.int64), R.indices.astype(np.int64)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
     up = rows < indices
-    eu, ev = rows[up], indices[up]                    # row-major: sorted by (u, v)
-    eid, sup, _ = truss_supports(indptr, indices, eu, ev)
-    return eu, ev, truss_numbers(indptr, indices, eu, ev, eid, sup)
+    ru, rv = rows[up], indices[up]                      # row-major: sorted by (u, v), new ids
+    eid, sup, _ = truss_supports(indptr, indices, ru, rv)
+    truss = truss_numbers(indptr, indices, ru, rv, eid, sup)
+    C = S.tocoo()
+    up = C.row < C.col
+    eu, ev = C.row[up].astype(np.int64), C.col[up].astype(np.int64)
+    order = np.lexsort((ev, eu))
+    eu, ev = eu[order], ev[order]
+    a, b = rank[eu], rank[ev]
+    at = np.searchsorted(ru * n + rv, np.minimum(a, b) * n + np.maximum(a, b))
+    return eu, ev, truss[at]
 
 
 def _check_ids(vertices, want, what):
