@@ -67,7 +67,7 @@ LATENCY_BOUND = {
     "core_peel": ("core_number", "one per vertex-removal round"),
     "floyd_warshall": ("apsp", "one per pivot vertex"),
     # k_truss and trussness both start with edge_support; their peeling rounds come after it
-    **dict.fromkeys(("edge_support", "truss_peel"), ("k-truss", "one per edge-peeling round")),
+    **dict.fromkeys(("edge_support", "truss_peel", "truss_levels"), ("k-truss", "one per edge-peeling round")),
     "color_classes": ("coloring", "one per independent-set round of each colour"),
     "louvain_move": ("louvain", "several per local-moving round of each level"),
     "leiden_refine": ("leiden", "several per refinement round of each level"),
