@@ -135,7 +135,10 @@ def _way(G, call, backend, cached, repeat, budget):
     """Seconds of one way (``None`` and the error where it raises)."""
     kw = {"backend": backend}
     plain = call
-    call = lambda G, **kw: _materialize(plain(G, **kw))     # noqa: E731
+
+    def call(G, **kw):
+        return _materialize(plain(G, **kw))
+
     nx.config.cache_converted_graphs = cached
     G.__networkx_cache__.clear()
     try:
@@ -192,8 +195,8 @@ def table(result):
     lines = []
     for gname, g in result.items():
         lines += [f"{gname} ({g['n']:,} nodes, {g['m']:,} edges), milliseconds:", "",
-                  "| function | NetworkX | la_graph | la_graph cached | graphblas | graphblas cached "
-                  "| la_graph / NetworkX | cached / NetworkX |",
+                  ("| function | NetworkX | la_graph | la_graph cached | graphblas | graphblas cached "
+                   "| la_graph / NetworkX | cached / NetworkX |"),
                   "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for label, r in g["calls"].items():
             lines.append(f"| `{label}` | " + " | ".join(_ms(r[w]) for w, _, _ in WAYS)
@@ -224,7 +227,7 @@ def main(argv=None):
         ap.error(f"unknown graphs or functions: {bad}")
     warnings.filterwarnings("ignore")
     nx.config.warnings_to_ignore.add("cache")
-    started = datetime.datetime.now(datetime.timezone.utc)
+    started = datetime.datetime.now(datetime.UTC)
     result = run(graphs, labels, a.repeat, a.budget, a.ways.split(","))
     print()
     print(table(result))
