@@ -199,14 +199,19 @@ class LaGraphNX:
             self._cache["ptr"] = np.concatenate([[0], np.cumsum(np.bincount(self._src, minlength=n))])
         return self._cache["ptr"]
 
-    def to_networkx(self):
-        """The graph as a NetworkX graph of the original class, with its labels, weights and attributes."""
+    def nodes_only(self):
+        """A NetworkX graph of the original class with the graph's attributes and nodes (and their data), no edges."""
         H = self._nx_class()
         H.graph.update(self.graph)
         if self._node_data is not None:
             H.add_nodes_from(zip(self.nodes, self._node_data))
         else:
             H.add_nodes_from(self.nodes)
+        return H
+
+    def to_networkx(self):
+        """The graph as a NetworkX graph of the original class, with its labels, weights and attributes."""
+        H = self.nodes_only()
         lab, e = self.nodes, self._edges
         src, dst = self._src[e].tolist(), self._dst[e].tolist()
         if self._edge_data is not None:

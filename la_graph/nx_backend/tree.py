@@ -138,12 +138,7 @@ def _spanning_tree(G, weight, algorithm, ignore_nan, minimum):
             raise NotImplementedError(f"algorithm={algorithm!r} with tied weights (or a multigraph) may pick "
                                       "another tree than Kruskal's")
     edges = _spanning_edges(G, algorithm, weight, True, True, ignore_nan, minimum)
-    T = G._nx_class()
-    T.graph.update(G.graph)
-    if G._node_data is not None:
-        T.add_nodes_from(zip(G.nodes, G._node_data))
-    else:
-        T.add_nodes_from(G.nodes)
+    T = G.nodes_only()
     T.add_edges_from(edges)
     return T
 
