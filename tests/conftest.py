@@ -29,6 +29,18 @@ except ImportError:   # the distributed engine's tests skip
     pass
 
 
+def pytest_collection_modifyitems(config, items):
+    """``slow`` tests (minutes: NetworkX's own test modules through the backend, the dask engine's
+    collective products on every operation) run when asked for: ``LA_GRAPH_SLOW=1`` or a ``-m``
+    expression that names ``slow``; the default run (README's command, CI) skips them, saying how."""
+    if os.environ.get("LA_GRAPH_SLOW") or "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with LA_GRAPH_SLOW=1 (or -m slow)")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
+
+
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_call(item):
     """Undo hypothesis' per-call settings wrapper on parametrized tests.

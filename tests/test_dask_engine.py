@@ -223,6 +223,7 @@ def test_collective_plans_pair_up():
             assert sorted(b for pl in plans for b, _, _ in pl["blocks"]) == [(i, j) for i in range(s) for j in range(s)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("grid", [2, 3])
 def test_collective_products_agree(threaded, grid):
     """mxv and vxm as collective tasks (the NCCL path's plan, exchanged through memory here): three

@@ -501,6 +501,7 @@ def test_every_networkx_function_has_networkx_tests():
 _NO_NX_TESTS = {"generic_bfs_edges": "bfs_edges' tests cover the same search"}
 
 
+@pytest.mark.slow
 def test_networkx_own_tests_pass_on_the_backend(engine):
     """NetworkX's test modules for these algorithms, every call dispatched to la_graph (other calls: NetworkX)."""
     if engine.name != "cpu":

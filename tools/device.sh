@@ -30,7 +30,7 @@ cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-$PWD/device-logs}
 mkdir -p "$OUT"
 . tools/gpu-machine.sh || { echo "device.sh: tools/gpu-machine.sh failed (are .whl/ and .data/ carried?)"; exit 1; }
-export PYTHONUNBUFFERED=1
+export PYTHONUNBUFFERED=1 LA_GRAPH_SLOW=1   # the slow tests too: the device has the cores
 
 status=0
 summary=()
