@@ -54,23 +54,29 @@ class DaskEngine(BlockEngine):
         batch them every 2-10 ms otherwise, which puts ~11 ms under every round trip
         (measured on a LocalCluster: 11 ms -> 4 ms per task and result); the algorithms wait
         for a scalar (a frontier's size, a convergence test) once per iteration.
-    exchange : {"auto", "dask", "nccl", "local"}
-        How ``mxv`` and ``vxm`` move vector segments and partial results between workers
-        (:mod:`la_graph.engines.dask.exchange`): ``"dask"`` through Dask's own transfers,
-        ``"nccl"`` over NCCL between GPU workers each on a GPU of its own (one collective
-        task per worker and product), ``"local"`` through memory between the workers of a
-        threaded cluster in one process (for tests).  ``"auto"`` (default): ``"nccl"`` where
-        the workers are GPU workers on distinct GPUs with NCCL, ``"dask"`` otherwise;
-        :attr:`exchange` tells which was taken.
+    exchange : {"auto", "dask", "nccl", "tcp", "local"}
+        How ``mxv`` and ``vxm`` move vector segments and partial results between workers, and
+        :meth:`run` its values (:mod:`la_graph.engines.dask.exchange`): ``"dask"`` through Dask's
+        own transfers (no :meth:`run`), ``"nccl"`` over NCCL between GPU workers each on a GPU of
+        its own (one collective task per worker and product), ``"tcp"`` over a TCP connection
+        between every two CPU workers (processes, on one host or several), ``"local"`` through
+        memory between the workers of a threaded cluster in one process (for tests).
+        ``"auto"`` (default): ``"nccl"`` where the workers are GPU workers on distinct GPUs with
+        NCCL, ``"tcp"`` for several CPU workers that are not all threads of this process (their
+        addresses are not ``inproc://``), ``"dask"`` otherwise; :attr:`exchange` tells which was
+        taken.
     """
 
     def __init__(self, client=None, *, address=None, grid=None, local="cpu", workers=None, seed=0,
                  threads=None, low_latency=True, exchange="auto"):
         check_local(local)
-        if exchange not in ("auto", "dask", "nccl", "local"):
-            raise InvalidArgumentError(f"exchange must be 'auto', 'dask', 'nccl' or 'local', got {exchange!r}")
+        if exchange not in ("auto", "dask", "nccl", "tcp", "local"):
+            raise InvalidArgumentError(f"exchange must be 'auto', 'dask', 'nccl', 'tcp' or 'local', got {exchange!r}")
         if exchange == "nccl" and local != "gpu":
             raise InvalidArgumentError("exchange='nccl' moves GPU-engine vectors: it needs local='gpu'")
+        if exchange == "tcp" and local == "gpu":
+            raise InvalidArgumentError("exchange='tcp' moves host arrays between CPU workers: GPU workers exchange "
+                                       "over NCCL (exchange='nccl') or through Dask")
         if client is not None and not isinstance(client, distributed.Client):
             hint = f"; a scheduler address goes as address={client!r}" if isinstance(client, str) else ""
             raise InvalidArgumentError(f"client must be a distributed.Client, got {type(client).__name__}{hint}")
@@ -131,6 +137,8 @@ class DaskEngine(BlockEngine):
                 _low_latency(self.client)
             self._placement = Placement(workers, s)
             self._layouts = {}
+            if self._exchange is not None and self._exchange[0] == "tcp":     # the last cluster's connections
+                self.client.run(_exchange.abort, self._exchange[1], workers=workers)
             self._start_exchange(workers)
         return self._placement
 
@@ -142,7 +150,10 @@ class DaskEngine(BlockEngine):
         nccl_ok = (self.local == "gpu" and len(workers) > 1 and all(probes[w][2] for w in workers)
                    and None not in gpus and len(set(gpus)) == len(gpus))
         if want == "auto":
-            want = "nccl" if nccl_ok else "dask"
+            # (CPU workers that are all threads of this process keep Dask's transfers: "local" is for tests)
+            threaded = all(w.startswith("inproc://") for w in workers)
+            want = "nccl" if nccl_ok else "tcp" if self.local != "gpu" and len(workers) > 1 and not threaded \
+                else "dask"
         elif want == "nccl" and not nccl_ok and len(workers) > 1:
             raise EngineUnavailable(
                 f"exchange='nccl' needs GPU workers with NCCL, each on a GPU of its own; got {len(workers)} workers "
@@ -152,12 +163,16 @@ class DaskEngine(BlockEngine):
             raise InvalidArgumentError("exchange='local' needs every worker in one process (a threaded cluster)")
         token = _exchange.new_token()
         self._exchange, self._collective = (want, token), {}
-        if want in ("nccl", "local"):
+        if want in ("nccl", "local", "tcp"):
             ranks = {w: r for r, w in enumerate(workers)}
             uid = None
             if want == "nccl":
                 uid = self.client.submit(_exchange.unique_id, self.local, workers=[workers[0]], pure=False).result()
-            self.client.run(_exchange.start, want, token, ranks, uid, workers=workers)
+            elif want == "tcp" and len(workers) > 1:    # each listens; then each connects to those of lower rank
+                where = self.client.run(_exchange.listen, token, ranks, workers=workers)
+                uid = [where[w] for w in workers]
+            if want != "tcp" or uid is not None:
+                self.client.run(_exchange.start, want, token, ranks, uid, workers=workers)
 
     def exchange_stats(self, reset=False):
         """Per worker, the seconds its collective products spent computing and exchanging and the bytes
@@ -180,7 +195,8 @@ class DaskEngine(BlockEngine):
         :class:`~la_graph.Graph` objects among the arguments are rebuilt on each worker; ``fn`` should
         return host values (numpy arrays, results), as the library's algorithms do.
 
-        Needs ``exchange="nccl"`` (GPU workers) or ``"local"`` (a threaded cluster) with several workers.
+        Needs ``exchange="nccl"`` (GPU workers), ``"tcp"`` (CPU worker processes: their default) or
+        ``"local"`` (a threaded cluster) with several workers.
         An error on any worker is raised here (the failing worker's own error, not its peers'); the
         exchange is then started anew.
 
@@ -272,9 +288,12 @@ class DaskEngine(BlockEngine):
         releases any share of a collective still waiting for a peer."""
         workers = list(self._placement.workers) if self._placement is not None else []
         old = self._exchange
+        live = set(self._live_workers()) if old[0] == "tcp" else set(workers)
         try:
-            self.client.run(_exchange.abort, old[1], workers=workers)
+            self.client.run(_exchange.abort, old[1], workers=[w for w in workers if w in live])
         finally:
+            if not set(workers) <= live:
+                self._check_workers()           # a rank's process ended (its peers saw it first): WorkerLost
             self._start_exchange(workers)
 
     def _gather(self, futures):

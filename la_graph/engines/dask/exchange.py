@@ -22,21 +22,27 @@ submitted on every worker (each depends on the worker's previous one): NCCL
 needs the same order of exchanges on every rank.
 
 Backends (:func:`start`): ``"nccl"`` (one communicator over the workers, each on
-a GPU of its own: NCCL refuses two ranks on one GPU), and ``"local"``, a mailbox
-between the workers of a threaded cluster in one process, for tests of the plan
-on machines without GPUs.  Each worker records the seconds it spends computing
+a GPU of its own: NCCL refuses two ranks on one GPU), ``"tcp"`` (a TCP
+connection between every two CPU workers, processes on one host or several:
+:class:`_Tcp`), and ``"local"``, a mailbox between the workers of a threaded
+cluster in one process, for tests of the plan on machines without GPUs.  Each worker records the seconds it spends computing
 and exchanging and the bytes it sends (:func:`stats`).
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
+import pickle
 import queue
+import socket
+import struct
 import threading
 import time
 import uuid
 
+import distributed
 import numpy as np
 from distributed import get_worker
 
@@ -316,6 +322,219 @@ class _Nccl(_Backend):
         return objs
 
 
+
+_GONE = object()          # a "tcp" inbox's end: the peer closed its connection, or the exchange was aborted
+_HANDSHAKE = 40           # a "tcp" connection's first bytes: the exchange's token (32) and the caller's rank (8)
+CONNECT_TIMEOUT = 60.0    # seconds a "tcp" worker waits for its peers to connect
+
+
+class _Tcp(_Backend):
+    """Worker processes, on one host or several: one TCP connection between every two workers.
+
+    Made in two steps, both run on every worker by the client (:func:`listen`, then :func:`start`): each
+    worker listens on its own host, then connects to the workers of lower rank, announcing the token and
+    its rank; connections from higher ranks are accepted by a thread (in a threaded cluster the workers
+    share one event loop, so no step may wait for a peer's).  Each connection has a reader thread that
+    receives whole frames (an int64 length, then the bytes) into fresh numpy buffers and queues them, so a
+    send never waits for its receiver's program to reach the matching receive (two workers sending to each
+    other at once, as the collective products do, cannot block each other) and a frame's bytes land in
+    the array that is handed on, with no copy.
+
+    A peer whose process ends closes its connections: its peers' receives raise :class:`PeerFailed` at
+    once.  :meth:`abort` (the client's, after any error) shuts every connection down, which releases a
+    send or a receive waiting on a stuck peer.
+    """
+
+    def __init__(self, token, rank, p, host):
+        super().__init__(token, rank, p)
+        peers = [q for q in range(p) if q != rank]
+        self.socks, self.inbox = {}, {q: queue.Queue() for q in peers}
+        self.ready, self.locks = {q: threading.Event() for q in peers}, {q: threading.Lock() for q in peers}
+        self.failure = None       # why the connections could not be made (raised by the first use)
+        self.listener = socket.create_server((host, 0), backlog=max(8, p))
+        self.address = (host, self.listener.getsockname()[1])
+        threading.Thread(target=self._accept, args=(p - 1 - rank,), daemon=True,
+                         name=f"la_graph exchange {token[:8]}: accept").start()
+
+    # ---------------------------------------------------------------- connections
+    def connect(self, addresses):
+        """Connect to the workers of lower rank (``addresses[q]`` is worker ``q``'s ``(host, port)``).  Their
+        listeners accept in the kernel's backlog, so this does not wait for their accepting thread."""
+        for q in range(self.rank):
+            try:
+                sock = socket.create_connection(tuple(addresses[q]), timeout=CONNECT_TIMEOUT)
+                sock.sendall(self.token.encode()[:32].ljust(32) + struct.pack("<q", self.rank))
+            except OSError as exc:
+                self._fail(f"worker rank {self.rank} could not connect to rank {q} at {addresses[q]}: {exc}")
+                return
+            self._register(q, sock)
+
+    def _accept(self, count):
+        deadline = time.monotonic() + CONNECT_TIMEOUT
+        try:
+            while count > 0 and not self.aborted:
+                self.listener.settimeout(max(0.01, deadline - time.monotonic()))
+                sock, _ = self.listener.accept()
+                sock.settimeout(CONNECT_TIMEOUT)
+                hello = _read_exact(sock, _HANDSHAKE)
+                q = -1 if hello is None else struct.unpack("<q", bytes(hello[32:]))[0]
+                if hello is None or bytes(hello[:32]).decode().strip() != self.token[:32] or \
+                        q not in self.ready or q < self.rank or self.ready[q].is_set():
+                    sock.close()                        # not a peer of this exchange: ignored
+                    continue
+                self._register(q, sock)
+                count -= 1
+        except OSError as exc:                          # the deadline passed, or the exchange was aborted
+            if not self.aborted:
+                self._fail(f"worker rank {self.rank} waited {CONNECT_TIMEOUT:g} s for its peers of higher rank "
+                           f"to connect: {exc}")
+        finally:
+            self.listener.close()
+
+    def _register(self, q, sock):
+        sock.settimeout(None)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)     # small messages (scalars) go at once
+        self.socks[q] = sock
+        threading.Thread(target=self._read, args=(q, sock), daemon=True,
+                         name=f"la_graph exchange {self.token[:8]}: from rank {q}").start()
+        self.ready[q].set()
+        if self.aborted:                                # aborted while connecting: no socket left open
+            _shut(sock)
+
+    def _fail(self, why):
+        self.failure = why
+        for e in self.ready.values():
+            e.set()
+
+    def _read(self, q, sock):
+        """The reader thread of the connection from worker ``q``: its frames, in order, into its inbox."""
+        box = self.inbox[q]
+        try:
+            while True:
+                head = _read_exact(sock, 8)
+                if head is None:
+                    break
+                n = struct.unpack("<q", bytes(head))[0]
+                frame = np.empty(n, np.uint8)
+                if n and _read_into(sock, memoryview(frame)) < n:
+                    break
+                box.put(frame)
+        except OSError:
+            pass
+        box.put(_GONE)
+
+    def _peer(self, q):
+        """The socket to worker ``q``, once connected."""
+        deadline = time.monotonic() + CONNECT_TIMEOUT
+        while not self.ready[q].wait(0.1):
+            if self.aborted or time.monotonic() > deadline:
+                break
+        sock = self.socks.get(q)
+        if self.aborted:
+            raise PeerFailed("the exchange was aborted (a worker failed)")
+        if sock is None:
+            raise PeerFailed(self.failure or f"worker rank {q} did not connect within {CONNECT_TIMEOUT:g} s")
+        return sock
+
+    # ---------------------------------------------------------------- frames
+    def send_frame(self, q, frame):
+        """Send the flat uint8 array ``frame`` to worker ``q`` (as it is: no copy)."""
+        sock = self._peer(q)
+        head = struct.pack("<q", frame.nbytes)
+        try:
+            with self.locks[q]:
+                if frame.nbytes <= 65536:               # one packet for the small ones
+                    sock.sendall(head + frame.tobytes())
+                else:
+                    sock.sendall(head)
+                    sock.sendall(memoryview(frame))
+        except OSError as exc:
+            raise PeerFailed(f"worker rank {q} is gone ({'the exchange was aborted' if self.aborted else exc})") \
+                from None
+        self.sent += frame.nbytes
+
+    def recv_frame(self, q):
+        """The next frame from worker ``q`` (a fresh uint8 array)."""
+        self._peer(q)
+        box = self.inbox[q]
+        while True:
+            try:
+                frame = box.get(timeout=0.1)
+                break
+            except queue.Empty:
+                if self.aborted:
+                    raise PeerFailed(f"worker rank {q} sent nothing (aborted)") from None
+        if frame is _GONE:
+            box.put(_GONE)                              # (every later receive from it fails alike)
+            raise PeerFailed(f"worker rank {q} closed its connection: its process ended, or the exchange was "
+                             f"aborted" + (" (aborted)" if self.aborted else ""))
+        return frame
+
+    def send_object(self, q, obj):
+        """``obj`` to worker ``q``: its pickle, then its arrays' buffers raw (pickle protocol 5)."""
+        buffers = []
+        data = pickle.dumps(obj, protocol=5, buffer_callback=buffers.append)
+        head = np.empty(8 + len(data), np.uint8)
+        head[:8] = np.frombuffer(struct.pack("<q", len(buffers)), np.uint8)
+        head[8:] = np.frombuffer(data, np.uint8)
+        self.send_frame(q, head)
+        for b in buffers:
+            self.send_frame(q, np.frombuffer(b.raw(), np.uint8))
+
+    def recv_object(self, q):
+        head = self.recv_frame(q)
+        count = struct.unpack("<q", head[:8].tobytes())[0]
+        return pickle.loads(memoryview(head[8:]), buffers=[self.recv_frame(q) for _ in range(count)])
+
+    def exchange(self, E, sends, recv_from, *, failed=False):
+        for q, obj in sends:
+            self.send_object(q, (failed, None if failed else obj))
+        got, peer_failed = [], False
+        for q in recv_from:
+            bad, obj = self.recv_object(q)
+            peer_failed |= bad
+            got.append(obj)
+        if peer_failed and not failed:
+            raise PeerFailed("another worker's share of the product failed; its error is in that worker's log")
+        return got
+
+    def abort(self):
+        super().abort()
+        with contextlib.suppress(OSError):
+            self.listener.close()
+        for sock in list(self.socks.values()):
+            _shut(sock)
+        for box in self.inbox.values():
+            box.put(_GONE)
+        for e in self.ready.values():
+            e.set()
+
+
+def _shut(sock):
+    """Shut ``sock`` down (a thread blocked on it returns) and close it."""
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    with contextlib.suppress(OSError):
+        sock.close()
+
+
+def _read_into(sock, view):
+    """Fill ``view`` from ``sock``; the bytes read (fewer at the end of the stream)."""
+    got = 0
+    while got < len(view):
+        n = sock.recv_into(view[got:])
+        if n == 0:
+            break
+        got += n
+    return got
+
+
+def _read_exact(sock, n):
+    """``n`` bytes from ``sock`` as a uint8 array, or None at the end of the stream."""
+    buf = np.empty(n, np.uint8)
+    return buf if _read_into(sock, memoryview(buf)) == n else None
+
+
 # ---------------------------------------------------------------- set-up, run on the workers
 def probe(dask_worker=None):
     """``(process id, GPU UUID or None, NCCL available)`` of this worker."""
@@ -337,9 +556,23 @@ def unique_id(name):
     return nccl.get_unique_id()
 
 
-def start(kind, token, ranks, uid=None, dask_worker=None):
-    """This worker's backend for ``token``: ``ranks`` maps worker addresses to ranks."""
+def listen(token, ranks, dask_worker=None):
+    """The first step of a ``"tcp"`` backend: this worker's, listening on its host; returns ``(host, port)``."""
     rank, p = ranks[dask_worker.address], len(ranks)
+    address = dask_worker.address
+    host = "127.0.0.1" if address.startswith("inproc://") else distributed.comm.get_address_host(address)
+    backend = _BACKENDS[(token, rank)] = _Tcp(token, rank, p, host)
+    return backend.address
+
+
+def start(kind, token, ranks, uid=None, dask_worker=None):
+    """This worker's backend for ``token``: ``ranks`` maps worker addresses to ranks.  ``uid``: NCCL's
+    unique id, or for ``"tcp"`` the workers' ``(host, port)`` in rank order (:func:`listen` made the
+    backend; this connects it)."""
+    rank, p = ranks[dask_worker.address], len(ranks)
+    if kind == "tcp":
+        _BACKENDS[(token, rank)].connect(uid)
+        return rank
     _BACKENDS[(token, rank)] = _Nccl(token, rank, p, uid) if kind == "nccl" else _Local(token, rank, p)
     return rank
 

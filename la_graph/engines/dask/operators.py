@@ -179,7 +179,7 @@ class BlockEngine(Engine):
 
     @property
     def exchange(self):
-        """How products exchange between workers: ``"dask"``, ``"nccl"`` or ``"local"`` (see
+        """How products exchange between workers: ``"dask"``, ``"nccl"``, ``"tcp"`` or ``"local"`` (see
         :class:`~la_graph.engines.dask.DaskEngine`'s parameter)."""
         self.placement
         return self._exchange[0]

@@ -76,6 +76,7 @@ from .transport import Erred
 __all__ = ["SpmdEngine", "SpmdFuture", "run"]
 
 _NONE = object()
+_EXCHANGES = ("local", "nccl", "tcp")      # the exchanges that carry a run's messages
 _GRAPH_PARTS = ("A", "AT", "dout", "din")
 
 
@@ -116,7 +117,7 @@ class SpmdEngine(BlockEngine):
         Messages to the other workers (None with one worker).
     exchange : tuple
         The client engine's ``(exchange kind, token)``; ``mxv`` and ``vxm`` run as collective products
-        where that kind is ``"local"`` or ``"nccl"`` and ``collective`` is true.
+        where that kind is ``"local"``, ``"tcp"`` or ``"nccl"`` and ``collective`` is true.
     collective : bool
         False: ``mxv`` and ``vxm`` run as the engine's generic tasks instead (segments moved to the
         blocks, partial results to the output's segments); on CPU workers both took the same time.
@@ -130,7 +131,7 @@ class SpmdEngine(BlockEngine):
         self._ranks = {w: r for r, w in enumerate(workers)}
         self._everyone = tuple(range(len(workers)))
         kind, xtoken = exchange
-        self._exchange = (kind if collective and kind in ("local", "nccl") else "dask", xtoken)
+        self._exchange = (kind if collective and kind in _EXCHANGES else "dask", xtoken)
         self._own_error = None         # the first error of a task run here (not a peer's PeerFailed)
         self._device_parts = local == "gpu"
 
@@ -381,11 +382,12 @@ def run(E, fn, args, kwargs, collective=True):
         raise InvalidArgumentError("E.run passes engine= to fn itself (each worker's SPMD engine)")
     p = E.placement
     kind, token = E._exchange
-    if len(p.workers) > 1 and kind not in ("local", "nccl"):
+    if len(p.workers) > 1 and kind not in _EXCHANGES:
         raise InvalidArgumentError(
             f"E.run moves values between the workers over the engine's exchange, and this engine's is {kind!r}: "
-            f"GPU workers, each on a GPU of its own, exchange over NCCL (exchange='nccl'), the threads of one "
-            f"process through memory (exchange='local'); Dask's own transfers cannot carry an SPMD run")
+            f"GPU workers, each on a GPU of its own, exchange over NCCL (exchange='nccl'), CPU worker processes "
+            f"over TCP (exchange='tcp', their default), the threads of one process through memory "
+            f"(exchange='local'); Dask's own transfers cannot carry an SPMD run")
     E.synchronize()                                     # no collective product of the client's left in flight
     d = _Describer(E)
     spec = _walk((tuple(args), dict(kwargs)), d)

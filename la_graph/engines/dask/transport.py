@@ -3,21 +3,23 @@
 A :class:`Channel` sends any picklable object from this worker to others and
 receives one from a given worker.  It runs over the backend of the engine's
 product exchange (:mod:`.exchange`): the same NCCL communicator between GPU
-workers, the same mailboxes between the threads of one process.  Messages
+workers, the same TCP connections between CPU worker processes, the same
+mailboxes between the threads of one process.  Messages
 between two workers are matched in the order they were posted, so every
 worker must send and receive them in one agreed order: an SPMD run guarantees
 that by running the same program on every worker.
 
 A message is a sequence of *frames*, each a flat ``uint8`` buffer (device
-memory over NCCL, numpy over the local backend):
+memory over NCCL, numpy over TCP and the local backend):
 
 1. the head, :data:`HEAD` bytes: the pickle's length (int64) and, when it fits,
    the pickle itself;
 2. the pickle, when it did not fit the head;
 3. every array the pickler took out of the object, raw, in the order the
    pickle names them: CuPy arrays over NCCL (they travel device to device,
-   never through the host), numpy arrays over the local backend (so the CPU
-   tests take the same path).  The pickle records each array's dtype and
+   never through the host), numpy arrays over TCP (each frame sent from the
+   array's own memory, received into the array the receiver keeps) and over
+   the local backend (so the threaded tests take the same path).  The pickle records each array's dtype and
    shape, so the receiver allocates it before receiving it; an array named
    twice travels once.
 
@@ -239,9 +241,30 @@ class NcclChannel(Channel):
         return self.cp.empty(0, self.cp.uint8)
 
 
+class TcpChannel(LocalChannel):
+    """Frames as numpy arrays over the TCP connections of :class:`.exchange._Tcp` (CPU worker processes).
+
+    A frame is sent as it is (the pickle, or an array's own bytes: no copy) and received into a fresh array,
+    which the unpickled object then holds."""
+
+    def _send(self, peer, frame):
+        self.backend.send_frame(peer, frame)
+
+    def _recv(self, peer, nbytes):
+        frame = self.backend.recv_frame(peer)
+        if frame.nbytes != nbytes:
+            raise PeerFailed(f"worker rank {peer} sent a frame of {frame.nbytes} bytes where one of {nbytes} was "
+                             f"due: the workers' programs diverged")
+        return frame
+
+
+_CHANNELS = {"nccl": NcclChannel, "tcp": TcpChannel, "local": LocalChannel}
+
+
 def channel(kind, token, rank):
-    """This worker's channel over the exchange backend ``(token, rank)`` of kind ``"local"`` or ``"nccl"``."""
+    """This worker's channel over the exchange backend ``(token, rank)`` of kind ``"local"``, ``"tcp"`` or
+    ``"nccl"``."""
     backend = _exchange._BACKENDS.get((token, rank))
     if backend is None:
         raise PeerFailed(f"this worker has no exchange {token} (it was aborted, or started elsewhere)")
-    return (NcclChannel if kind == "nccl" else LocalChannel)(backend)
+    return _CHANNELS[kind](backend)
