@@ -373,3 +373,157 @@ def test_gpu_runs(kind):
     finally:
         client.close()
         cluster.close()
+
+
+# -------------------------------------------------------------------- worker processes: exchange="tcp"
+@pytest.fixture(scope="module")
+def procs():
+    """Two single-threaded worker processes: E.run's values cross processes over TCP (their default exchange)."""
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                       silence_logs=40)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def T(procs):
+    from la_graph.engines.dask import DaskEngine
+    return DaskEngine(procs)
+
+
+def test_worker_processes_run_over_tcp_by_default(T):
+    """E.run on worker processes: the default exchange is "tcp", and the answers are the CPU engine's."""
+    assert T.exchange == "tcp"
+    G = HOST["rmat-dir-w"]()
+    _agree(T.run, G, G, 3)
+    H = HOST["grid-w"]()
+    _agree(T.run, H, H, 0)
+
+
+def test_worker_processes_run_a_distributed_graph(T):
+    from la_graph.engines.dask import rmat
+    G = rmat(T, 10, 8, seed=2, directed=True, weights=(1, 50))
+    H = G.to_graph()
+    _agree(T.run, G, H, int(np.argmax(H.out_degree)))
+    stats = T.exchange_stats()
+    assert all(v["collectives"] > 0 and v["bytes_sent"] > 0 for v in stats.values())
+
+
+def _plant(on, what):
+    """On a worker: make rank 1 fail (``what``: "raise" an error, "exit" its process) in SpmdEngine.nvals, or undo."""
+    from la_graph.engines.dask.spmd import SpmdEngine
+
+    real = getattr(SpmdEngine.nvals, "real", None)
+    if real is not None:
+        SpmdEngine.nvals = real
+    if on:
+        kept = SpmdEngine.nvals
+
+        def failing(self, x):
+            if self.rank == 1:
+                if what == "exit":
+                    import os
+                    os._exit(3)
+                raise ZeroDivisionError("rank 1 alone")
+            return kept(self, x)
+
+        failing.real = kept
+        SpmdEngine.nvals = failing
+
+
+def test_a_worker_process_failing_alone_releases_its_peers(T, procs):
+    """Rank 1 raises outside any task while rank 0 waits for its message over TCP: the client aborts the exchange,
+    raises rank 1's error within seconds, and the next run works on a new exchange."""
+    before = T._exchange
+    G = gen.path(9)
+    procs.run(_plant, True, "raise")
+    t = time.perf_counter()
+    try:
+        with pytest.raises(ZeroDivisionError, match="rank 1 alone"):
+            T.run(lg.bfs, G, 0)
+    finally:
+        procs.run(_plant, False, None)
+    assert time.perf_counter() - t < 15
+    assert T._exchange != before
+    assert T.run(lg.bfs, G, 0).level.tolist() == list(range(9))
+
+
+def test_a_failing_share_of_a_collective_product_over_tcp(T, procs):
+    """A collective product's share failing on one worker process: the client raises its own error."""
+    procs.run(_fail_products, True, T.placement.workers[1])
+    try:
+        with pytest.raises(ZeroDivisionError, match="injected"):
+            T.run(lg.bfs, gen.path(9), 0)
+    finally:
+        procs.run(_fail_products, False, None)
+    assert T.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+
+
+def _fail_products(on, victim):
+    from la_graph.engines.dask import exchange
+
+    real = getattr(exchange.product, "real", None)
+    if real is not None:
+        exchange.product = real
+    if on:
+        kept = exchange.product
+
+        def failing(name, *args):
+            if distributed.get_worker().address == victim:
+                raise ZeroDivisionError("injected")
+            return kept(name, *args)
+
+        failing.real = kept
+        exchange.product = failing
+
+
+def test_a_worker_process_that_dies_mid_run_is_named(procs):
+    """Rank 1's process ends mid-run: rank 0's receive fails at once (the connection closed), the client raises
+    WorkerLost naming the worker, and the next run lays the graph out on the workers there are then."""
+    from la_graph.engines.dask import DaskEngine
+    E = DaskEngine(procs)
+    G = gen.path(9)
+    assert E.run(lg.bfs, G, 0).level.tolist() == list(range(9))
+    victim = E.placement.workers[1]
+    procs.run(_plant, True, "exit", workers=[victim])
+    t = time.perf_counter()
+    with pytest.raises(lg.WorkerLost, match=victim):
+        E.run(lg.bfs, G, 0)
+    assert time.perf_counter() - t < 20
+    procs.wait_for_workers(2, timeout=60)               # the nanny starts the worker again (a new address)
+    assert E.run(lg.bfs, G, 0).level.tolist() == list(range(9))
+    assert victim not in E.placement.workers
+
+
+def test_the_tcp_backend_in_one_process():
+    """Two "tcp" backends: large arrays cross both ways at once (a send never waits for the peer's receive),
+    frames arrive intact, an abort releases a waiting receive, and a peer closing ends its peer's receives."""
+    import threading
+
+    from la_graph.engines.dask import exchange, transport
+    token = exchange.new_token()
+    a, b = exchange._Tcp(token, 0, 2, "127.0.0.1"), exchange._Tcp(token, 1, 2, "127.0.0.1")
+    a.connect([a.address, b.address])
+    b.connect([a.address, b.address])
+    big = np.arange(3 << 20, dtype=np.float64)              # 24 MB each way, far beyond the sockets' buffers
+    a.send_object(1, {"x": big, "t": big[::2]})
+    b.send_object(0, [big[::-1], "ok"])
+    got_b, got_a = b.recv_object(0), a.recv_object(1)
+    assert np.array_equal(got_b["x"], big) and np.array_equal(got_b["t"], big[::2])
+    assert np.array_equal(got_a[0], big[::-1]) and got_a[1] == "ok"
+    ca, cb = transport.TcpChannel(a), transport.TcpChannel(b)
+    x = np.arange(12.0).reshape(3, 4)
+    ca.send([1], {"x": x, "again": x, "empty": np.empty((0, 3), np.int32), "text": "y" * 2000})
+    got = cb.recv(0)
+    assert got["again"] is got["x"] and np.array_equal(got["x"], x) and got["text"] == "y" * 2000
+    assert got["empty"].shape == (0, 3)
+    threading.Timer(0.3, b.abort).start()
+    t = time.perf_counter()
+    with pytest.raises(exchange.PeerFailed):
+        b.recv_frame(0)
+    assert time.perf_counter() - t < 5
+    with pytest.raises(exchange.PeerFailed, match="closed its connection"):
+        a.recv_frame(1)                                     # b's abort closed the connection
+    a.abort()
