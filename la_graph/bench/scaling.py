@@ -181,7 +181,7 @@ def _busiest(before, after):
 def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=True, log=print, save=None,
             exchange="auto", generate="host", check_max=1 << 22, check_sample=4096, spmd=False,
             client_driven=True, grid=None, budget=None,
-            chunk_edges=1 << 24, refs_file=None, yardstick=True):
+            chunk_edges=1 << 24, refs_file=None, yardstick=True, threads=1, cpu_baseline=False):
     """Rows ``{graph, workers, algo, ms, ...}`` and ``mxv`` traffic rows, for each worker count.
 
     Strong scaling runs every graph on every worker count; ``weak=True`` runs
@@ -196,6 +196,9 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
     an ``.npz`` of answers; those it holds are the references, and new references are added to
     it (several processes, one per worker count, check against the first one's answers).
     ``yardstick``: NCCL's collectives for the same bytes at the end (:func:`nccl_yardstick`).
+    ``threads``: GraphBLAS threads per CPU worker.  ``cpu_baseline``: each algorithm also timed on the
+    CPU engine in this process with all its cores (rows with ``path="cpu-engine"``, ``workers=0``: a warm-up,
+    then ``repeat`` runs), on every graph whose host copy is here (built here, or gathered for the check).
     """
     if weak and len(graphs) != len(workers):
         raise lg.InvalidArgumentError(f"weak scaling pairs graphs with worker counts: {len(graphs)} graphs, "
@@ -213,11 +216,13 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
     stored = _load_refs(refs_file)
     refs = dict(stored)
     gb = 1e9
+    baselined = set()
     for w in workers:
         client, cluster = local_cluster(w, local)
         try:
-            E = DaskEngine(client, local=local, grid=grid or int(np.ceil(np.sqrt(w))), threads=1, exchange=exchange)
-            log(f"{w} workers, {E.grid}x{E.grid} blocks, exchange {E.exchange}")
+            E = DaskEngine(client, local=local, grid=grid or int(np.ceil(np.sqrt(w))), threads=threads,
+                           exchange=exchange)
+            log(f"{w} workers ({threads} threads each), {E.grid}x{E.grid} blocks, exchange {E.exchange}")
             for k, (name, G) in enumerate(built.items()):
                 if weak and workers[k] != w:
                     continue
@@ -242,6 +247,11 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                         refs[(name, "graph")] = host
                     host = refs.get((name, "graph"))
                 source = int(np.argmax(G.out_degree))
+                if cpu_baseline and host is not None and name not in baselined:
+                    baselined.add(name)
+                    rows += _cpu_engine_rows(name, host, algos, source, repeat, weak, log)
+                    if save:
+                        save(rows, traffic)
                 t = time.perf_counter()
                 A = E.matrix(G)
                 E.synchronize()
@@ -273,12 +283,13 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
                     for algo in algos:
                         if algo == "sssp" and not G.weighted:
                             continue
-                        if path == "spmd" and w > 1 and E.exchange not in ("nccl", "local"):
+                        if path == "spmd" and w > 1 and E.exchange not in ("nccl", "local", "tcp"):
                             log(f"    {algo:9s} spmd   skipped: E.run needs an exchange between workers, this "
                                 f"engine's is {E.exchange!r}")
                             continue
                         row = {"scaling": "weak" if weak else "strong", "graph": name, "n": G.n, "nnz": G.nnz,
-                               "workers": w, "grid": E.grid, "algo": algo, "path": path, "exchange": E.exchange}
+                               "workers": w, "grid": E.grid, "algo": algo, "path": path, "exchange": E.exchange,
+                               "threads_per_worker": threads if local == "cpu" else None}
                         try:
                             out = _timed_runs(algo, G, E, source, path == "spmd", repeat, budget, client, local, row)
                         except Exception as exc:  # noqa: BLE001 - recorded in the row and the log; the others run
@@ -334,6 +345,27 @@ def measure(graphs, workers, algos, *, weak=False, repeat=3, local="cpu", check=
         if save:
             save(rows, traffic)
     return rows, traffic
+
+
+def _cpu_engine_rows(name, G, algos, source, repeat, weak, log):
+    """The CPU engine's own time for each algorithm on host graph ``G``, in this process with all its cores:
+    a warm-up (compiles, caches), then ``repeat`` runs; rows with ``path="cpu-engine"``."""
+    rows = []
+    for algo in algos:
+        if algo == "sssp" and not G.weighted:
+            continue
+        fn, args, kwargs, _ = _call(algo, G, source)
+        fn(*args, engine="cpu", **kwargs)
+        times = []
+        for _ in range(max(repeat, 1)):
+            t = time.perf_counter()
+            fn(*args, engine="cpu", **kwargs)
+            times.append((time.perf_counter() - t) * 1e3)
+        rows.append({"scaling": "weak" if weak else "strong", "graph": name, "n": G.n, "nnz": G.nnz, "workers": 0,
+                     "algo": algo, "path": "cpu-engine", "cores": os.cpu_count(), "ms": statistics.median(times),
+                     "min_ms": min(times), "runs": len(times)})
+        log(f"    {algo:9s} cpu engine, {os.cpu_count()} cores: {rows[-1]['ms']:10.1f} ms  (min {min(times):.1f})")
+    return rows
 
 
 def nccl_yardstick(rows, traffic, log=print):
@@ -444,7 +476,7 @@ def plot(doc, path):
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4))
     series = {}
     for r in doc["rows"]:
-        if "ms" not in r:                                   # a build, or an algorithm that did not fit
+        if "ms" not in r or r.get("path") == "cpu-engine":  # a build, an algorithm that did not fit, the baseline
             continue
         graph = r["graph"] if r.get("scaling") != "weak" else "weak ladder"
         algo = r["algo"] + (" (E.run)" if r.get("path") == "spmd" else "")
@@ -455,7 +487,7 @@ def plot(doc, path):
         ms = [p[1] for p in pts]
         ax.plot(w, ms, marker="o", label=f"{algo} {graph}")
         bx.plot(w, [ms[0] / m for m in ms], marker="o", label=f"{algo} {graph}")
-    workers = sorted({r["workers"] for r in doc["rows"] if "ms" in r})
+    workers = sorted({r["workers"] for r in doc["rows"] if "ms" in r and r["workers"]})
     weak = any(r.get("scaling") == "weak" for r in doc["rows"])
     bx.plot(workers, [1.0] * len(workers) if weak else [w / workers[0] for w in workers], "k:", label="ideal")
     for a in (ax, bx):
@@ -481,7 +513,7 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--local", default="cpu", choices=("cpu", "gpu"), help="each worker's engine")
     p.add_argument("--no-check", action="store_true", help="skip comparing with the CPU engine")
-    p.add_argument("--exchange", default="auto", choices=("auto", "dask", "nccl"),
+    p.add_argument("--exchange", default="auto", choices=("auto", "dask", "nccl", "tcp"),
                    help="how products exchange between workers (DaskEngine's exchange)")
     p.add_argument("--generate", default="host", choices=("host", "workers"),
                    help="build the graphs on the host, or R-MAT on the workers themselves")
@@ -502,6 +534,12 @@ def main(argv=None):
     p.add_argument("--no-yardstick", action="store_true", help="skip NCCL's collectives for the same bytes")
     p.add_argument("--yardstick", nargs="+", metavar="JSON",
                    help="add NCCL's collectives for the bytes of JSON records written before, then exit")
+    p.add_argument("--threads", type=int, default=1, help="GraphBLAS threads per CPU worker process")
+    p.add_argument("--cpu-baseline", action="store_true",
+                   help="also time each algorithm on the CPU engine in this process, all cores (path cpu-engine)")
+    p.add_argument("--processes", action="store_true",
+                   help="E.run on CPU worker processes over TCP: short for --local cpu --exchange tcp --spmd "
+                        "--no-client --generate workers --cpu-baseline")
     p.add_argument("--out", help="write the JSON here")
     p.add_argument("--plot", nargs=2, metavar=("JSON", "PNG"), help="draw a JSON written before, then exit")
     args = p.parse_args(argv)
@@ -517,6 +555,9 @@ def main(argv=None):
             with open(path, "w") as f:
                 json.dump(rec, f, indent=1)
         return 0
+    if args.processes:
+        args.local, args.exchange, args.spmd, args.no_client = "cpu", "tcp", True, True
+        args.generate, args.cpu_baseline = "workers", True
     doc = {"kind": "la_graph dask scaling", "machine": f"{platform.node()} ({os.cpu_count()} cores)",
            "local": args.local, "date": time.strftime("%Y-%m-%d"), "command": " ".join(sys.argv), "partial": True}
 
@@ -536,7 +577,8 @@ def main(argv=None):
                             exchange=args.exchange, generate=args.generate, check_max=args.check_max,
                             check_sample=args.check_sample, spmd=args.spmd, client_driven=not args.no_client,
                             grid=args.grid, budget=args.budget, chunk_edges=args.chunk_edges,
-                            refs_file=args.refs, yardstick=not args.no_yardstick)
+                            refs_file=args.refs, yardstick=not args.no_yardstick, threads=args.threads,
+                            cpu_baseline=args.cpu_baseline)
     doc["partial"] = False
     save(rows, traffic)
     if args.out:
