@@ -66,6 +66,8 @@ import numpy as np
 
 from ...exceptions import InvalidArgumentError
 from ...graph import Graph
+from ..base import Engine
+from .tasks import _E as _local_engine
 from . import transport as _transport
 from .exchange import PeerFailed
 from .graph import DistributedGraph
@@ -146,6 +148,18 @@ class SpmdEngine(BlockEngine):
 
     def run(self, fn, *args, **kwargs):
         raise InvalidArgumentError("SPMD runs do not nest: call fn(..., engine=E) inside a run")
+
+    def hint(self, x, storage):
+        """The local engine's storage hint on the parts of ``x`` this rank holds, in place and without a message
+        (every rank hints its own): a pulled frontier hinted dense is read as a bitmap by the block products
+        (on R-MAT 18, one worker, a BFS pull level took 71 ms of SuiteSparse's time on the sparse frontier)."""
+        Engine.hint(self, x, storage)
+        if isinstance(x, _DObject):
+            E = _local_engine(self.local)
+            for f in self._flat(x):
+                if f.value is not _NONE and not isinstance(f.value, Erred):
+                    E.hint(f.value, storage)
+        return x
 
     # ---------------------------------------------------------------- carrying tasks out
     def _submit(self, worker, fn, *args, **kwargs):
