@@ -164,11 +164,13 @@ class SpmdEngine(BlockEngine):
     # ---------------------------------------------------------------- carrying tasks out
     def _submit(self, worker, fn, *args, **kwargs):
         dst = self._ranks[worker]
-        self._move(_futures((args, kwargs)), (dst,))
+        futures = _futures((args, kwargs))
+        self._move(futures, (dst,))
         if dst != self.rank:
             return SpmdFuture(dst)
         erred = []
-        args, kwargs = _values((args, kwargs), erred)
+        if futures:
+            args, kwargs = _values((args, kwargs), erred)
         if erred:
             return SpmdFuture(dst, erred[0])
         try:
@@ -295,14 +297,23 @@ def _walk(x, leaf):
 def _futures(x):
     """The SpmdFutures in ``x`` (nested lists, tuples, dicts), each once, in order."""
     found = {}
-
-    def leaf(v):
-        if type(v) is SpmdFuture:
-            found.setdefault(id(v), v)
-        return v
-
-    _walk(x, leaf)
+    _find(x, found)
     return list(found.values())
+
+
+def _find(x, found):
+    """Add the SpmdFutures in ``x`` to ``found`` (by id), without rebuilding the containers: SSSP submits
+    about a thousand tasks per run on R-MAT 16, and rebuilding every argument twice per task took a tenth of
+    its time on one worker."""
+    t = type(x)
+    if t is SpmdFuture:
+        found.setdefault(id(x), x)
+    elif t is list or t is tuple:
+        for v in x:
+            _find(v, found)
+    elif t is dict:
+        for v in x.values():
+            _find(v, found)
 
 
 def _values(x, erred):
