@@ -9,6 +9,7 @@ import pytest
 import la_graph as lg
 from la_graph import Graph, generators
 from la_graph.exceptions import ConvergenceError, InvalidGraphError
+from la_graph.verify import check_hits
 
 from .graphs import real
 
@@ -72,3 +73,15 @@ def test_checker_and_check_true():
     hubs[0] += 1e-3
     with pytest.raises(lg.VerificationError):
         lg.verify.check_hits(G, hubs, auth)
+
+
+def test_checker_on_a_repeated_leading_singular_value():
+    # two equal cliques: the leading singular value is repeated, so the leading vectors are any mix of the
+    # cliques'; the power iteration from all ones gives the even mix, which the checker once rejected
+    # (it compared with the one vector the SVD happened to return)
+    G = generators.caveman(2, 5)
+    hubs, authorities = lg.hits(G)
+    np.testing.assert_allclose(hubs, 0.1)
+    check_hits(G, hubs, authorities)
+    with pytest.raises(lg.VerificationError):
+        check_hits(G, np.r_[np.full(5, 0.2), np.zeros(5)] * 0.5 + 0.05, authorities)

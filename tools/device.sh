@@ -11,7 +11,8 @@
 #   stress      pytest -m "gpu and stress" (tests/test_gpu_stress.py: every algorithm called
 #               LA_GRAPH_STRESS_REPEAT times, default 20, on R-MAT 20 and the real graphs,
 #               each answer equal to the CPU engine's and checked by la_graph.verify), in
-#               STRESS_SHARDS (default 4) processes, each taking whole graphs; logs stress-<i>.log
+#               STRESS_SHARDS (default 4) processes (a real graph whole to one, R-MAT's tests dealt to all);
+#               logs stress-<i>.log
 #   sanitizer   compute-sanitizer (tools in SANITIZER_TOOLS, default "racecheck synccheck
 #               memcheck initcheck") over the stress suite on one small graph of each
 #               generator family, one call each (LA_GRAPH_STRESS_GRAPHS=small, REPEAT=1);
@@ -77,18 +78,28 @@ for suite in "$@"; do
         done
         ;;
     stress)
-        # STRESS_SHARDS pytest processes share the GPU, each taking whole graphs (a graph is built and its
-        # CPU answers computed in one process only), dealt round-robin from the collected test ids
+        # STRESS_SHARDS pytest processes share the GPU.  A real graph goes whole to one process (it is read and
+        # its CPU answers computed once); the generated R-MAT graph's tests, most of the suite's time, are dealt
+        # one by one to every process (each builds it: seconds)
         shards=${STRESS_SHARDS:-4}
         mapfile -t ids < <("${pytest_cmd[@]}" --collect-only -m "gpu and stress" tests/test_gpu_stress.py 2>/dev/null \
                           | grep "::")
         mapfile -t graphs < <(printf '%s\n' "${ids[@]}" | sed -E 's/.*\[(.*)-[^-]*\]$/\1/' | awk '!seen[$0]++')
+        declare -A load=()
+        k=0
+        for g in "${graphs[@]}"; do
+            if [[ "$g" == rmat* ]]; then
+                for id in "${ids[@]}"; do
+                    [[ "$id" == *"[$g-"* ]] && load[$((k % shards))]+="$id " && k=$((k + 1))
+                done
+            else
+                for id in "${ids[@]}"; do [[ "$id" == *"[$g-"* ]] && load[$((k % shards))]+="$id "; done
+                k=$((k + 1))
+            fi
+        done
         pids=()
         for ((i = 0; i < shards; i++)); do
-            mine=()
-            for ((g = i; g < ${#graphs[@]}; g += shards)); do
-                for id in "${ids[@]}"; do [[ "$id" == *"[${graphs[g]}-"* ]] && mine+=("$id"); done
-            done
+            read -r -a mine <<< "${load[$i]:-}"
             [ "${#mine[@]}" -eq 0 ] && continue
             run "stress-$i" "${LIMIT_STRESS:-300}" "${pytest_cmd[@]}" --durations=10 "${mine[@]}" >/dev/null &
             pids+=($!)

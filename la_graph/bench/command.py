@@ -6,6 +6,7 @@
     la-graph bench bfs cc --graphs rmat18 grid512 --repeat 3
     la-graph bench --suite targets ladder --engines cpu --render
     la-graph bench --engines gpu                    # on a GPU machine
+    la-graph bench hits --engines cpu,gpu --processes 3   # GPU rows: the median of 3 processes
     la-graph bench --report benchmarks/results/*.json                             # -> docs/benchmarks.md
     la-graph bench --list                                                         # what there is
 
@@ -16,8 +17,12 @@ an earlier one.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
+import statistics
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from ..exceptions import InvalidArgumentError
@@ -64,6 +69,10 @@ def add_arguments(p):
     p.add_argument("--peers", type=_csv, default=None,
                    help=f"comma-separated peers: {', '.join(peers.TOOLS)}, or none (default: every one installed)")
     p.add_argument("--repeat", type=int, default=5, help="timed runs per implementation after a warm-up (default 5)")
+    p.add_argument("--processes", type=int, default=1, metavar="N",
+                   help="run the GPU rows (la_graph's GPU engine and the GPU peers) in N processes and record the "
+                        "median of their medians, since one machine's processes differ by up to 1.5x; the CPU "
+                        "rows run in the first process only (default 1)")
     p.add_argument("--budget", type=float, default=60.0,
                    help="seconds of timed runs per implementation and case at most; slower ones run fewer "
                         "rounds, at least one (default 60)")
@@ -139,6 +148,10 @@ def run(args, argv=None):
             raise InvalidArgumentError(f"unknown peer {bad[0]!r}; there are {', '.join(peers.TOOLS)} (or none)")
     if args.repeat < 1:
         raise InvalidArgumentError(f"--repeat must be at least 1, got {args.repeat}")
+    if args.processes < 1:
+        raise InvalidArgumentError(f"--processes must be at least 1, got {args.processes}")
+    if args.processes > 1:
+        return _run_processes(args, list(argv or []), chosen)
     from .graphs import family, find_file
 
     from .. import data
@@ -180,6 +193,95 @@ def run(args, argv=None):
     for n in doc["notes"]:
         print(f"note: {n}")
     print(f"\nwrote {out} ({doc['seconds']:.0f} s)")
+    if args.render:
+        print(f"wrote {render(sorted(Path(out).parent.glob('*.json')), args.report_out, skip_others=True)}")
+    return 0
+
+
+# ---------------------------------------------------------------- GPU rows over several processes
+def _gpu_row(row):
+    return row.get("engine") == "gpu"
+
+
+def _row_key(row):
+    return row["algorithm"], row["graph"], row.get("setting"), row["impl"], row.get("variant")
+
+
+def merge_processes(docs):
+    """One record from the records of the same command run in several processes (the first one complete,
+    the others with the GPU rows only): each GPU row gets the median of the processes' medians
+    (``process_medians_s``), its minimum over all, and every timed run (``times_s``); a GPU row wrong or
+    failed in any process keeps that status and note.  The CPU rows are the first process's.
+
+    Examples
+    --------
+    >>> row = lambda t: {"algorithm": "bfs", "graph": "g", "impl": "la_graph[gpu]", "engine": "gpu",
+    ...                  "status": "ok", "median_s": t, "min_s": t, "times_s": [t]}
+    >>> merged = merge_processes([{"results": [row(3.0)], "notes": []}, {"results": [row(1.0)], "notes": []},
+    ...                           {"results": [row(2.0)], "notes": []}])
+    >>> merged["results"][0]["median_s"], merged["results"][0]["process_medians_s"], merged["processes"]
+    (2.0, [3.0, 1.0, 2.0], 3)
+    """
+    first = dict(docs[0])
+    others = [{_row_key(r): r for r in d["results"]} for d in docs[1:]]
+    rows = []
+    for row in first["results"]:
+        if not _gpu_row(row):
+            rows.append(row)
+            continue
+        group = [row] + [o[_row_key(row)] for o in others if _row_key(row) in o]
+        bad = next((r for r in group if r["status"] != "ok"), None)
+        if bad is not None:
+            rows.append(dict(bad, processes=len(group)))
+            continue
+        medians = [r["median_s"] for r in group]
+        times = [t for r in group for t in r["times_s"]]
+        med = statistics.median(medians)
+        merged = dict(row, median_s=med, min_s=min(r["min_s"] for r in group), times_s=times, repeat=len(times),
+                      process_medians_s=medians, processes=len(group))
+        if row.get("work_edges") is not None:
+            merged["edges_per_s"] = row["work_edges"] / med
+        rows.append(merged)
+    first["results"] = rows
+    first["processes"] = len(docs)
+    first["notes"] = list(dict.fromkeys(n for d in docs for n in d.get("notes", [])))
+    first["seconds"] = sum(d.get("seconds", 0) for d in docs)
+    first["timing"] = (first.get("timing", "") + "; GPU rows: the median of the medians of "
+                       f"{len(docs)} processes (process_medians_s)")
+    return first
+
+
+def _run_processes(args, argv, chosen):
+    """``--processes N``: the command in N child processes (the first as given, the others on the GPU rows
+    only), their records merged by :func:`merge_processes` into one."""
+    if "gpu" not in args.engines:
+        raise InvalidArgumentError("--processes is for GPU rows (one machine's processes differ by up to 1.5x); "
+                                   "pass --engines gpu or cpu,gpu")
+    gpu_peers = [t for t in (peers.TOOLS if chosen is None else chosen) if t in peers.GPU_TOOLS]
+    out = harness.free_path(args.out or RESULTS / f"bench-{'-'.join(args.engines)}-"
+                            f"{dt.datetime.now(dt.timezone.utc).strftime('%Y%m%d-%H%M')}.json")
+    docs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(args.processes):
+            part = Path(tmp) / f"process-{i}.json"
+            extra = ["--processes", "1", "--out", str(part), "--no-progress"]
+            if i:
+                extra += ["--engines", "gpu", "--peers", ",".join(gpu_peers) or "none"]
+            print(f"=== process {i + 1} of {args.processes}", flush=True)
+            rc = subprocess.call([sys.executable, "-m", "la_graph.cli", *argv, *extra])
+            if part.is_file():
+                docs.append(json.loads(part.read_text()))
+            if rc != 0:
+                print(f"la-graph: process {i + 1} ended with status {rc}", file=sys.stderr)
+                if not docs:
+                    return rc
+                break
+    doc = merge_processes(docs)
+    doc["command"] = " ".join(["la-graph", *argv])
+    if args.provisional:
+        doc["provisional"] = True
+    harness.write(doc, out)
+    print(f"\nwrote {out} ({len(docs)} processes, {doc['seconds']:.0f} s)")
     if args.render:
         print(f"wrote {render(sorted(Path(out).parent.glob('*.json')), args.report_out, skip_others=True)}")
     return 0
