@@ -13,6 +13,11 @@
 #               each answer equal to the CPU engine's and checked by la_graph.verify), in
 #               STRESS_SHARDS (default 4) processes (a real graph whole to one, R-MAT's tests dealt to all);
 #               logs stress-<i>.log
+#   bench       `la-graph bench` once per line of $BENCH (each line the bench arguments, e.g.
+#               "hits katz --graphs rmat22 --engines cpu,gpu --processes 3"), records $OUT/bench-<i>.json,
+#               logs bench-<i>.log, each line under LIMIT_BENCH seconds (default 300)
+#   ecl         build the ECL suite's programs carried in .ecl/ (python -m la_graph.bench.external fetch, here)
+#               with nvcc, so that `--peers ecl` runs them; log ecl.log
 #   sanitizer   compute-sanitizer (tools in SANITIZER_TOOLS, default "racecheck synccheck
 #               memcheck initcheck") over the stress suite on one small graph of each
 #               generator family, one call each (LA_GRAPH_STRESS_GRAPHS=small, REPEAT=1);
@@ -24,8 +29,9 @@
 #   PYTEST_ARGS      extra pytest arguments for every suite (e.g. "-k core_number -x")
 #   SANITIZER_TOOLS  the compute-sanitizer tools of the sanitizer suite
 #   SANITIZER_GRAPHS the sanitizer suite's graphs (LA_GRAPH_STRESS_GRAPHS; default small)
-# Logs: $OUT/<suite>.log (sanitizer-<tool>.log for each tool), at most 8 files come back; without
-# $OUT (elsewhere) they go to ./device-logs.  The exit status is the first failing suite's.
+# Logs: $OUT/<suite>.log (sanitizer-<tool>.log for each tool); at most 8 files come back from a device call,
+# so past 8 the logs are packed into $OUT/logs.tgz (records stay beside it).  Without $OUT (elsewhere) they
+# go to ./device-logs.  The exit status is the first failing suite's.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-$PWD/device-logs}
@@ -110,6 +116,19 @@ for suite in "$@"; do
             tail -n 40 "$OUT/stress-$i.log" | grep -E "^(FAILED|ERROR)|passed|failed|error" | sed "s/^/stress shard $i: /"
         done
         ;;
+    bench)
+        i=0
+        while IFS= read -r line; do
+            [ -z "${line// /}" ] && continue
+            read -r -a bargs <<< "$line"
+            run "bench-$i" "${LIMIT_BENCH:-300}" python3 -m la_graph.cli bench "${bargs[@]}" --out "$OUT/bench-$i.json" --no-progress
+            i=$((i + 1))
+        done <<< "${BENCH:-}"
+        [ "$i" -eq 0 ] && { echo "device.sh: the bench suite needs BENCH (bench arguments, a line per run)"; status=2; }
+        ;;
+    ecl)
+        run ecl "${LIMIT_ECL:-240}" python3 -m la_graph.bench.external build
+        ;;
     sanitizer)
         for tool in ${SANITIZER_TOOLS:-racecheck synccheck memcheck initcheck}; do
             extra=()
@@ -129,4 +148,7 @@ done
 
 echo "=== summary"
 printf '%s\n' "${summary[@]}" | tee "$OUT/summary.log"
+if [ "$(find "$OUT" -maxdepth 1 -type f | wc -l)" -gt 8 ]; then
+    (cd "$OUT" && tar czf logs.tgz -- *.log && rm -f -- *.log)
+fi
 exit "$status"
