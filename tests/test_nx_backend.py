@@ -121,6 +121,38 @@ def test_conversion_to_lagraph_graph():
         convert_from_nx(G).lagraph("weight")                     # edge data not kept
 
 
+@pytest.mark.parametrize("labels", [[5, 3, 9, 4], [10**12, -7, 3, 2**40], [0, 1, 2, 3], [3, 2, 1, 0]])
+def test_integer_labels_convert_by_table_search_or_identity(labels):
+    """Integer labels out of order are looked up in bulk (a table, or a binary search when spread wide); a key
+    ``True`` for the node ``1`` reads as 1."""
+    G = nx.Graph()
+    G.add_nodes_from(labels)
+    a, b, c, d = labels
+    G.add_edges_from([(a, b), (b, c), (c, a), (d, d)])
+    H = convert_from_nx(G)
+    assert [(H.nodes[u], H.nodes[v]) for u, v in zip(H._src.tolist(), H._dst.tolist())] == \
+        [(u, v) for u in G for v in G[u]]
+    assert dict(nx.single_source_shortest_path_length(G, b, backend=B)) == nx.single_source_shortest_path_length(G, b)
+    T = nx.Graph()
+    T.add_nodes_from([0, 1, 2])
+    T.add_edge(0, True)
+    assert list(nx.connected_components(T, backend=B)) == [{0, 1}, {2}]
+
+
+def test_weights_read_straight_from_the_adjacency():
+    """Weights asked for by ``edge_attrs`` are read from the adjacency (no data dicts kept); another attribute is
+    read the same way on request; the weighted graph is built from the entries."""
+    G = nx.Graph()
+    G.add_edge("a", "b", weight=2, cost=5)
+    G.add_edge("b", "c", weight=0.5)
+    G.add_edge("c", "c", weight=3)
+    H = convert_from_nx(G, edge_attrs={"weight": 1})
+    assert H._edge_data is None
+    assert H.lagraph("weight").to_scipy().toarray().tolist() == [[0, 2, 0], [2, 0, 0.5], [0, 0.5, 3]]
+    assert H.lagraph("cost").to_scipy().toarray().tolist() == [[0, 5, 0], [5, 0, 1], [0, 1, 1]]
+    assert H.int_weights("cost") and not H.int_weights("weight")
+
+
 def test_multigraph_weight_is_the_smallest_parallel_edge():
     G = nx.MultiGraph()
     G.add_edge(0, 1, weight=5)

@@ -4,6 +4,7 @@ converters."""
 from __future__ import annotations
 
 from collections import deque
+from itertools import chain
 from operator import eq, itemgetter, methodcaller
 
 import networkx as nx
@@ -55,6 +56,7 @@ class LaGraphNX:
         self._multigraph = bool(multigraph)
         self._weights = {}                   # attribute -> float64 per edge (of _edges)
         self._int_weights = {}               # attribute -> whether every value is an int
+        self._entry_weights = {}             # attribute -> float64 per adjacency entry, where read per entry
         self._edge_data = edge_data          # per entry: data dict (keydict for multigraphs), if kept
         self._node_data = node_data          # per node: data dict, if kept
         self.graph = dict(graph_attrs or {})
@@ -62,6 +64,8 @@ class LaGraphNX:
                                       else (nx.MultiGraph if multigraph else nx.Graph))
         self._cache = {}                     # la_graph Graphs by weight attribute, labels, index, ranks
         self._nx_pred = None                 # a directed NetworkX graph's G._pred (its in-edge order), if converted
+        self._nx_adj = None                  # the NetworkX graph's G._adj, where edge attributes may be read later
+        self._identity = False               # whether the labels are 0..n-1 in order (label i is vertex i)
         self.__networkx_cache__ = {}
 
     @classmethod
@@ -120,6 +124,15 @@ class LaGraphNX:
             self._cache["index"] = dict(zip(self.nodes, range(len(self.nodes))))
         return self._cache["index"]
 
+    def label_array(self):
+        """The labels as an array over vertex ids: ``arange(n)`` where they are ``0..n-1`` in order (cheaper to
+        index and to list than objects), else :attr:`labels`."""
+        return np.arange(len(self.nodes)) if self._identity else self.labels
+
+    def take(self, ids):
+        """The labels of vertex ids ``ids`` as a list (no lookups where the labels are ``0..n-1`` in order)."""
+        return ids.tolist() if self._identity else self.labels[ids].tolist()
+
     @property
     def labels(self):
         """The node labels as a numpy object array (``labels[i]`` is vertex ``i``)."""
@@ -136,12 +149,18 @@ class LaGraphNX:
         if weight is None:
             return None
         if weight not in self._weights:
-            if self._edge_data is None:
+            if self._edge_data is not None:
+                datas = self._edge_data
+                if len(datas) != self._edges.size:      # an undirected edge's data from its earlier end only
+                    datas = _pick(datas, self._edges)
+                w, is_int = _weights_from_values(_attr_values(datas, weight, default, self._multigraph), weight)
+            elif self._nx_adj is not None and not self._multigraph:
+                w, is_int = _weights_from_values(_adj_values(self._nx_adj, weight, default, self._dst.size), weight)
+                if w.size != self._edges.size:
+                    self._entry_weights[weight] = w
+                    w = w[self._edges]
+            else:
                 raise NotImplementedError(f"edge attribute {weight!r} was not converted")
-            datas = self._edge_data
-            if len(datas) != self._edges.size:      # an undirected edge's data from its earlier end only
-                datas = _pick(datas, self._edges)
-            w, is_int = _weights_from_data(datas, weight, default, self._multigraph)
             self._weights[weight], self._int_weights[weight] = w, is_int
         return self._weights[weight]
 
@@ -154,21 +173,32 @@ class LaGraphNX:
         if weight is None and weight not in self._cache:
             self._cache[None] = self._structure()
         if weight not in self._cache:
-            e = self._edges
-            self._cache[weight] = Graph.from_edges(self._src[e], self._dst[e], self.weights(weight),
-                                                   n=len(self.nodes), directed=self._directed)
+            w = self.weights(weight)
+            if self._multigraph or not (self._directed or weight in self._entry_weights):
+                e = self._edges
+                self._cache[weight] = Graph.from_edges(self._src[e], self._dst[e], w, n=len(self.nodes),
+                                                       directed=self._directed)
+            else:   # a weight per adjacency entry: the graph straight from them, as _structure
+                self._cache[weight] = self._structure(w if self._directed else self._entry_weights[weight])
         return self._cache[weight]
 
-    def _structure(self):
-        """The unweighted :class:`Graph` straight from the adjacency entries: they are NetworkX's adjacency, so
-        already every stored entry once (both ends of an undirected edge, a self-loop once), without duplicates
-        and grouped by row; only the order within a row is sorted (``from_edges`` would symmetrize, sort and
-        deduplicate the edges again: 60 of the 250 ms of an uncached call on G(100k, 800k))."""
+    def _structure(self, w=None):
+        """The :class:`Graph` straight from the adjacency entries (weights ``w`` per entry, or unweighted): they
+        are NetworkX's adjacency, so already every stored entry once (both ends of an undirected edge, a
+        self-loop once), without duplicates and grouped by row; only the order within a row is sorted
+        (``from_edges`` would symmetrize, sort and deduplicate the edges again: 60 of the 250 ms of an uncached
+        call on G(100k, 800k), 90 ms with weights)."""
         n = len(self.nodes)
-        S = sp.csr_array((np.ones(self._dst.size, bool), self._dst.copy(), self._entry_ptr().copy()), shape=(n, n))
-        S.sort_indices()        # in place: on copies, the entries keep NetworkX's order
+        ptr = self._entry_ptr()
+        data = np.ones(self._dst.size, bool) if w is None else w
+        if self._directed:
+            S = sp.csr_array((data.copy(), self._dst.copy(), ptr.copy()), shape=(n, n))
+            S.sort_indices()    # in place: on copies, the entries keep NetworkX's order
+        else:                   # symmetric: the transpose (a counting sort by column) is the graph, rows sorted
+            S = sp.csr_array((data, self._dst, ptr), shape=(n, n)).T.tocsr()
         indices = S.indices.astype(np.int32 if n <= INT32_MAX else np.int64, copy=False)
-        return Graph(self._entry_ptr().astype(np.int64), indices, None, n, self._directed, _trusted=True)
+        weights = None if w is None else S.data.astype(np.float64, copy=False)
+        return Graph(ptr.astype(np.int64), indices, weights, n, self._directed, _trusted=True)
 
     def reverse(self):
         """The reverse of a directed graph with its adjacency in NetworkX's ``G.pred`` order (cached; an undirected
@@ -242,12 +272,26 @@ def _pyval(x, is_int):
     return int(x) if is_int else float(x)
 
 
-def _weights_from_data(datas, attr, default, multigraph):
-    """Weights of attribute ``attr`` per adjacency entry, as NetworkX reads them; declines what la_graph cannot hold."""
+def _attr_values(datas, attr, default, multigraph):
+    """Attribute ``attr`` of each data dict (``default`` where missing; a multigraph's smallest parallel edge)."""
     if multigraph:
-        vals = [min(d.get(attr, default) for d in kd.values()) for kd in datas]
-    else:
-        vals = list(map(methodcaller("get", attr, default), datas))
+        return [min(d.get(attr, default) for d in kd.values()) for kd in datas]
+    return list(map(methodcaller("get", attr, default), datas))
+
+
+def _adj_values(adj, attr, default, count):
+    """Attribute ``attr`` of every adjacency entry of NetworkX's ``G._adj``, in its order, in one pass over the
+    data dicts (each edge's dict is touched where it is read, not first listed and then picked: on G(100k, 800k)
+    the dicts lie all over memory and each touch is a cache miss)."""
+    vals = [d.get(attr, default) for nbrs in adj.values() for d in nbrs.values()]    # faster than map() here
+    if len(vals) != count:
+        raise NotImplementedError("the NetworkX graph changed since it was converted")
+    return vals
+
+
+def _weights_from_values(vals, attr):
+    """float64 weights from the attribute values as NetworkX reads them, and whether all are ints; declines what
+    la_graph cannot hold."""
     w = np.array(vals) if vals else np.zeros(0, np.int64)
     if w.dtype.kind not in "biuf" or w.ndim != 1:
         raise NotImplementedError(f"edge attribute {attr!r} holds values that are not real numbers")
@@ -276,40 +320,75 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     if not isinstance(graph, nx.Graph):
         raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
     nodes = list(graph)
-    keep_data = bool(preserve_edge_attrs or edge_attrs)
+    n = len(nodes)
+    multigraph = graph.is_multigraph()
+    # the data dicts are listed only where they are handed back; weights are read straight from the adjacency
+    keep_data = bool(preserve_edge_attrs or (edge_attrs and multigraph))
     adj = graph._adj
-    keys, datas = [], [] if keep_data else None
+    datas = [] if keep_data else None
     if type(adj) is dict:                       # a graph's own adjacency: the loops run in C
-        deg = np.fromiter(map(len, adj.values()), np.int64, len(adj))
-        deque(map(keys.extend, adj.values()), maxlen=0)
+        deg = np.fromiter(map(len, adj.values()), np.int64, n)
+        keys = None                             # read once below, by chain.from_iterable(adj.values())
         if keep_data:
             deque(map(datas.extend, map(methodcaller("values"), adj.values())), maxlen=0)
     else:                                       # a view: len() of a filtered neighbourhood may not count it
-        ends = []
+        keys, ends = [], []
         for nbrs in adj.values():
             keys.extend(nbrs)
             if keep_data:
                 datas.extend(nbrs.values())
             ends.append(len(keys))
         deg = np.diff(np.array([0] + ends, dtype=np.int64))
-    src = np.repeat(np.arange(len(nodes), dtype=np.int64), deg)
-    index = dict(zip(nodes, range(len(nodes))))
-    if all(map(eq, nodes, range(len(nodes)))):     # labels 0..n-1 in order: no lookups needed
-        dst = np.fromiter(keys, np.int64, len(keys))
+    ptr = np.concatenate([[0], np.cumsum(deg)])
+    src = np.repeat(np.arange(n, dtype=np.int64), deg)
+    count = int(ptr[-1])
+    identity = all(map(eq, nodes, range(n)))
+    if identity:                                # labels 0..n-1 in order: no lookups needed
+        index = None
+        dst = np.fromiter(chain.from_iterable(adj.values()) if keys is None else keys, np.int64, count)
     else:
-        dst = np.fromiter(map(index.__getitem__, keys), np.int64, len(keys))
+        index = dict(zip(nodes, range(n)))
+        dst = _int_label_ids(nodes, adj, count) if keys is None else None
+        if dst is None:
+            keys = chain.from_iterable(adj.values()) if keys is None else keys
+            dst = np.fromiter(map(index.__getitem__, keys), np.int64, count)
     H = LaGraphNX(
-        nodes, src, dst, directed=graph.is_directed(), multigraph=graph.is_multigraph(),
+        nodes, src, dst, directed=graph.is_directed(), multigraph=multigraph,
         edge_data=datas, node_data=[graph._node[v] for v in nodes] if preserve_node_attrs else None,
         graph_attrs=graph.graph if preserve_graph_attrs else None, nx_class=graph.__class__,
     )
-    H._cache["index"] = index
-    H._cache["ptr"] = np.concatenate([[0], np.cumsum(deg)])
+    if index is not None:
+        H._cache["index"] = index
+    H._identity = identity
+    H._cache["ptr"] = ptr
     if graph.is_directed():
         H._nx_pred = graph._pred
+    if edge_attrs:
+        H._nx_adj = adj                         # other attributes are read from it on request
     for attr, default in (edge_attrs or {}).items():
         H.weights(attr, 1 if default is None else default)      # read now: a decline happens here
     return H
+
+
+def _int_label_ids(nodes, adj, count):
+    """The vertex ids of the entries of NetworkX's ``adj`` where every label is an ``int`` (not ``0..n-1`` in
+    order), without a dict lookup per entry: the keys read as int64 and looked up in a table over the label range
+    (or by binary search where the labels are spread wide).  None where the labels are not all ints that int64
+    holds, or a key is not one (a ``True`` for the node ``1``)."""
+    if set(map(type, nodes)) != {int}:
+        return None
+    try:
+        lab = np.array(nodes, dtype=np.int64)
+        keys = np.fromiter(chain.from_iterable(adj.values()), np.int64, count)
+    except (OverflowError, TypeError, ValueError):
+        return None
+    lo, hi = int(lab.min()), int(lab.max())
+    if hi - lo <= 4 * lab.size + 1024:          # a table over the label range
+        table = np.empty(hi - lo + 1, np.int64)
+        table[lab - lo] = np.arange(lab.size)
+        return table[keys - lo]
+    order = np.argsort(lab, kind="stable")
+    return order[np.searchsorted(lab[order], keys)]
 
 
 def convert_to_nx(obj, *, name=None):

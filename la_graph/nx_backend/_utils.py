@@ -4,6 +4,8 @@ order, paths from parent vectors, result dicts and subgraphs."""
 from __future__ import annotations
 
 import gc
+from contextlib import contextmanager
+from itertools import islice, repeat
 
 import networkx as nx
 import numpy as np
@@ -25,6 +27,20 @@ def declines(*names):
             DECLINES[name] = why
         return why
     return wrap
+
+
+@contextmanager
+def _no_gc():
+    """The cyclic garbage collector paused while a result of many new containers is built (none cyclic): with
+    the NetworkX graph's millions of objects tracked, the full collections their allocation triggers cost more
+    than building them (``k_core`` of G(100k, 800k): a subgraph of 700,000 edges; 100,000 spanning edges)."""
+    collect = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collect:
+            gc.enable()
 
 
 def _engine():
@@ -83,23 +99,47 @@ def _bfs_order(H, s, depth_limit):
     level = _levels(H, srcs, depth_limit)
     nlev = int(level.max(initial=0)) + 1
     ptr, dst = H._entry_ptr(), H._dst
+    deg = np.diff(ptr)
     first = np.full(len(H), np.iinfo(np.int64).max)     # a vertex's first entry in its level's walk
+    rank = np.full(len(H), -1) if not H._directed else None
     frontier = srcs
     order, parent = [srcs], [np.full(srcs.size, -1)]
     for L in range(nlev - 1):
-        lo, cnt = ptr[frontier], ptr[frontier + 1] - ptr[frontier]
+        walk = frontier
+        if rank is not None:
+            rank[frontier] = np.arange(frontier.size)
+            nxt = np.flatnonzero(level == L + 1)
+            if 2 * int(deg[nxt].sum()) < int(deg[frontier].sum()):
+                walk = _parents_among(frontier, nxt, rank, level == L, ptr, dst, deg)
+        lo, cnt = ptr[walk], deg[walk]
         total = int(cnt.sum())
-        # the entries of the frontier's vertices, vertex by vertex in BFS order, each in adjacency order
+        # the entries of the walked vertices, vertex by vertex in BFS order, each in adjacency order
         ent = np.repeat(lo - (np.cumsum(cnt) - cnt), cnt) + np.arange(total)
         v = dst[ent]
         down = np.flatnonzero(level[v] == L + 1)
         v = v[down]
         np.minimum.at(first, v, down)
         keep = first[v] == down
-        parent.append(_owner(frontier, cnt, down[keep]))
+        parent.append(_owner(walk, cnt, down[keep]))
         frontier = v[keep]
         order.append(frontier)
     return np.concatenate(order), np.concatenate(parent), level
+
+
+def _parents_among(frontier, nxt, rank, in_frontier, ptr, dst, deg):
+    """The vertices of ``frontier`` (in its order) that are the BFS parent of some vertex of ``nxt``: each one's
+    neighbour of least ``rank`` in the frontier (an undirected graph: a vertex's entries are its in-edges too).
+    Walking only these finds the same first entries as walking the whole frontier, at the cost of ``nxt``'s
+    entries where the frontier has many more (a search's last levels)."""
+    cnt = deg[nxt]
+    ent = np.repeat(ptr[nxt] - (np.cumsum(cnt) - cnt), cnt) + np.arange(int(cnt.sum()))
+    u = dst[ent]
+    at = np.flatnonzero(in_frontier[u])
+    best = np.full(rank.size, np.iinfo(np.int64).max)
+    np.minimum.at(best, np.repeat(nxt, cnt)[at], rank[u[at]])
+    is_parent = np.zeros(rank.size, bool)
+    is_parent[frontier[best[nxt]]] = True
+    return frontier[is_parent[frontier]]
 
 
 def _owner(vertices, counts, positions):
@@ -126,9 +166,7 @@ def _tree_paths(labels, parent, reached, keys=None, reverse=False):
     lab = labels.tolist()
     build = idx[np.argsort(hops[idx], kind="stable")]     # a parent's path before its children's
     paths = [None] * parent.size
-    collect = gc.isenabled()
-    gc.disable()     # n new lists, none cyclic; the collector passing over them made 50,000 paths 70-360 ms, not 50
-    try:
+    with _no_gc():   # n new lists: the collector passing over them made 50,000 paths 70-360 ms, not 50
         for v, p in zip(build.tolist(), parent[build].tolist()):
             if v == p:
                 paths[v] = [lab[v]]
@@ -138,9 +176,6 @@ def _tree_paths(labels, parent, reached, keys=None, reverse=False):
                 paths[v] = paths[p] + [lab[v]]
         keys = build if keys is None else keys
         return {lab[v]: paths[v] for v in keys.tolist()}
-    finally:
-        if collect:
-            gc.enable()
 
 
 def _dist_values(d, is_int):
@@ -194,15 +229,18 @@ _SELF_LOOPS = ("Input graph has self loops which is not permitted; "
 def _nx_subgraph(G, keep_node, keep_entry):
     """A NetworkX graph of ``G``'s class holding the nodes where ``keep_node`` (over vertex ids) and the adjacency
     entries where ``keep_entry``, in ``G``'s order, with their data: what ``G.subgraph(nodes).copy()`` gives."""
+    with _no_gc():
+        return _nx_subgraph_built(G, keep_node, keep_entry)
+
+
+def _nx_subgraph_built(G, keep_node, keep_entry):
     H = G._nx_class()
     H.graph.update(G.graph)
     lab = G.nodes
-    ids = np.flatnonzero(keep_node).tolist()
-    if G._node_data is not None:
-        H.add_nodes_from((lab[i], dict(G._node_data[i])) for i in ids)
-    else:
-        H.add_nodes_from(lab[i] for i in ids)
-    if not G._multigraph and type(H._adj) is dict and type(H._node) is dict:
+    ids = np.flatnonzero(keep_node)
+    plain = (not G._multigraph and type(H._adj) is dict and type(H._node) is dict
+             and H.adjlist_inner_dict_factory is dict and H.node_attr_dict_factory is dict)
+    if plain:                                           # NetworkX's own dicts: written straight in
         e = G._edges[keep_entry[G._edges]]              # the edges, as NetworkX's copy() first adds each
         if G._edge_data is not None:
             datas = list(map(dict, _pick(G._edge_data, e))) if e.size > 1 else [dict(G._edge_data[i]) for i in e]
@@ -210,8 +248,17 @@ def _nx_subgraph(G, keep_node, keep_entry):
             at = np.flatnonzero(keep_entry[G._edges]).tolist()
             attrs = list(G._weights.items())
             datas = [{a: _pyval(w[i], G._int_weights[a]) for a, w in attrs} for i in at]
-        _add_edges_in_order(H, G.labels, G._src[e], G._dst[e], datas)
-    elif G._edge_data is not None:                      # every entry, as NetworkX's copy() adds them
+        labs = G.take(ids)
+        nd = _pick(G._node_data, ids) if G._node_data is not None and ids.size else repeat((), ids.size)
+        H._node.update(zip(labs, map(dict, nd)))
+        _add_edges_in_order(H, G, ids, labs, G._src[e], G._dst[e], datas)
+        return H
+    ids = ids.tolist()
+    if G._node_data is not None:
+        H.add_nodes_from((lab[i], dict(G._node_data[i])) for i in ids)
+    else:
+        H.add_nodes_from(lab[i] for i in ids)
+    if G._edge_data is not None:                        # every entry, as NetworkX's copy() adds them
         ent = np.flatnonzero(keep_entry).tolist()
         src, dst = G._src[ent].tolist(), G._dst[ent].tolist()
         datas = map(G._edge_data.__getitem__, ent)
@@ -230,10 +277,11 @@ def _nx_subgraph(G, keep_node, keep_entry):
     return H
 
 
-def _add_edges_in_order(H, labels, u, v, datas):
-    """Add the edges ``(u[i], v[i])`` (vertex ids) with data ``datas[i]`` to the new graph ``H`` (its nodes
-    added), as ``H.add_edges_from`` would, written straight into its adjacency dicts: each node's neighbours in
-    the order of the edges that first name them (an undirected edge once, one data dict for both ends)."""
+def _add_edges_in_order(H, G, ids, labs, u, v, datas):
+    """Give the new graph ``H`` its adjacency: the nodes ``ids`` (vertex ids, increasing; labels ``labs``) and
+    the edges ``(u[i], v[i])`` with data ``datas[i]``, as ``H.add_edges_from`` would, written straight into its
+    dicts: each node's neighbours in the order of the edges that first name them (an undirected edge once, one
+    data dict for both ends).  Each node's dict is made from its run of the sorted entries in one C call."""
     pos = np.arange(u.size)
     if H.is_directed():
         sides = ((H._succ, u, v, pos), (H._pred, v, u, pos))
@@ -243,13 +291,9 @@ def _add_edges_in_order(H, labels, u, v, datas):
                   np.concatenate([pos, pos[~loop]])),)
     for adj, a, b, at in sides:
         o = np.lexsort((at, a))                         # by node, then in the edges' order
-        a = a[o]
-        cuts = np.flatnonzero(np.diff(a)) + 1
-        starts, ends = np.concatenate([[0], cuts]).tolist(), np.concatenate([cuts, [a.size]]).tolist()
-        keys = labels[b[o]].tolist()
-        vals = [datas[i] for i in at[o].tolist()]
-        for x, lo, hi in zip(labels[a[starts]].tolist() if a.size else [], starts, ends):
-            adj[x].update(zip(keys[lo:hi], vals[lo:hi]))
+        counts = np.bincount(a, minlength=len(G))[ids].tolist()
+        run = zip(G.take(b[o]), _pick(datas, at[o]) if o.size > 1 else [datas[i] for i in at[o].tolist()])
+        adj.update(zip(labs, map(dict, map(islice, repeat(run), counts))))
 
 
 def _induced(G, ids):

@@ -33,7 +33,7 @@ def _count(labels):
 
 def connected_components(G):
     """Components as sets of nodes, in the order of each component's first node (as NetworkX)."""
-    yield from _groups(_cc(G), G.labels)
+    yield from _groups(_cc(G), G.label_array())
 
 
 def number_connected_components(G):
@@ -58,7 +58,7 @@ def node_connected_component(G, n):
 
 def weakly_connected_components(G):
     """Weak components of a directed graph as sets, in the order of each one's first node (as NetworkX)."""
-    yield from _groups(_cc(G), G.labels)
+    yield from _groups(_cc(G), G.label_array())
 
 
 def number_weakly_connected_components(G):
@@ -78,7 +78,7 @@ def strongly_connected_components(G):
 
     NetworkX yields them in Tarjan's order, which it does not document; the sets are the same.
     """
-    yield from _groups(_scc(G), G.labels)
+    yield from _groups(_scc(G), G.label_array())
 
 
 def number_strongly_connected_components(G):

@@ -50,7 +50,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} is not in G")
     order, _, level = _bfs_order(G, G.index[source], _hop_limit(cutoff))
-    return dict(zip(G.labels[order].tolist(), level[order].tolist()))
+    return dict(zip(G.take(order), level[order].tolist()))
 
 
 def single_target_shortest_path_length(G, target, cutoff=None):
