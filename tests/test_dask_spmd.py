@@ -433,6 +433,44 @@ def _plant(on, what):
         SpmdEngine.nvals = failing
 
 
+def _ranks_wait_for_each_other(on):
+    """On a worker: make (``on``) or unmake ranks 0 and 1 each wait, once, in SpmdEngine.nvals for a message the
+    other never sends (programs that diverged): both hold their worker's one thread until the exchange is aborted."""
+    from la_graph.engines.dask.spmd import SpmdEngine
+
+    real = getattr(SpmdEngine.nvals, "real", None)
+    if real is not None:
+        SpmdEngine.nvals = real
+    if on:
+        kept, armed = SpmdEngine.nvals, [True]
+
+        def waiting(self, x):
+            if armed and self.rank in (0, 1):
+                armed.clear()
+                self.channel.recv(1 - self.rank)
+            return kept(self, x)
+
+        waiting.real = kept
+        SpmdEngine.nvals = waiting
+
+
+def test_an_interrupted_run_leaves_no_rank_waiting(T, procs):
+    """Ctrl-C while the ranks wait for each other: the client aborts the exchange on its way out, so both tasks end
+    (without the abort they would hold their workers' one thread for good) and the next run works."""
+    import _thread
+    import threading
+    procs.run(_ranks_wait_for_each_other, True)
+    try:
+        threading.Timer(1.0, _thread.interrupt_main).start()
+        with pytest.raises(KeyboardInterrupt):
+            T.run(lg.bfs, gen.path(9), 0)
+    finally:
+        procs.run(_ranks_wait_for_each_other, False)
+    t = time.perf_counter()
+    assert T.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+    assert time.perf_counter() - t < 15
+
+
 def test_a_worker_process_failing_alone_releases_its_peers(T, procs):
     """Rank 1 raises outside any task while rank 0 waits for its message over TCP: the client aborts the exchange,
     raises rank 1's error within seconds, and the next run works on a new exchange."""

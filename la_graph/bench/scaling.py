@@ -540,6 +540,8 @@ def main(argv=None):
     p.add_argument("--processes", action="store_true",
                    help="E.run on CPU worker processes over TCP: short for --local cpu --exchange tcp --spmd "
                         "--no-client --generate workers --cpu-baseline")
+    p.add_argument("--no-cpu-baseline", action="store_true",
+                   help="with --processes: leave the CPU engine's timing out (a later process of a split run)")
     p.add_argument("--out", help="write the JSON here")
     p.add_argument("--plot", nargs=2, metavar=("JSON", "PNG"), help="draw a JSON written before, then exit")
     args = p.parse_args(argv)
@@ -557,7 +559,7 @@ def main(argv=None):
         return 0
     if args.processes:
         args.local, args.exchange, args.spmd, args.no_client = "cpu", "tcp", True, True
-        args.generate, args.cpu_baseline = "workers", True
+        args.generate, args.cpu_baseline = "workers", not args.no_cpu_baseline
     doc = {"kind": "la_graph dask scaling", "machine": f"{platform.node()} ({os.cpu_count()} cores)",
            "local": args.local, "date": time.strftime("%Y-%m-%d"), "command": " ".join(sys.argv), "partial": True}
 

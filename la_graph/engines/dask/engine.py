@@ -8,6 +8,7 @@ scheduler gone), starts the exchange of its products, and runs whole algorithms 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import weakref
 from concurrent.futures import CancelledError
@@ -261,6 +262,13 @@ class DaskEngine(BlockEngine):
                 self._check_workers()
                 if collective and any(f.status == "error" for f in [*futures, *self._collective.values()]):
                     break
+            except KeyboardInterrupt:
+                if self._exchange[0] == "tcp":
+                    # a share (or an E.run rank) left running may wait for a peer's task that the interrupt
+                    # cancelled, holding its worker's thread: the abort releases it
+                    with contextlib.suppress(Exception):
+                        self._restart_exchange()
+                raise
         watched = [*futures, *self._collective.values()] if collective else futures
         errors = [f.exception() for f in watched if f.status == "error"]
         if errors:
