@@ -499,6 +499,8 @@ _NX_TESTS_NAMED = [
     "algorithms/centrality/tests/test_harmonic_centrality.py",
     "algorithms/centrality/tests/test_degree_centrality.py",
     "algorithms/tests/test_efficiency.py",
+    "linalg/tests/test_laplacian.py",
+    "linalg/tests/test_modularity.py",
 ]
 
 
@@ -605,6 +607,11 @@ def _same(mode, G, got, want, weight=None):
         return all(_same("approx6", G, g, w) for g, w in zip(got, want))
     if mode == "array":
         return got.dtype == want.dtype and np.allclose(got, want)
+    if mode == "sparse":                   # NetworkX's scipy array: format, dtypes, entries and values
+        return type(got) is type(want) and got.format == want.format and got.dtype == want.dtype and \
+            got.indices.dtype == want.indices.dtype and got.indptr.dtype == want.indptr.dtype and \
+            np.array_equal(got.indptr, want.indptr) and np.array_equal(got.indices, want.indices) and \
+            np.allclose(got.data, want.data, rtol=1e-12, atol=0)
     if mode == "multiset":
         return sorted(map(repr, got)) == sorted(map(repr, want))
     if mode == "approx6":
@@ -829,6 +836,24 @@ CALLS = {
     "floyd_warshall_numpy": ("array", "ud", "int", lambda G: [((), {}), ((), {"nodelist": list(G)[::-1]})]),
     "rich_club_coefficient": ("eq", "u", None, lambda G: [((), {"normalized": False}),
                                                            ((), {"normalized": True, "seed": 1})]),
+    "adjacency_matrix": ("sparse", "ud", "int", lambda G: [((), {}), ((), {"weight": None}),
+                                                          ((), {"nodelist": list(G)[::-2]}), ((), {"dtype": float}),
+                                                          ((), {"nodelist": [*list(G)[:2], "missing"]}),
+                                                          ((), {"nodelist": list(G)[:1] * 2})]),
+    "laplacian_matrix": ("sparse", "ud", "float", lambda G: [((), {}), ((), {"weight": None}),
+                                                            ((), {"nodelist": list(G)[1::2]})]),
+    "normalized_laplacian_matrix": ("sparse", "ud", "int", lambda G: [((), {}), ((), {"weight": None}),
+                                                                     ((), {"nodelist": list(G)[::-1]})]),
+    "modularity_matrix": ("array", "u", "float", lambda G: [((), {}), ((), {"weight": "weight"}),
+                                                           ((), {"nodelist": list(G)[::-1]})]
+                          if G.number_of_edges() else []),
+    "reciprocity": ("eq", "ud", None, lambda G: [((), {}), ((list(G)[:5] + ["missing"],), {})]
+                    + [((v,), {}) for v in list(G)[:3]]),
+    "overall_reciprocity": ("eq", "ud", None, lambda G: [((), {})]),
+    "square_clustering": ("eq", "u", None, lambda G: [((), {}), ((list(G)[:4],), {})]
+                          + [((v,), {}) for v in list(G)[:2]]),
+    "generalized_degree": ("dict", "u", None, lambda G: [((), {}), ((list(G)[:4],), {})]
+                           + [((v,), {}) for v in list(G)[:2]]),
     "edge_boundary": ("eq", "ud", "int", lambda G: [((list(G)[:k],), {"nbunch2": T, "data": d}) for k in (0, 1, 4)
                                                     for T in (None, list(G)[2:9]) for d in (False, True, "weight")]),
 }

@@ -30,7 +30,9 @@ __all__ = ["degree"]
                      "number_of_isolates", "is_isolate", "volume", "cut_size", "normalized_cut_size",
                      "conductance", "edge_expansion", "mixing_expansion", "edge_boundary", "node_boundary",
                      "node_expansion", "boundary_expansion", "preferential_attachment", "is_regular", "is_k_regular",
-                     "is_dominating_set", "s_metric", "rich_club_coefficient"),
+                     "is_dominating_set", "s_metric", "rich_club_coefficient",
+                     "adjacency_matrix", "laplacian_matrix", "normalized_laplacian_matrix", "modularity_matrix",
+                     "reciprocity", "overall_reciprocity"),
            checker=Checker("check_degree", lambda G, d, a: verify.check_degree(
                G, host(d), weight=a["weight"], direction=a["direction"], into=a["into"])),
            page="algorithms/degree.md",

@@ -184,6 +184,7 @@ def _positions(G, rows, cols):
 
 @algorithm("trussness", cli=Cli("trussness", "the trussness of every edge (the largest k-truss holding it)",
                                    run=_run_trussness),
+           networkx=("generalized_degree",),
            checker=Checker("check_trussness", lambda G, r, a: verify.check_trussness(G, r.u, r.v, r.truss)),
            bench=("trussness",), page="algorithms/ktruss.md", summary="every edge's truss number, peeling level by level")
 def trussness(G, *, engine=None):

@@ -103,7 +103,7 @@ def triangle_total(E, S):
 
 @algorithm("triangles",
            cli=Cli("triangles", "triangles at each vertex and in all (the graph taken as undirected)"),
-           networkx=("triangles", "transitivity"), checker=Checker("check_triangles", lambda G, t, a: verify.check_triangles(G, per_vertex=host(t))), page="algorithms/triangles.md",
+           networkx=("triangles", "transitivity", "square_clustering"), checker=Checker("check_triangles", lambda G, t, a: verify.check_triangles(G, per_vertex=host(t))), page="algorithms/triangles.md",
            summary="the per-vertex counts")
 def triangles(G, *, engine=None):
     """The number of triangles at each vertex of ``G`` taken as undirected.

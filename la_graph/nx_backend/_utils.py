@@ -208,7 +208,13 @@ def _some_nodes(G, nodes, values, single):
         return single(values[G.index[nodes]])
     if nodes is None:
         return {v: single(x) for v, x in zip(G.nodes, values.tolist())}
-    try:                             # NetworkX's G.nbunch_iter(nodes): its errors, non-nodes of a container skipped
+    return {v: single(values[G.index[v]]) for v in dict.fromkeys(_nbunch(G, nodes))}
+
+
+def _nbunch(G, nodes):
+    """The nodes of the container ``nodes`` that are in ``G``, in its order, with the errors of NetworkX's
+    ``G.nbunch_iter(nodes)`` (``nodes`` not iterable, an unhashable member)."""
+    try:
         it = iter(nodes)
     except TypeError:
         raise nx.NetworkXError(f"Node {nodes} is not in the graph.") from None
@@ -219,7 +225,7 @@ def _some_nodes(G, nodes, values, single):
                 wanted.append(v)
         except TypeError:
             raise nx.NetworkXError(f"Node {v} in sequence nbunch is not a valid node.") from None
-    return {v: single(values[G.index[v]]) for v in dict.fromkeys(wanted)}
+    return wanted
 
 
 _SELF_LOOPS = ("Input graph has self loops which is not permitted; "
