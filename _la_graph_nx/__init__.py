@@ -64,6 +64,7 @@ FUNCTIONS = (
     "generalized_degree",
     "generic_bfs_edges",
     "global_efficiency",
+    "greedy_color",
     "harmonic_centrality",
     "harmonic_diameter",
     "has_path",

@@ -501,6 +501,7 @@ _NX_TESTS_NAMED = [
     "algorithms/tests/test_efficiency.py",
     "linalg/tests/test_laplacian.py",
     "linalg/tests/test_modularity.py",
+    "algorithms/coloring/tests/test_coloring.py",
 ]
 
 
@@ -836,6 +837,8 @@ CALLS = {
     "floyd_warshall_numpy": ("array", "ud", "int", lambda G: [((), {}), ((), {"nodelist": list(G)[::-1]})]),
     "rich_club_coefficient": ("eq", "u", None, lambda G: [((), {"normalized": False}),
                                                            ((), {"normalized": True, "seed": 1})]),
+    "greedy_color": ("eq", "ud", None, lambda G: [((), {}), ((), {"strategy": nx.coloring.strategy_largest_first}),
+                                                  ((), {"strategy": "smallest_last"}), ((), {"interchange": True})]),
     "adjacency_matrix": ("sparse", "ud", "int", lambda G: [((), {}), ((), {"weight": None}),
                                                           ((), {"nodelist": list(G)[::-2]}), ((), {"dtype": float}),
                                                           ((), {"nodelist": [*list(G)[:2], "missing"]}),

@@ -63,6 +63,7 @@ def _run_coloring(args, G, engine):
            cli=Cli("coloring", "a proper vertex colouring, at most max degree + 1 colours (--seed, --method "
                    "jones_plassmann|largest_first)", options=("seed", "method"), defaults={"seed": 0},
                    run=_run_coloring),
+           networkx=("greedy_color",),
            checker=Checker("check_coloring"), bench=("coloring",), page="algorithms/coloring.md",
            summary="independent-set rounds on seeded hash (or degree) priorities: at most Δ + 1 colours")
 def coloring(G, *, seed=None, method="jones_plassmann", engine=None):

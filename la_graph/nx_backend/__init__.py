@@ -42,6 +42,7 @@ from ..algorithms._registry import networkx_functions
 from . import (
     centrality,
     cluster,
+    coloring,
     community,
     components,
     core,
@@ -66,7 +67,8 @@ __all__ = ["LaGraphNX", "convert_from_nx", "convert_to_nx", "can_run", "should_r
 
 #: the modules of the dispatched functions, one per area of NetworkX (each lists its functions in ``__all__``)
 _MODULES = (components, traversal, shortest_paths, distance_measures, tree, mis, link_analysis, cluster, core, ego,
-            centrality, cuts, isolate, community, link_prediction, recognition, linalg, reciprocal)
+            centrality, cuts, isolate, community, link_prediction, recognition, linalg, reciprocal,
+            coloring)
 #: NetworkX name -> the backend's function
 _FUNCS = {name: getattr(m, name) for m in _MODULES for name in m.__all__}
 globals().update(_FUNCS)
