@@ -4,11 +4,15 @@ Usage::
 
     python -m la_graph.bench.networkx_dispatch --out FILE.json
     python -m la_graph.bench.networkx_dispatch --graphs facebook --functions pagerank,triangles --repeat 5
+    python -m la_graph.bench.networkx_dispatch --engine gpu --graphs rmat20 --ways la_graph,la_graph_cached \
+        --out FILE.json          # the GPU through NetworkX (on a machine with CuPy and a CUDA device)
 
 Each NetworkX function of :data:`CALLS` runs on each graph (``facebook``: SNAP
 ego-Facebook from the bench's data folder, 4,039 nodes and 88,234 edges;
-``gnm100k``: ``nx.gnm_random_graph(100_000, 800_000, seed=1)``) in one process,
-four ways, per call:
+``gnm100k``: ``nx.gnm_random_graph(100_000, 800_000, seed=1)``; ``rmat18`` and
+``rmat20``: la_graph's Graph500 R-MAT of scale 18 or 20, edge factor 16, seed 1,
+made a NetworkX ``Graph`` with nodes ``0 .. n-1``) in one process, four ways,
+per call:
 
 * ``networkx``: NetworkX's own code (``backend="networkx"``);
 * ``la_graph``: ``backend="la_graph"`` with NetworkX's cache of converted graphs
@@ -27,9 +31,16 @@ here: tests/test_nx_backend.py compares every dispatched function with NetworkX.
 A way that raises is recorded with its error (graphblas-algorithms'
 ``NotImplementedError`` for options it lacks).
 
+``--engine`` picks la_graph's engine (``nx.config.backends.la_graph.engine``;
+default: la_graph's own setting).  With ``--engine gpu`` the ``la_graph`` way
+converts the NetworkX graph on every call, so its time includes the upload of
+the converted graph to the device (the GPU engine copies a graph there on its
+first use); the cached way reuses the device copy.  Without CuPy and a CUDA
+device, ``--engine gpu`` stops at once, saying why.
+
 Printed: one markdown table per graph, milliseconds, with la_graph's speed-up
 over NetworkX uncached and cached.  ``--out`` writes the JSON record (the
-machine, the versions, every time).
+machine, the versions, the engine, every time).
 """
 
 from __future__ import annotations
@@ -48,12 +59,16 @@ from collections.abc import Iterator, Mapping
 
 import networkx as nx
 
+import la_graph
+
 from .graphs import data_dir
 
 #: the graphs by name: a builder of the NetworkX graph
 GRAPHS = {
     "facebook": lambda: _read_snap("snap/facebook_combined.txt.gz"),
     "gnm100k": lambda: nx.gnm_random_graph(100_000, 800_000, seed=1),
+    "rmat18": lambda: _rmat(18),
+    "rmat20": lambda: _rmat(20),
 }
 
 #: label -> call(G) of the NetworkX function (``**kw`` carries ``backend=``); the first eight are the common ones
@@ -101,6 +116,18 @@ def _read_snap(rel):
         raise FileNotFoundError(f"{path} is not in the data folder (LA_GRAPH_DATA)")
     with gzip.open(path, "rt") as f:
         return nx.parse_edgelist((line for line in f if not line.startswith("#")), nodetype=int)
+
+
+def _rmat(scale):
+    """la_graph's R-MAT (edge factor 16, seed 1) as an undirected NetworkX graph: nodes 0..n-1 in order, each edge
+    added once (R-MAT 20: about 1 M nodes and 16 M edges, a minute and several GB in NetworkX)."""
+    G = la_graph.generators.rmat(scale, seed=1)
+    rows, cols = G.edges()
+    up = rows <= cols
+    H = nx.Graph()
+    H.add_nodes_from(range(G.n))
+    H.add_edges_from(zip(rows[up].tolist(), cols[up].tolist()))
+    return H
 
 
 def _far(G):
@@ -219,12 +246,20 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3, help="runs per way (median)")
     ap.add_argument("--budget", type=float, default=2.0, help="seconds after which one run is enough")
     ap.add_argument("--ways", default=",".join(w for w, _, _ in WAYS), help="comma-separated: which of the ways")
+    ap.add_argument("--engine", choices=la_graph.algorithms._registry.ENGINES,
+                    help="la_graph's engine for the la_graph ways (default: la_graph's own setting)")
     ap.add_argument("--out", help="write the JSON record here")
     a = ap.parse_args(argv)
     graphs, labels = a.graphs.split(","), a.functions.split(",")
     bad = [g for g in graphs if g not in GRAPHS] + [f for f in labels if f not in CALLS]
     if bad:
         ap.error(f"unknown graphs or functions: {bad}")
+    if a.engine is not None:
+        try:
+            la_graph.get_engine(a.engine)      # before any graph is built: no CuPy, no run
+        except la_graph.EngineUnavailable as exc:
+            ap.error(f"--engine {a.engine}: {exc}")
+        nx.config.backends.la_graph.engine = a.engine
     warnings.filterwarnings("ignore")
     nx.config.warnings_to_ignore.add("cache")
     started = datetime.datetime.now(datetime.UTC)
@@ -239,6 +274,7 @@ def main(argv=None):
                         "cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()},
             "versions": {p: _version(p) for p in ("networkx", "graphblas-algorithms", "python-graphblas", "numpy")},
             "repeat": a.repeat, "budget_s": a.budget, "ways": a.ways.split(","),
+            "engine": a.engine or la_graph.get_engine().name,
             "graphs": result,
         }
         with open(a.out, "w") as f:

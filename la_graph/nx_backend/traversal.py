@@ -11,7 +11,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from ._utils import _alg, _bfs_order, _engine, _levels, declines
+from ._utils import _alg, _bfs_order, _engine, _levels, _tuples, declines
 
 __all__ = ["bfs_edges", "bfs_tree", "bfs_predecessors", "bfs_successors", "bfs_layers", "descendants_at_distance",
            "descendants", "ancestors", "is_directed_acyclic_graph", "generic_bfs_edges", "bfs_labeled_edges",
@@ -39,8 +39,7 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     if sort_neighbors is not None:
         raise NotImplementedError("sort_neighbors is not supported")
     u, v = _tree_edges(G, source, reverse, depth_limit)
-    lab = G.labels
-    yield from zip(lab[u].tolist(), lab[v].tolist())
+    yield from _tuples(G.take(u), G.take(v))
 
 
 def generic_bfs_edges(G, source, neighbors=None, depth_limit=None):
@@ -48,8 +47,7 @@ def generic_bfs_edges(G, source, neighbors=None, depth_limit=None):
     if neighbors is not None:
         raise NotImplementedError("neighbors (a function) is not supported")
     u, v = _tree_edges(G, source, False, depth_limit)
-    lab = G.labels
-    yield from zip(lab[u].tolist(), lab[v].tolist())
+    yield from _tuples(G.take(u), G.take(v))
 
 
 def bfs_labeled_edges(G, sources):
@@ -83,7 +81,7 @@ def bfs_labeled_edges(G, sources):
         label[~tree & (du > dv)] = "reverse"
     keep = label != ""
     lab = G.labels
-    yield from zip(lab[u[keep]].tolist(), lab[v[keep]].tolist(), label[keep].tolist())
+    yield from _tuples(lab[u[keep]].tolist(), lab[v[keep]].tolist(), label[keep].tolist())
 
 
 def is_aperiodic(G):
@@ -118,7 +116,7 @@ def bfs_predecessors(G, source, depth_limit=None, sort_neighbors=None):
         raise NotImplementedError("sort_neighbors is not supported")
     u, v = _tree_edges(G, source, False, depth_limit)
     lab = G.labels
-    yield from zip(lab[v].tolist(), lab[u].tolist())
+    yield from _tuples(lab[v].tolist(), lab[u].tolist())
 
 
 def bfs_successors(G, source, depth_limit=None, sort_neighbors=None):
