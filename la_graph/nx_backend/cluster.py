@@ -9,7 +9,7 @@ import numpy as np
 import la_graph
 
 from ..algorithms.ktruss import edge_support
-from ._utils import _alg, _engine, _nbunch, _some_nodes, declines
+from ._utils import _alg, _engine, _nbunch, _no_gc, _some_nodes, declines
 
 __all__ = ["triangles", "clustering", "average_clustering", "transitivity", "square_clustering",
            "generalized_degree"]
@@ -103,9 +103,10 @@ def generalized_degree(G, nodes=None):
 
     if nodes in G:
         return gd(G.index[nodes])
-    if nodes is None:
-        return {x: gd(i) for i, x in enumerate(G.nodes)}
-    return {x: gd(G.index[x]) for x in _nbunch(G, nodes)}
+    with _no_gc():                                   # a Counter per node
+        if nodes is None:
+            return {x: gd(i) for i, x in enumerate(G.nodes)}
+        return {x: gd(G.index[x]) for x in _nbunch(G, nodes)}
 
 
 @declines("square_clustering")
