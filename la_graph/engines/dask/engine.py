@@ -60,7 +60,8 @@ class DaskEngine(BlockEngine):
         :meth:`run` its values (:mod:`la_graph.engines.dask.exchange`): ``"dask"`` through Dask's
         own transfers (no :meth:`run`), ``"nccl"`` over NCCL between GPU workers each on a GPU of
         its own (one collective task per worker and product), ``"tcp"`` over a TCP connection
-        between every two CPU workers (processes, on one host or several), ``"local"`` through
+        between every two CPU workers (processes, on one host or several; the products of
+        :meth:`run` only: driven from the client they go through Dask), ``"local"`` through
         memory between the workers of a threaded cluster in one process (for tests).
         ``"auto"`` (default): ``"nccl"`` where the workers are GPU workers on distinct GPUs with
         NCCL, ``"tcp"`` for several CPU workers that are not all threads of this process (their

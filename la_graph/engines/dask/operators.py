@@ -178,6 +178,13 @@ class BlockEngine(Engine):
         """Refuse a graph whose blocks do not fit the workers."""
 
     @property
+    def _collective_products(self):
+        """Whether ``mxv`` and ``vxm`` run as collective tasks.  Not over "tcp" from the client: a share waits
+        for its peers holding its worker's thread, and a CPU worker (one thread) may have a task queued behind
+        it that a peer's share waits for (test_dask_loading's triangles hung so); an SPMD run has no queue."""
+        return self._exchange[0] not in ("dask", "tcp")
+
+    @property
     def exchange(self):
         """How products exchange between workers: ``"dask"``, ``"nccl"``, ``"tcp"`` or ``"local"`` (see
         :class:`~la_graph.engines.dask.DaskEngine`'s parameter)."""
@@ -437,7 +444,7 @@ class BlockEngine(Engine):
                         accum, structural, complement, replace))
                 parts.append(row)
             return self._rebind(out, DMatrix(shape, parts, p))
-        if self._exchange[0] != "dask" and len(p.workers) > 1:
+        if self._collective_products and len(p.workers) > 1:
             return self._rebind(out, self._collective_product(kind, A, B, semiring, add, remap, out, mask, accum,
                                                               structural, complement, replace, shape))
         segs = []

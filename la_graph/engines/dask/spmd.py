@@ -68,6 +68,7 @@ from ...exceptions import InvalidArgumentError
 from ...graph import Graph
 from ..base import Engine
 from .tasks import _E as _local_engine
+from . import fused as _fused
 from . import transport as _transport
 from .exchange import PeerFailed
 from .graph import DistributedGraph
@@ -148,6 +149,19 @@ class SpmdEngine(BlockEngine):
 
     def run(self, fn, *args, **kwargs):
         raise InvalidArgumentError("SPMD runs do not nest: call fn(..., engine=E) inside a run")
+
+    @property
+    def _collective_products(self):
+        return self._exchange[0] != "dask"          # (the tasks run in program order: no queue to block)
+
+    @property
+    def fused_steps(self):
+        """The SPMD runs' own fused steps (:mod:`.fused`) on CPU workers; none elsewhere."""
+        return _fused.STEPS if self.local == "cpu" else super().fused_steps
+
+    def _part(self, owner, value=None):
+        """A part made by a fused step: held by rank ``owner``; ``value`` where this rank is the owner."""
+        return SpmdFuture(owner, _NONE if value is None else value)
 
     def hint(self, x, storage):
         """The local engine's storage hint on the parts of ``x`` this rank holds, in place and without a message

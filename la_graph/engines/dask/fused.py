@@ -1,0 +1,190 @@
+"""Fused steps of SPMD runs on CPU workers: a step carried out by compiled loops over each rank's own blocks,
+with one exchange of their results, instead of as its algebra (rounds of distributed primitives).
+
+:func:`component_labels` (the step of :func:`la_graph.connected_components`): Afforest over the ranks.  Every
+rank links the stored entries of the blocks it holds into a union-find forest over the global vertex ids
+(roots are their trees' smallest ids, as in the CPU engine's Afforest), the forests are merged on rank 0,
+and rank 0 sends each segment's labels to the segment's holder.  As algebra, FastSV takes a distributed
+product, a scatter, two element-wise minimums, a gather and a comparison per round, each moving
+``n``-length vectors between the ranks; here a ``4 n``-byte forest moves from each rank to rank 0 and back
+once (for the giant component's sample), then once more to rank 0, and ``8 n / s`` bytes a segment back.
+
+The steps run only where every rank computes with the CPU engine (numpy parts) and there is an exchange to
+carry the forests (or a single rank); elsewhere they decline and the algebra runs.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..base import Declined
+from .objects import DVector
+from .tasks import _E, _kept
+from .transport import Erred
+
+__all__ = ["component_labels", "STEPS"]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _root(f, x):
+    """The root of ``x``, halving the path on the way."""
+    while f[x] != x:
+        f[x] = f[f[x]]
+        x = f[x]
+    return x
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _link(f, u, v):
+    """Join the trees of ``u`` and ``v``: the larger root hangs under the smaller (a root is its tree's smallest id)."""
+    ru = _root(f, u)
+    rv = _root(f, v)
+    if ru < rv:
+        f[rv] = ru
+    elif rv < ru:
+        f[ru] = rv
+
+
+#: Afforest's neighbour rounds and samples (as the CPU engine's)
+ROUNDS = 2
+SAMPLES = 1024
+
+
+@numba.njit(cache=True, nogil=True)
+def link_first(f, indptr, indices, rows, cols, rounds):
+    """Link each row's first ``rounds`` stored entries of a CSR block: row ``r`` is vertex ``rows[r]``, column
+    ``c`` vertex ``cols[c]`` (global ids)."""
+    for r in range(rows.size):
+        u = rows[r]
+        lo, hi = np.int64(indptr[r]), np.int64(indptr[r + 1])
+        for p in range(lo, min(lo + rounds, hi)):
+            _link(f, u, cols[indices[p]])
+
+
+@numba.njit(cache=True, nogil=True)
+def link_rest(f, indptr, indices, rows, cols, rounds, giant):
+    """Link the rest of each row's stored entries, except in the rows of the giant component's vertices."""
+    for r in range(rows.size):
+        u = rows[r]
+        if _root(f, u) == giant:
+            continue
+        for p in range(np.int64(indptr[r]) + rounds, np.int64(indptr[r + 1])):
+            _link(f, u, cols[indices[p]])
+
+
+@numba.njit(cache=True, nogil=True)
+def link_forest(f, g):
+    """Link every vertex ``v`` with ``g[v]`` (another rank's forest)."""
+    for v in range(g.size):
+        if g[v] != v:
+            _link(f, v, np.int64(g[v]))
+
+
+@numba.njit(cache=True, nogil=True)
+def flatten(f):
+    """Every vertex straight under its root."""
+    for v in range(f.size):
+        f[v] = _root(f, v)
+
+
+@numba.njit(cache=True, nogil=True)
+def giant_root(f, samples):
+    """The most frequent root among ``samples`` vertices drawn by a fixed LCG (the CPU engine's draw): the giant
+    component's, on a flattened forest; -1 without vertices."""
+    n = f.size
+    if n == 0:
+        return -1
+    picks = np.empty(samples, f.dtype)
+    x = np.uint64(0x9E3779B97F4A7C15)
+    for s in range(samples):
+        x = x * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+        picks[s] = f[np.int64(x >> np.uint64(33)) % n]
+    picks.sort()
+    best = run = 0
+    giant = -1
+    for s in range(samples):
+        run = run + 1 if s > 0 and picks[s] == picks[s - 1] else 1
+        if run > best:
+            best = run
+            giant = picks[s]
+    return giant
+
+
+def component_labels(E, G):
+    """The smallest vertex id of every vertex's component (see the module docstring): a full int64 vector.
+
+    Afforest over the ranks: each rank links the first :data:`ROUNDS` entries of its blocks' rows; the forests
+    are merged (on rank 0, and sent back to every rank), so that every rank takes the same giant component from
+    the same sample; then each rank links the rest of its rows but those of the giant's vertices.  An edge
+    skipped at ``u`` (in the giant) is stored at ``v`` too (the matrix is symmetric), where it is linked unless
+    ``v`` is in the giant as well: nothing is lost, as in the CPU engine's Afforest.
+    """
+    if E.local != "cpu" or (E.channel is None and len(E._everyone) > 1):
+        raise Declined("the union-find runs over numpy blocks (CPU workers) with an exchange between them")
+    if G.directed:
+        raise Declined("component_labels' union-find skips rows of the giant component: it needs a symmetric matrix")
+    A = E.matrix(G)
+    p = E.placement
+    n = G.n
+    L = _kept(E.layout(n))
+    held = []
+    for i in range(p.s):
+        for j in range(p.s):
+            part = A.parts[i][j]
+            if part.owner == E.rank:
+                if isinstance(part.value, Erred):
+                    raise part.value.exc
+                held.append((part.value, L.ids(i), L.ids(j)))
+    f = np.arange(n, dtype=np.int64)
+    unpacked = []
+    try:
+        for M, rows, cols in held:      # each block's CSR arrays moved out of it (no copy) until the end
+            info = M.ss.unpack("csr")
+            unpacked.append((M, info))
+            link_first(f, info["indptr"], info["col_indices"], rows, cols, ROUNDS)
+        _merge(E, f, back=True)
+        giant = giant_root(f, SAMPLES)
+        for (M, info), (_, rows, cols) in zip(unpacked, held):
+            link_rest(f, info["indptr"], info["col_indices"], rows, cols, ROUNDS, giant)
+    finally:
+        for M, info in unpacked:
+            M.ss.pack_csr(**info)
+    _merge(E, f, back=False)
+    parts, local = [], _E("cpu")
+    for k, w in enumerate(E._where(DVector((n,), [], p))):
+        holder = E._ranks[w]
+        value = None
+        if E.rank == 0:
+            labels = f[L.ids(k)]
+            if holder == 0:
+                value = local.vector_from_numpy(labels)
+            else:
+                E.channel.send([holder], labels)
+        elif holder == E.rank:
+            value = local.vector_from_numpy(E.channel.recv(0))
+        parts.append(E._part(holder, value))
+    return DVector((n,), parts, p)
+
+
+def _merge(E, f, back):
+    """Merge every rank's forest ``f`` into rank 0's (flattened there); ``back``: then send rank 0's to every rank,
+    each rank's ``f`` becoming it.  A forest travels as int32 below 2**31 vertices (4 bytes a vertex)."""
+    if len(E._everyone) == 1:
+        flatten(f)
+        return
+    wire = np.int32 if f.size < 2 ** 31 else np.int64
+    if E.rank == 0:
+        for q in E._everyone[1:]:
+            link_forest(f, E.channel.recv(q))
+        flatten(f)
+        if back:
+            E.channel.send(E._everyone[1:], f.astype(wire))
+    else:
+        E.channel.send([0], f.astype(wire))
+        if back:
+            f[:] = E.channel.recv(0)
+
+
+#: the fused steps of SPMD runs on CPU workers
+STEPS = {"component_labels": component_labels}
