@@ -96,6 +96,28 @@ def test_a_distributed_graphs_degrees_are_gathered_in_the_run(E):
     assert not np.array_equal(U.out_degree, G.out_degree)
 
 
+def _cc_both_ways(G, engine):
+    """Inside a run: the fused component_labels' labels, the algebra's (FastSV), and whether the kernel was taken."""
+    from la_graph.algorithms import steps
+    from la_graph.engines.dask import fused
+    fused_taken = steps.STEPS["component_labels"].kernel(engine) is fused.component_labels
+    got = lg.connected_components(G, engine=engine)
+    with steps.algebraic("component_labels"):
+        algebra = lg.connected_components(G, engine=engine)
+    return got, algebra, fused_taken
+
+
+def test_connected_components_fused_on_cpu_ranks(E):
+    """CC's fused step (Afforest over the ranks) gives FastSV's labels: a giant component, small ones, isolated
+    vertices, and a directed graph (weak components)."""
+    for G in (gen.rmat(9, 2, seed=6), gen.connected_caveman(6, 3), lg.Graph.from_edges([0, 5], [1, 6], n=9),
+              HOST["rmat-dir-w"]()):
+        got, algebra, taken = E.run(_cc_both_ways, G)
+        assert taken
+        want = lg.connected_components(G, engine="cpu")
+        assert np.array_equal(got, want) and np.array_equal(algebra, want)
+
+
 def test_products_without_the_collective_path(E):
     """mxv and vxm as the engine's generic tasks (segments moved to the blocks, partials to the output)."""
     from la_graph.engines.dask import spmd
@@ -407,6 +429,10 @@ def test_worker_processes_run_a_distributed_graph(T):
     G = rmat(T, 10, 8, seed=2, directed=True, weights=(1, 50))
     H = G.to_graph()
     _agree(T.run, G, H, int(np.argmax(H.out_degree)))
+    U = rmat(T, 11, 4, seed=5)                      # undirected: CC's fused step, against FastSV's algebra
+    got, algebra, taken = T.run(_cc_both_ways, U)
+    assert taken and np.array_equal(got, algebra)
+    assert np.array_equal(got, lg.connected_components(U.to_graph(), engine="cpu"))
     stats = T.exchange_stats()
     assert all(v["collectives"] > 0 and v["bytes_sent"] > 0 for v in stats.values())
 
