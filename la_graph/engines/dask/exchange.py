@@ -25,8 +25,10 @@ Backends (:func:`start`): ``"nccl"`` (one communicator over the workers, each on
 a GPU of its own: NCCL refuses two ranks on one GPU), ``"tcp"`` (a TCP
 connection between every two CPU workers, processes on one host or several:
 :class:`_Tcp`), and ``"local"``, a mailbox between the workers of a threaded
-cluster in one process, for tests of the plan on machines without GPUs.  Each worker records the seconds it spends computing
-and exchanging and the bytes it sends (:func:`stats`).
+cluster in one process, for tests of the plan on machines without GPUs.  Each
+worker records the seconds it spends computing and exchanging and the bytes it
+sends (:func:`stats`).  Over ``"tcp"``, a collective product runs only inside an
+SPMD run (:mod:`.spmd`); driven from the client the products go through Dask.
 """
 
 from __future__ import annotations
@@ -351,7 +353,8 @@ class _Tcp(_Backend):
         self.socks, self.inbox = {}, {q: queue.Queue() for q in peers}
         self.ready, self.locks = {q: threading.Event() for q in peers}, {q: threading.Lock() for q in peers}
         self.failure = None       # why the connections could not be made (raised by the first use)
-        self.listener = socket.create_server((host, 0), backlog=max(8, p))
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.listener = socket.create_server((host, 0), family=family, backlog=max(8, p))
         self.address = (host, self.listener.getsockname()[1])
         threading.Thread(target=self._accept, args=(p - 1 - rank,), daemon=True,
                          name=f"la_graph exchange {token[:8]}: accept").start()
@@ -378,7 +381,7 @@ class _Tcp(_Backend):
                 sock.settimeout(CONNECT_TIMEOUT)
                 hello = _read_exact(sock, _HANDSHAKE)
                 q = -1 if hello is None else struct.unpack("<q", bytes(hello[32:]))[0]
-                if hello is None or bytes(hello[:32]).decode().strip() != self.token[:32] or \
+                if hello is None or bytes(hello[:32]).decode(errors="replace").strip() != self.token[:32] or \
                         q not in self.ready or q < self.rank or self.ready[q].is_set():
                     sock.close()                        # not a peer of this exchange: ignored
                     continue
@@ -585,6 +588,16 @@ def abort(token, dask_worker=None):
             del _MAILBOXES[key]
     for backend in backends:
         backend.abort()
+
+
+def count_sent(token, rank):
+    """Add the bytes this worker's ``"tcp"`` backend sent since the last count to its ``bytes_sent`` (an SPMD run's
+    messages outside the collective products, counted at the run's end)."""
+    with _LOCK:
+        backend = _BACKENDS.get((token, rank))
+        if backend is not None:
+            _STATS[get_worker().address]["bytes_sent"] += backend.sent
+            backend.sent = 0
 
 
 def stats(reset=False, dask_worker=None):

@@ -67,13 +67,14 @@ import numpy as np
 from ...exceptions import InvalidArgumentError
 from ...graph import Graph
 from ..base import Engine
-from .tasks import _E as _local_engine
+from . import exchange as _exchange
 from . import fused as _fused
 from . import transport as _transport
 from .exchange import PeerFailed
 from .graph import DistributedGraph
 from .objects import OTHER_PLACEMENT, DMatrix, DVector, Placement, _DObject
 from .operators import BlockEngine
+from .tasks import _E as _local_engine
 from .transport import Erred
 
 __all__ = ["SpmdEngine", "SpmdFuture", "run"]
@@ -509,7 +510,11 @@ def run_rank(local, rank, workers, s, token, seed, exchange, collective, fn, spe
     channel = _transport.channel(kind, xtoken, rank) if len(workers) > 1 else None
     E = SpmdEngine(local, rank, workers, s, token, seed, channel, exchange, collective)
     args, kwargs = E._rebuild(spec, parts, hosts)
-    result = fn(*args, engine=E, **kwargs)
+    try:
+        result = fn(*args, engine=E, **kwargs)
+    finally:
+        if kind == "tcp" and channel is not None:
+            _exchange.count_sent(xtoken, rank)      # what moved outside the products, counted too
     if rank != 0:
         return None
     held = []
