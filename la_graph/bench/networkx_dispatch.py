@@ -71,6 +71,9 @@ GRAPHS = {
     "rmat20": lambda: _rmat(20),
 }
 
+#: the graphs of the CPU table (the R-MAT ones are for the device: NetworkX's own code would take hours there)
+DEFAULT_GRAPHS = ("facebook", "gnm100k")
+
 #: label -> call(G) of the NetworkX function (``**kw`` carries ``backend=``); the first eight are the common ones
 CALLS = {
     "pagerank": lambda G, **kw: nx.pagerank(G, **kw),
@@ -245,7 +248,8 @@ def _version(pkg):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m la_graph.bench.networkx_dispatch", description=__doc__.split("\n")[0])
-    ap.add_argument("--graphs", default=",".join(GRAPHS), help="comma-separated: " + ", ".join(GRAPHS))
+    ap.add_argument("--graphs", default=",".join(DEFAULT_GRAPHS),
+                    help="comma-separated: " + ", ".join(GRAPHS) + " (default: " + ",".join(DEFAULT_GRAPHS) + ")")
     ap.add_argument("--functions", default=",".join(CALLS), help="comma-separated labels of CALLS")
     ap.add_argument("--repeat", type=int, default=3, help="runs per way (median)")
     ap.add_argument("--budget", type=float, default=2.0, help="seconds after which one run is enough")

@@ -9,6 +9,7 @@ from itertools import islice, repeat
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 
 import la_graph
 
@@ -298,17 +299,24 @@ def _add_edges_in_order(H, G, ids, labs, u, v, datas):
     the edges ``(u[i], v[i])`` with data ``datas[i]``, as ``H.add_edges_from`` would, written straight into its
     dicts: each node's neighbours in the order of the edges that first name them (an undirected edge once, one
     data dict for both ends).  Each node's dict is made from its run of the sorted entries in one C call."""
-    pos = np.arange(u.size)
+    k, n = u.size, len(G)
     if H.is_directed():
-        sides = ((H._succ, u, v, pos), (H._pred, v, u, pos))
-    else:
+        sides = ((H._succ, u, v, np.ones(k, np.int64)), (H._pred, v, u, np.ones(k, np.int64)))
+    else:                                               # each edge from both ends, a self-loop once
         loop = u == v
-        sides = ((H._adj, np.concatenate([u, v[~loop]]), np.concatenate([v, u[~loop]]),
-                  np.concatenate([pos, pos[~loop]])),)
-    for adj, a, b, at in sides:
-        o = np.lexsort((at, a))                         # by node, then in the edges' order
-        counts = np.bincount(a, minlength=len(G))[ids].tolist()
-        run = zip(G.take(b[o]), _pick(datas, at[o]) if o.size > 1 else [datas[i] for i in at[o].tolist()])
+        keep = np.ones((k, 2), bool)
+        keep[:, 1] = ~loop
+        keep = keep.ravel()
+        sides = ((H._adj, np.column_stack([u, v]).ravel()[keep], np.column_stack([v, u]).ravel()[keep],
+                  2 - loop.astype(np.int64)),)
+    for adj, a, b, per_edge in sides:
+        # the entries listed edge by edge, grouped by their node ``a`` in that order: the transpose of the
+        # (edge x node) matrix, a stable counting sort in scipy (a lexsort of 1.4 M entries took 150 ms)
+        by_edge = sp.csr_array((b, a, np.concatenate([[0], np.cumsum(per_edge)])), shape=(k, n))
+        by_node = by_edge.T.tocsr()
+        at, nbr = by_node.indices, by_node.data
+        counts = np.diff(by_node.indptr)[ids].tolist()
+        run = zip(G.take(nbr), _pick(datas, at) if at.size > 1 else [datas[i] for i in at.tolist()])
         adj.update(zip(labs, map(dict, map(islice, repeat(run), counts))))
 
 
