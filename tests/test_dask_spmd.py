@@ -118,11 +118,38 @@ def test_connected_components_fused_on_cpu_ranks(E):
         assert np.array_equal(got, want) and np.array_equal(algebra, want)
 
 
+def _bfs_fused(G, source, direction, engine):
+    from la_graph.algorithms import steps
+    from la_graph.engines.dask import fused
+    return lg.bfs(G, source, direction=direction, engine=engine), \
+        steps.STEPS["bfs_search"].kernel(engine) is fused.bfs_search
+
+
+def test_bfs_fused_on_cpu_ranks(E):
+    """BFS's fused search (state replicated on the ranks, push and pull over each rank's blocks) gives the CPU
+    engine's levels and valid parents, in each direction, on directed and disconnected graphs."""
+    for G, s in ((gen.rmat(9, 8, seed=6), 0), (HOST["rmat-dir-w"](), 3), (gen.connected_caveman(6, 3), 4),
+                 (lg.Graph.from_edges([0, 1, 5], [1, 2, 6], n=9), 1), (HOST["single"](), 0)):
+        want = lg.bfs(G, s, engine="cpu").level
+        for direction in ("auto", "push", "pull"):
+            got, taken = E.run(_bfs_fused, G, s, direction)
+            assert taken and np.array_equal(got.level, want)
+            verify.check_bfs(G, s, got)
+
+
 def test_products_without_the_collective_path(E):
     """mxv and vxm as the engine's generic tasks (segments moved to the blocks, partials to the output)."""
     from la_graph.engines.dask import spmd
     G = HOST["rmat-dir-w"]()
     _agree(lambda fn, *a: spmd.run(E, fn, a, {}, collective=False), G, G, 3)
+
+
+def _bfs_algebra(G, source, engine):
+    """``lg.bfs`` with its search as algebra (the failure tests plant their errors in the primitives and the
+    products, which the fused search on CPU ranks does not call)."""
+    from la_graph.algorithms import steps
+    with steps.algebraic("bfs_search"):
+        return lg.bfs(G, source, engine=engine)
 
 
 def _plus_one(u, engine):
@@ -207,10 +234,10 @@ def test_a_failing_task_raises_its_error_on_the_client(E, monkeypatch):
     monkeypatch.setattr(tasks, "nvals", failing)
     t = time.perf_counter()
     with pytest.raises(ZeroDivisionError, match="injected"):
-        E.run(lg.bfs, gen.path(9), 0)
+        E.run(_bfs_algebra, gen.path(9), 0)
     assert time.perf_counter() - t < 60
     monkeypatch.setattr(tasks, "nvals", real)
-    assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+    assert E.run(_bfs_algebra, gen.path(9), 0).level.tolist() == list(range(9))
 
 
 def test_a_workers_out_of_device_memory_reaches_the_client_as_la_graphs(E, monkeypatch):
@@ -229,15 +256,15 @@ def test_a_workers_out_of_device_memory_reaches_the_client_as_la_graphs(E, monke
 
     monkeypatch.setattr(tasks, "nvals", failing)
     with pytest.raises(lg.OutOfDeviceMemory, match=r"allocating 4,096 bytes .*; free GPU memory$"):
-        E.run(lg.bfs, gen.path(9), 0)
+        E.run(_bfs_algebra, gen.path(9), 0)
     monkeypatch.setattr(tasks, "nvals", real)
-    assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+    assert E.run(_bfs_algebra, gen.path(9), 0).level.tolist() == list(range(9))
 
 
 def test_a_failing_share_of_a_collective_product_raises_its_own_error(E, monkeypatch):
     """The failing worker holds no output segment on the 2 x 2 grid: its peers' shares raise PeerFailed, and the
     client still receives the failing share's own error."""
-    check_failing_share(monkeypatch, E.placement.workers[1], lambda: E.run(lg.bfs, gen.path(9), 0).level.tolist(),
+    check_failing_share(monkeypatch, E.placement.workers[1], lambda: E.run(_bfs_algebra, gen.path(9), 0).level.tolist(),
                         list(range(9)))
 
 
@@ -249,12 +276,12 @@ def test_a_worker_failing_alone_does_not_leave_the_others_waiting(E):
     _rank_one_fails(True)            # the workers are threads of this process
     try:
         with pytest.raises(ZeroDivisionError, match="rank 1 alone"):
-            E.run(lg.bfs, gen.path(9), 0)
+            E.run(_bfs_algebra, gen.path(9), 0)
     finally:
         _rank_one_fails(False)
     assert time.perf_counter() - t < 60
     assert E._exchange != before
-    assert E.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+    assert E.run(_bfs_algebra, gen.path(9), 0).level.tolist() == list(range(9))
 
 
 def test_the_transport_frames_round_trip():
@@ -489,11 +516,11 @@ def test_an_interrupted_run_leaves_no_rank_waiting(T, procs):
     try:
         threading.Timer(1.0, _thread.interrupt_main).start()
         with pytest.raises(KeyboardInterrupt):
-            T.run(lg.bfs, gen.path(9), 0)
+            T.run(_bfs_algebra, gen.path(9), 0)
     finally:
         procs.run(_ranks_wait_for_each_other, False)
     t = time.perf_counter()
-    assert T.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+    assert T.run(_bfs_algebra, gen.path(9), 0).level.tolist() == list(range(9))
     assert time.perf_counter() - t < 15
 
 
@@ -506,12 +533,12 @@ def test_a_worker_process_failing_alone_releases_its_peers(T, procs):
     t = time.perf_counter()
     try:
         with pytest.raises(ZeroDivisionError, match="rank 1 alone"):
-            T.run(lg.bfs, G, 0)
+            T.run(_bfs_algebra, G, 0)
     finally:
         procs.run(_plant, False, None)
     assert time.perf_counter() - t < 15
     assert T._exchange != before
-    assert T.run(lg.bfs, G, 0).level.tolist() == list(range(9))
+    assert T.run(_bfs_algebra, G, 0).level.tolist() == list(range(9))
 
 
 def test_a_failing_share_of_a_collective_product_over_tcp(T, procs):
@@ -519,10 +546,10 @@ def test_a_failing_share_of_a_collective_product_over_tcp(T, procs):
     procs.run(_fail_products, True, T.placement.workers[1])
     try:
         with pytest.raises(ZeroDivisionError, match="injected"):
-            T.run(lg.bfs, gen.path(9), 0)
+            T.run(_bfs_algebra, gen.path(9), 0)
     finally:
         procs.run(_fail_products, False, None)
-    assert T.run(lg.bfs, gen.path(9), 0).level.tolist() == list(range(9))
+    assert T.run(_bfs_algebra, gen.path(9), 0).level.tolist() == list(range(9))
 
 
 def _fail_products(on, victim):
@@ -549,15 +576,15 @@ def test_a_worker_process_that_dies_mid_run_is_named(procs):
     from la_graph.engines.dask import DaskEngine
     E = DaskEngine(procs)
     G = gen.path(9)
-    assert E.run(lg.bfs, G, 0).level.tolist() == list(range(9))
+    assert E.run(_bfs_algebra, G, 0).level.tolist() == list(range(9))
     victim = E.placement.workers[1]
     procs.run(_plant, True, "exit", workers=[victim])
     t = time.perf_counter()
     with pytest.raises(lg.WorkerLost, match=victim):
-        E.run(lg.bfs, G, 0)
+        E.run(_bfs_algebra, G, 0)
     assert time.perf_counter() - t < 20
     procs.wait_for_workers(2, timeout=60)               # the nanny starts the worker again (a new address)
-    assert E.run(lg.bfs, G, 0).level.tolist() == list(range(9))
+    assert E.run(_bfs_algebra, G, 0).level.tolist() == list(range(9))
     assert victim not in E.placement.workers
 
 

@@ -9,6 +9,10 @@ product, a scatter, two element-wise minimums, a gather and a comparison per rou
 ``n``-length vectors between the ranks; here a ``4 n``-byte forest moves from each rank to rank 0 and back
 once (for the giant component's sample), then once more to rank 0, and ``8 n / s`` bytes a segment back.
 
+:func:`bfs_search` (the step of :func:`la_graph.bfs`): the levels, parents, visited bitmap and frontier
+replicated on every rank; each level every rank scans its own blocks (push or pull) and sends its finds to
+every rank, which apply them in rank order (see its docstring).
+
 The steps run only where every rank computes with the CPU engine (numpy parts) and there is an exchange to
 carry the forests (or a single rank); elsewhere they decline and the algebra runs.
 """
@@ -23,7 +27,7 @@ from .objects import DVector
 from .tasks import _E, _kept
 from .transport import Erred
 
-__all__ = ["component_labels", "STEPS"]
+__all__ = ["component_labels", "bfs_search", "STEPS"]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -149,7 +153,7 @@ def component_labels(E, G):
             link_rest(f, info["indptr"], info["col_indices"], rows, cols, ROUNDS, giant)
     finally:
         for M, info in unpacked:
-            M.ss.pack_csr(**info)
+            M.ss.pack_csr(**info, take_ownership=True)   # (the arrays it gave: no copy back)
     _merge(E, f, back=False)
     parts, local = [], _E("cpu")
     for k, w in enumerate(E._where(DVector((n,), [], p))):
@@ -186,5 +190,179 @@ def _merge(E, f, back):
             f[:] = E.channel.recv(0)
 
 
+# ---------------------------------------------------------------- BFS
+@numba.njit(cache=True, nogil=True)
+def push_block(indptr, indices, rows, gids, cols, visited, seen, out_v, out_u, m):
+    """One push level over a CSR block: for frontier vertex ``gids[t]`` (local row ``rows[t]``), each neighbour
+    ``cols[c]`` neither visited nor found yet is appended to ``out_v`` (``out_u``: the parent); returns the count
+    ``m`` after.  ``seen`` marks what this rank found this level."""
+    for t in range(rows.size):
+        r, u = rows[t], gids[t]
+        for p in range(np.int64(indptr[r]), np.int64(indptr[r + 1])):
+            v = cols[indices[p]]
+            if not visited[v] and not seen[v]:
+                seen[v] = True
+                out_v[m] = v
+                out_u[m] = u
+                m += 1
+    return m
+
+
+@numba.njit(cache=True, nogil=True)
+def pull_block(indptr, indices, rows, cols, visited, frontier, seen, out_v, out_u, m):
+    """One pull level over a block of the transpose: each unvisited vertex ``rows[r]`` not found yet takes the
+    first of its in-neighbours ``cols[c]`` in the frontier as its parent (scanning no further)."""
+    for r in range(rows.size):
+        v = rows[r]
+        if visited[v] or seen[v]:
+            continue
+        for p in range(np.int64(indptr[r]), np.int64(indptr[r + 1])):
+            u = cols[indices[p]]
+            if frontier[u]:
+                seen[v] = True
+                out_v[m] = v
+                out_u[m] = u
+                m += 1
+                break
+    return m
+
+
+@numba.njit(cache=True, nogil=True)
+def take_found(found_v, found_u, lev, par, visited, k, out):
+    """Apply one rank's finds of level ``k`` (in rank order on every rank, so alike everywhere): a vertex not yet
+    visited gets its level and parent and joins the next frontier ``out`` at its count; returns the count."""
+    m = out[0]
+    for t in range(found_v.size):
+        v = found_v[t]
+        if not visited[v]:
+            visited[v] = True
+            lev[v] = k
+            par[v] = found_u[t]
+            out[m + 1] = v
+            m += 1
+    out[0] = m
+    return m
+
+
+_PLACED = {}
+
+
+def _placed(L):
+    """``(ids, segment, position)`` of layout ``L``: each segment's vertex ids, and each vertex's segment and
+    position in it; kept per layout on this worker (16 bytes a vertex), as its tables are."""
+    got = _PLACED.get(L)
+    if got is None:
+        ids = [np.asarray(L.ids(k), np.int64) for k in range(L.parts)]
+        seg_of = np.empty(L.size, np.int64)
+        pos_of = np.empty(L.size, np.int64)
+        for k, members in enumerate(ids):
+            seg_of[members] = k
+            pos_of[members] = np.arange(members.size)
+        got = _PLACED[L] = (ids, seg_of, pos_of)
+    return got
+
+
+def bfs_search(E, G, s, level, parent, direction, output, rule):
+    """A whole search from ``s`` with the state replicated on every rank (see below); returns ``(level, parent)``
+    as numpy int64 arrays, ``-1`` where unreached, as the algebra's :func:`~la_graph.algorithms.bfs.bfs_search`.
+
+    Every rank keeps the levels, parents, the visited bitmap and the frontier over all ``n`` vertices (17 bytes a
+    vertex).  A level: each rank scans the blocks it holds -- a push level the rows of the frontier's vertices in
+    ``A``'s blocks, a pull level the unvisited vertices' rows in the transpose's blocks, stopping at the first
+    in-neighbour in the frontier -- and sends what it found (vertex, parent) to every rank; every rank applies
+    the finds in rank order, so the state stays alike and so do the direction choices (Beamer's rule on the
+    frontier's out-edges and the unvisited vertices' in-edges, read from the replicated degrees).
+    """
+    if E.local != "cpu" or (E.channel is None and len(E._everyone) > 1):
+        raise Declined("the replicated search runs over numpy blocks (CPU workers) with an exchange between them")
+    n, p = G.n, E.placement
+    L = _kept(E.layout(n))
+    A = E.matrix(G)
+    AT = A if not G.directed else E.matrix(G, transpose=True)
+    outdeg = np.asarray(G.out_degree, np.int64)
+    indeg = outdeg if not G.directed else np.asarray(G.in_degree, np.int64)
+    ids, seg_of, pos_of = _placed(L)
+    held = {}                                       # block object -> its CSR info (unpacked once)
+    blocks = {"A": [], "AT": []}
+    for name, M in (("A", A), ("AT", AT)):
+        for i in range(p.s):
+            for j in range(p.s):
+                part = M.parts[i][j]
+                if part.owner == E.rank:
+                    if isinstance(part.value, Erred):
+                        raise part.value.exc
+                    blocks[name].append((i, j, part.value))
+    lev = np.full(n, -1, np.int64)
+    par = np.full(n, -1, np.int64)
+    visited = np.zeros(n, np.bool_)
+    seen = np.zeros(n, np.bool_)
+    frontier_bits = np.zeros(n, np.bool_)
+    nxt = np.empty(n + 1, np.int64)
+    visited[s], lev[s], par[s] = True, 0, s
+    F = np.array([s], np.int64)
+    alpha = rule.alpha_of(G)
+    push = direction != "pull"
+    auto = direction == "auto" and G.nnz >= rule.min_degree * n
+    if direction == "auto" and not auto:
+        push = True
+    edges_to_pull = int(G.nnz) - int(indeg[s])
+    last_nq, any_pull, k = 0, False, 0
+    try:
+        for name in ("A", "AT"):
+            for _, _, M in blocks[name]:
+                if id(M) not in held:
+                    held[id(M)] = (M, M.ss.unpack("csr"))
+        while F.size:
+            k += 1
+            nq = F.size
+            if auto:
+                if push:
+                    growing = nq > last_nq
+                    if any_pull:
+                        push = not (growing and nq > n / rule.beta1)
+                    elif growing:
+                        push = not (int(outdeg[F].sum()) > edges_to_pull / alpha)
+                else:
+                    push = not (nq > last_nq or nq > n / rule.beta2)
+                any_pull = any_pull or not push
+            last_nq = nq
+            cap = int(outdeg[F].sum()) if push else n
+            out_v = np.empty(max(cap, 1), np.int64)
+            out_u = np.empty(max(cap, 1), np.int64)
+            m = 0
+            if push:
+                for i, j, M in blocks["A"]:
+                    mine = F[seg_of[F] == i]
+                    if mine.size:
+                        info = held[id(M)][1]
+                        m = push_block(info["indptr"], info["col_indices"], pos_of[mine], mine, ids[j], visited,
+                                       seen, out_v, out_u, m)
+            else:
+                frontier_bits[F] = True
+                for i, j, M in blocks["AT"]:
+                    info = held[id(M)][1]
+                    m = pull_block(info["indptr"], info["col_indices"], ids[i], ids[j], visited, frontier_bits,
+                                   seen, out_v, out_u, m)
+                frontier_bits[F] = False
+            found_v, found_u = out_v[:m], out_u[:m]
+            seen[found_v] = False
+            nxt[0] = 0
+            for q in E._everyone:                   # every rank's finds, in rank order
+                if q == E.rank:
+                    if len(E._everyone) > 1:
+                        E.channel.send([r for r in E._everyone if r != E.rank], (found_v, found_u))
+                    fv, fu = found_v, found_u
+                else:
+                    fv, fu = E.channel.recv(q)
+                take_found(fv, fu, lev, par, visited, k, nxt)
+            F = nxt[1:nxt[0] + 1].copy()
+            if auto:
+                edges_to_pull -= int(indeg[F].sum())
+    finally:
+        for M, info in held.values():
+            M.ss.pack_csr(**info, take_ownership=True)   # (the arrays it gave: no copy back)
+    return (lev if level else None), (par if parent else None)
+
+
 #: the fused steps of SPMD runs on CPU workers
-STEPS = {"component_labels": component_labels}
+STEPS = {"component_labels": component_labels, "bfs_search": bfs_search}
