@@ -165,11 +165,12 @@ class SpmdEngine(BlockEngine):
         return SpmdFuture(owner, _NONE if value is None else value)
 
     def hint(self, x, storage):
-        """The local engine's storage hint on the parts of ``x`` this rank holds, in place and without a message
-        (every rank hints its own): a pulled frontier hinted dense is read as a bitmap by the block products
-        (on R-MAT 18, one worker, a BFS pull level took 71 ms of SuiteSparse's time on the sparse frontier)."""
+        """On CPU ranks, the local engine's storage hint on the parts of ``x`` this rank holds, in place and
+        without a message (every rank hints its own): a pulled frontier hinted dense is read as a bitmap by the
+        block products (on R-MAT 18, one worker, a BFS pull level took 71 ms of SuiteSparse's time on the
+        sparse frontier)."""
         Engine.hint(self, x, storage)
-        if isinstance(x, _DObject):
+        if isinstance(x, _DObject) and self.local == "cpu":     # (GPU ranks: as before, no hint)
             E = _local_engine(self.local)
             for f in self._flat(x):
                 if f.value is not _NONE and not isinstance(f.value, Erred):
