@@ -137,6 +137,9 @@ def test_integer_labels_convert_by_table_search_or_identity(labels):
     T.add_nodes_from([0, 1, 2])
     T.add_edge(0, True)
     assert list(nx.connected_components(T, backend=B)) == [{0, 1}, {2}]
+    F = nx.Graph([(0, 1.0), (1.0, 2)])               # equal to 0..n-1 but not all ints: labels come back as given
+    got = nx.single_source_shortest_path_length(F, 0, backend=B)
+    assert list(map(type, got)) == [int, float, int]
 
 
 def test_weights_read_straight_from_the_adjacency():

@@ -85,6 +85,7 @@ class LaGraphNX:
             raise la_graph.InvalidArgumentError(f"nodes must be {G.n} distinct labels, got {len(nodes)}")
         src, dst = G.edges()
         H = cls(nodes, src.astype(np.int64), dst.astype(np.int64), directed=G.directed)
+        H._identity = _is_identity(H.nodes)
         H._cache[None] = G if G.weights is None else Graph.from_edges(*G.edges(), n=G.n, directed=G.directed)
         if G.weights is not None:
             H._weights["weight"], H._int_weights["weight"] = G.weights[H._edges], False
@@ -219,6 +220,7 @@ class LaGraphNX:
                 src, dst = self._dst[order], self._src[order]
             R = LaGraphNX(self.nodes, src, dst, directed=True, multigraph=self._multigraph, nx_class=self._nx_class)
             R._cache["index"] = self.index
+            R._identity = self._identity
             self._cache["reverse"] = R
         return self._cache["reverse"]
 
@@ -342,7 +344,7 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     ptr = np.concatenate([[0], np.cumsum(deg)])
     src = np.repeat(np.arange(n, dtype=np.int64), deg)
     count = int(ptr[-1])
-    identity = all(map(eq, nodes, range(n)))
+    identity = _is_identity(nodes)
     if identity:                                # labels 0..n-1 in order: no lookups needed
         index = None
         dst = np.fromiter(chain.from_iterable(adj.values()) if keys is None else keys, np.int64, count)
@@ -368,6 +370,12 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     for attr, default in (edge_attrs or {}).items():
         H.weights(attr, 1 if default is None else default)      # read now: a decline happens here
     return H
+
+
+def _is_identity(nodes):
+    """Whether the labels are the ints ``0..n-1`` in order (not merely equal to them: ``True`` or ``1.0`` for
+    ``1`` must come back as given)."""
+    return all(map(eq, nodes, range(len(nodes)))) and set(map(type, nodes)) <= {int}
 
 
 def _int_label_ids(nodes, adj, count):
