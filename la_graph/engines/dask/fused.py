@@ -132,6 +132,7 @@ def component_labels(E, G):
     p = E.placement
     n = G.n
     L = _kept(E.layout(n))
+    ids = _placed(L)[0]
     held = []
     for i in range(p.s):
         for j in range(p.s):
@@ -139,7 +140,7 @@ def component_labels(E, G):
             if part.owner == E.rank:
                 if isinstance(part.value, Erred):
                     raise part.value.exc
-                held.append((part.value, L.ids(i), L.ids(j)))
+                held.append((part.value, ids[i], ids[j]))
     f = np.arange(n, dtype=np.int64)
     unpacked = []
     try:
@@ -160,7 +161,7 @@ def component_labels(E, G):
         holder = E._ranks[w]
         value = None
         if E.rank == 0:
-            labels = f[L.ids(k)]
+            labels = f[ids[k]]
             if holder == 0:
                 value = local.vector_from_numpy(labels)
             else:
