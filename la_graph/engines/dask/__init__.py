@@ -23,7 +23,11 @@ vector segments and partial results over NCCL instead of through Dask
 per worker and product.
 
 Fused steps of the local engines do not run: each step runs as its algebra,
-and the local engines' primitives do the work.
+and the local engines' primitives do the work -- except in SPMD runs on CPU
+workers, where BFS's search and connected components' labels have fused forms
+over the ranks' own blocks (:mod:`.fused`).  CPU worker processes exchange
+over TCP connections of their own (``exchange="tcp"``, their default), which
+carry SPMD runs as NCCL does between GPU workers.
 
 Driven from the client, every primitive costs a round trip through the Dask
 scheduler.  :meth:`DaskEngine.run` runs the algorithm on the workers instead,

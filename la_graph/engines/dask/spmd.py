@@ -28,6 +28,8 @@ primitives, so every worker makes the same sequence of ``_submit(worker, fn,
 
 The collective products of :mod:`.exchange` run as they do from the client
 (one share per worker, each worker running its own when its turn comes).
+On CPU workers, BFS's search and connected components' labels run as the
+fused steps of :mod:`.fused` (compiled loops over each rank's own blocks).
 
 Errors: a task that fails leaves an :class:`~.transport.Erred` value; a
 task given one fails alike without running, and an erred value that is read
