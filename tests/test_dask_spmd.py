@@ -618,3 +618,20 @@ def test_the_tcp_backend_in_one_process():
     with pytest.raises(exchange.PeerFailed, match="closed its connection"):
         a.recv_frame(1)                                     # b's abort closed the connection
     a.abort()
+
+
+@pytest.mark.slow
+def test_the_scaling_bench_on_worker_processes(tmp_path):
+    """``python -m la_graph.bench.scaling --processes``: E.run over TCP on worker processes, every answer checked
+    against the CPU engine, the CPU engine's own time beside (about 15 s: its own clusters)."""
+    import json
+
+    from la_graph.bench import scaling
+    out = tmp_path / "rec.json"
+    assert scaling.main(["--processes", "--graphs", "rmat8:w1-20", "--workers", "1,2", "--repeat", "1",
+                         "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    runs = [r for r in rows if r.get("path") == "spmd"]
+    assert sorted((r["workers"], r["algo"]) for r in runs) == sorted((w, a) for w in (1, 2) for a in scaling.ALGOS)
+    assert all(r["checked"] and r["exchange"] == "tcp" for r in runs)
+    assert sorted(r["algo"] for r in rows if r.get("path") == "cpu-engine") == sorted(scaling.ALGOS)
