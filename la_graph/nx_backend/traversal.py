@@ -30,7 +30,7 @@ def _tree_edges(G, source, reverse, depth_limit):
     limit = len(G) if depth_limit is None else depth_limit
     if limit <= 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    order, parent, _ = _bfs_order(H, G.index[source], int(np.ceil(limit)))
+    order, parent, _ = _bfs_order(H, G.vertex(source), int(np.ceil(limit)))
     return parent[1:], order[1:]
 
 
