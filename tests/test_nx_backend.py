@@ -928,3 +928,20 @@ def test_communities_are_partitions(name):
     with pytest.raises(ValueError, match="max_level"):
         f(G, max_level=0, backend=B)
     assert f(nx.empty_graph(3), backend=B) == [{0}, {1}, {2}]
+
+
+def test_dispatch_bench_engine_gpu_fails_clearly_without_cupy(capsys):
+    """``python -m la_graph.bench.networkx_dispatch --engine gpu`` stops before building a graph where the GPU
+    engine cannot run, saying why."""
+    from la_graph.bench import networkx_dispatch
+
+    try:
+        lg.get_engine("gpu")
+    except lg.EngineUnavailable:
+        pass
+    else:
+        pytest.skip("the GPU engine runs here")
+    with pytest.raises(SystemExit) as exc:
+        networkx_dispatch.main(["--engine", "gpu", "--graphs", "rmat20"])
+    assert exc.value.code == 2
+    assert "--engine gpu" in capsys.readouterr().err
