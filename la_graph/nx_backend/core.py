@@ -53,8 +53,11 @@ def k_core(G, k=None, core_number=None):
         raise nx.NetworkXNotImplemented(_SELF_LOOPS)
     if len(G) == 0 and k is None:
         max(())                                  # NetworkX's max() of no core numbers
-    _, ids = _alg("k_core")(graph, None if k is None else max(int(k), 0), engine=_engine())
-    return _induced(G, ids)
+    # la_graph's k_core is its core numbers and a subgraph of them; only the nodes are needed here (the subgraph
+    # NetworkX gets is built from the converted graph), so the core numbers alone
+    core = np.asarray(_alg("core_number")(graph, engine=_engine()))
+    k = int(core.max(initial=0)) if k is None else max(int(k), 0)
+    return _induced(G, np.flatnonzero(core >= k))
 
 
 def _core_numbers(G, core_number):
