@@ -165,6 +165,20 @@ def _q(A, k, lab, gamma=1.0):
     return inside / k.sum() - gamma * float(sigma @ sigma) / k.sum() ** 2
 
 
+def _check_hub_maps(A, lab, hubs):
+    """Every hub's map holds its row's weights to each neighbouring community (and its edge count), exactly."""
+    hub, hbase, hcap, _, hkey, hcnt, hval = hubs[:7]
+    for i in np.flatnonzero(hub >= 0):
+        lo, hi = A.indptr[i], A.indptr[i + 1]
+        c = lab[A.indices[lo:hi]]
+        keys, counts = np.unique(c, return_counts=True)
+        want = {int(x): (int(m), float(A.data[lo:hi][c == x].sum())) for x, m in zip(keys, counts)}
+        sl = slice(hbase[hub[i]], hbase[hub[i]] + hcap[hub[i]])
+        live = hcnt[sl] > 0
+        got = {int(x): (int(m), float(v)) for x, m, v in zip(hkey[sl][live], hcnt[sl][live], hval[sl][live])}
+        assert got == want, f"hub {i}'s map"
+
+
 @pytest.mark.parametrize("make", [lambda: generators.rmat(11, 16, seed=3), lambda: generators.grid_2d(30, 30),
                                   lambda: generators.rmat(10, 8, seed=4, weights=(1, 9))])
 def test_every_moving_round_raises_modularity(make):
@@ -183,19 +197,24 @@ def test_every_moving_round_raises_modularity(make):
     ints = [np.empty(n, np.int64) for _ in range(7)]
     seen, mover, listed = np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, bool)
     prio, active, state = np.full(n, -1, np.int64), np.arange(n, dtype=np.int64), np.array([0, n, 1], np.int64)
+    indptr, indices = A.indptr.astype(np.int64), A.indices.astype(np.int64)
+    hubs = kernel.hub_maps(indptr, A.data, n, min_degree=4)              # small hubs: their maps are exercised
+    assert (hubs[0] >= 0).any()
+    kernel.build_hubs(indptr, indices, A.data, lab, *hubs, 0, 1 << 40)
     at, q, rounds = 0, _q(A, k, lab), 0
     while at >= 0:
         before = lab.copy()
-        at = kernel.move_rounds(A.indptr.astype(np.int64), A.indices.astype(np.int64), A.data, k, lab, k.sum(), 1.0,
+        at = kernel.move_rounds(indptr, indices, A.data, k, lab, k.sum(), 1.0,
                                 np.uint64(5), np.uint64(0), sigma, scratch["acc"], seen, ints[0], ints[1],
                                 scratch["gain"], prio, ints[2], ints[3], ints[4], ints[5], mover, scratch["crowd"],
-                                scratch["crowd2"], active, ints[6], listed, state, at, 1)
+                                scratch["crowd2"], active, ints[6], listed, state, *hubs, at, 1)
         rounds += 1
         new = _q(A, k, lab)
         if not np.array_equal(before, lab):
             assert new > q, f"round {rounds} moved {int((before != lab).sum())} vertices and lost modularity"
         q = new
         np.testing.assert_array_equal(sigma, np.bincount(lab, k, n))      # the degree sums follow the moves
+        _check_hub_maps(A, lab, hubs)
     assert rounds < n
     check_communities(G, canonical_labels(lab))
 
@@ -209,6 +228,19 @@ def test_cpu_kernel_equals_algebra_weighted(gamma):
             np.testing.assert_array_equal(fused, lg.louvain(G, gamma, seed=3))
         np.testing.assert_array_equal(fused, lg.louvain(G, gamma, seed=3, engine="reference"))
         check_communities(G, fused, resolution=gamma)
+
+
+def test_cpu_kernel_hubs_equal_algebra(monkeypatch):
+    """With nearly every vertex a hub (its weights kept in a map, its reading skipped when no gain is
+    possible) the kernel still takes the algebra's moves; fractional weights build no map."""
+    monkeypatch.setattr(kernel, "HUB_MIN_DEGREE", 2)
+    for G in (generators.rmat(11, 16, seed=3), generators.rmat(10, 8, seed=8, weights=(1, 50)),
+              generators.grid_2d(25, 20, weights=(1, 9), seed=2)):
+        fused = lg.louvain(G, seed=4)
+        with steps.algebraic("louvain_move"):
+            np.testing.assert_array_equal(fused, lg.louvain(G, seed=4))
+    w = np.array([0.5, 1.0, 2.0])
+    assert not (kernel.hub_maps(np.array([0, 3, 3, 3, 3]), w, 4, min_degree=1)[0] >= 0).any()
 
 
 def test_crowding_prefix_sums():

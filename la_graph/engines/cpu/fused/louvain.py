@@ -12,7 +12,11 @@ exact modularity change is summed over the movers' rows and the communities
 they touch, and Luby's movers of distinct communities replace them when it is
 not positive.  The degree sums follow the moves, and the next round looks
 only at the vertices that gained and the movers' neighbours, so a late round
-costs the edges of the few vertices it looks at, not the graph's.
+costs the edges of the few vertices it looks at, not the graph's.  Of those,
+a hub (a vertex of many edges, in view nearly every round) reads a map of its
+weights that its neighbours' moves keep, and not even that when a bound shows
+it cannot gain (see the hubs' section below); a row is read in three
+branch-free passes (clear, add, score).
 """
 
 from __future__ import annotations
@@ -86,10 +90,143 @@ def _shift(indices, k, lab, target, mover, cand, nc, d, seen, sigma):
     return d_sq
 
 
+# ---- the hubs' weight maps ----
+# A vertex of many edges is in view nearly every round (some neighbour of it moves), and reading its row
+# again was most of a round's work, nearly always to find no gain.  A hub's weights to its neighbouring
+# communities are kept instead in a hash map (open addressing, linear probing) that each neighbour's move
+# updates, and with them a bound on its best score: the best at its last reading, and the score of every
+# community a neighbour joined since (at that move), each raised by gamma k_h times the sum over the rounds
+# since of the most any community's degree sum fell (no other score can have risen).  Its stay is exact
+# (its own community's weight from the map), so when the bound is below the stay the hub cannot gain and
+# is not read at all: the round is the algebra's either way.  Exact only while every partial sum is an
+# integer (the weights are checked), so that the map's sums are the row's; the other graphs read rows.
+
+#: the least degree of a hub
+HUB_MIN_DEGREE = 32
+#: the most map slots, per stored entry of the graph (a slot: 16 bytes, an entry of the CSR: 16)
+HUB_SLOTS_PER_ENTRY = 2
+
+
+def hub_maps(indptr, w, n, min_degree=None, budget=None):
+    """The hubs' arrays ``(hub, hbase, hcap, hused, hkey, hcnt, hval, hflag, hx, hm, gsum)`` for
+    :func:`move_rounds`, the maps empty (:func:`build_hubs` fills them).
+
+    ``hub``: each vertex's hub number or -1; per hub its slots ``hbase .. hbase + hcap``, the slots in use
+    ``hused``, ``hflag`` (full: rebuilt after the moves); per slot the community ``hkey`` (-1: empty), its
+    edge count ``hcnt`` and weight ``hval``; per hub the community ``hx`` its bound ``hm`` holds for (-1:
+    none), ``hm`` less ``gamma k_h gsum``; ``gsum[0]``: the degree-sum falls summed over the rounds.
+
+    The hubs are the vertices of degree at least ``min_degree``, the largest first while their slots
+    (a power of two at least twice the degree each) fit in ``budget``; none unless the weights are
+    integers whose total is below ``2**53`` (the maps' sums are then exact), or the ids fit no int32.
+    """
+    min_degree = HUB_MIN_DEGREE if min_degree is None else min_degree
+    budget = HUB_SLOTS_PER_ENTRY * w.size if budget is None else budget
+    deg = np.diff(indptr)
+    big = np.flatnonzero(deg >= min_degree)
+    exact = n < 2**31 and w.size > 0 and bool(np.all(np.floor(w) == w)) and float(np.abs(w).sum()) < 2.0**53
+    if not exact or big.size == 0:
+        big = big[:0]
+    big = big[np.argsort(-deg[big], kind="stable")]
+    cap = np.left_shift(1, np.ceil(np.log2(2 * deg[big] + 1)).astype(np.int64)).astype(np.int64)
+    big, cap = big[np.cumsum(cap) <= budget], cap[np.cumsum(cap) <= budget]
+    hub = np.full(n, -1, np.int64)
+    hub[big] = np.arange(big.size)
+    hbase = np.zeros(big.size, np.int64)
+    hbase[1:] = np.cumsum(cap)[:-1]
+    slots = int(cap.sum())
+    nh = big.size
+    return (hub, hbase, cap, np.zeros(nh, np.int64), np.full(slots, -1, np.int32), np.zeros(slots, np.int32),
+            np.zeros(slots), np.zeros(nh, np.bool_), np.full(nh, -1, np.int64), np.zeros(nh), np.zeros(1))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _slot(hkey, base, cap, c):
+    """The slot of community ``c`` in the map at ``base`` (``cap`` slots, a power of two), or the empty one it takes."""
+    q = (c * 2654435761) & (cap - 1)
+    while True:
+        key = hkey[base + q]
+        if key == c or key == -1:
+            return base + q
+        q = (q + 1) & (cap - 1)
+
+
+@numba.njit(cache=True, nogil=True)
+def _hub_build(indptr, indices, w, lab, i, hub, hbase, hcap, hused, hkey, hcnt, hval, hflag, hx):
+    """Hub ``i``'s map afresh from its row (its entries in row order, as the row's scan adds them); returns the work."""
+    h = hub[i]
+    b0, cap = hbase[h], hcap[h]
+    for q in range(b0, b0 + cap):
+        hkey[q] = -1
+        hcnt[q] = 0
+        hval[q] = 0.0
+    used = 0
+    for e in range(indptr[i], indptr[i + 1]):
+        c = lab[indices[e]]
+        q = _slot(hkey, b0, cap, c)
+        if hkey[q] == -1:
+            hkey[q] = c
+            used += 1
+        hcnt[q] += 1
+        hval[q] += w[e] * 1.0
+    hused[h] = used
+    hflag[h] = False
+    hx[h] = -1                                      # no bound on its scores until it is read afresh
+    return cap + indptr[i + 1] - indptr[i]
+
+
+@numba.njit(cache=True, nogil=True)
+def build_hubs(indptr, indices, w, lab, hub, hbase, hcap, hused, hkey, hcnt, hval, hflag, hx, hm, gsum, at, work):
+    """Every hub's map from its row, vertices ``at, ...`` until about ``work`` entries; the next vertex, or -1."""
+    n = lab.size
+    done = 0
+    i = at
+    while i < n:
+        if hub[i] >= 0:
+            done += _hub_build(indptr, indices, w, lab, i, hub, hbase, hcap, hused, hkey, hcnt, hval, hflag, hx)
+        i += 1
+        if done >= work and i < n:
+            return i
+    return -1
+
+
+@numba.njit(cache=True, nogil=True)
+def _hub_moves(indptr, indices, w, k, sigma, two_m, gamma, i, a, b, hub, hbase, hcap, hused, hkey, hcnt, hval,
+               hflag, hx, hm, g, full, nf):
+    """The maps of ``i``'s hub neighbours after ``i`` moves from ``a`` to ``b``; a map that would pass 3/4
+    full is flagged and listed in ``full[nf:]`` (rebuilt once the labels are moved); returns the new ``nf``."""
+    for e in range(indptr[i], indptr[i + 1]):
+        h = hub[indices[e]]
+        if h < 0 or hflag[h]:
+            continue
+        b0, cap = hbase[h], hcap[h]
+        q = _slot(hkey, b0, cap, a)
+        hcnt[q] -= 1
+        hval[q] -= w[e] * 1.0
+        if hcnt[q] == 0:
+            hval[q] = 0.0
+        q = _slot(hkey, b0, cap, b)
+        if hkey[q] == -1:
+            if 4 * (hused[h] + 1) > 3 * cap:
+                hflag[h] = True
+                full[nf] = indices[e]
+                nf += 1
+                continue
+            hkey[q] = b
+            hused[h] += 1
+        hcnt[q] += 1
+        hval[q] += w[e] * 1.0
+        if b != hx[h]:
+            # another community's weight grew: its score now joins the bound
+            kh = k[indices[e]]
+            hm[h] = max(hm[h], hval[q] * two_m - (kh * sigma[b]) * gamma - (kh * g) * gamma)
+    return nf
+
+
 @numba.njit(cache=True, nogil=True)
 def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
                 sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s,
-                active, gainful, listed, state, at, work):
+                active, gainful, listed, state, hub, hbase, hcap, hused, hkey, hcnt, hval, hflag, hx, hm, gsum, at, work):
     """Rounds ``at, at + 1, ...`` of local moving on ``lab`` (in place) until about ``work`` entries are touched.
 
     Returns the next round, or -1 once a round of every vertex finds none that
@@ -98,7 +235,9 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
     round looks at (every vertex when ``state[2]`` is 1); ``state[0]`` becomes
     1 when a label changes.  The other arrays are scratch of ``n`` entries
     (``prio`` all -1, ``seen``, ``mover`` and ``listed`` all False,
-    ``crowd_t`` and ``crowd_s`` all 0 on entry and exit).
+    ``crowd_t`` and ``crowd_s`` all 0 on entry and exit).  ``hub`` to
+    ``gsum``: the hubs' maps and bounds of :func:`hub_maps` (built on ``lab``
+    by :func:`build_hubs`), kept up to date with the moves.
     """
     n = k.size
     useed, ulevel = np.uint64(seed), np.uint64(level)
@@ -112,28 +251,55 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
         for t in range(na):
             i = active[t]
             a = lab[i]
-            nt = 0
-            for e in range(indptr[i], indptr[i + 1]):
-                c = lab[indices[e]]
-                if not seen[c]:
-                    seen[c] = True
-                    acc[c] = 0.0
-                    touched[nt] = c
-                    nt += 1
-                acc[c] += w[e] * 1.0
-            done += indptr[i + 1] - indptr[i] + 1
             own = 0.0
             bc = -1
             bv = 0.0
-            for u in range(nt):
-                c = touched[u]
-                seen[c] = False
-                if c == a:
-                    own = acc[c]
+            h = hub[i]
+            if h >= 0 and hx[h] == a:
+                # no gain possible: every other score is at most the best at the last reading or at a
+                # neighbour's move into it since, raised by the degree sums that fell since; the stay is exact
+                q = _slot(hkey, hbase[h], hcap[h], a)
+                stay = hval[q] * two_m - (k[i] * (sigma[a] - k[i])) * gamma
+                bound = hm[h] + (k[i] * gsum[0]) * gamma
+                if bound + 1e-9 * (abs(bound) + abs(stay) + k[i] * two_m) < stay:
+                    done += 1
                     continue
-                s = acc[c] * two_m - (k[i] * sigma[c]) * gamma
-                if bc < 0 or s > bv or (s == bv and c < bc):
-                    bc, bv = c, s
+            if h >= 0:
+                # a hub's weights to its neighbouring communities are its map's live entries
+                b0 = hbase[h]
+                for p in range(b0, b0 + hcap[h]):
+                    if hcnt[p] <= 0:
+                        continue
+                    c = np.int64(hkey[p])
+                    if c == a:
+                        own = hval[p]
+                        continue
+                    s = hval[p] * two_m - (k[i] * sigma[c]) * gamma
+                    if bc < 0 or s > bv or (s == bv and c < bc):
+                        bc, bv = c, s
+                done += hcap[h] // 8 + 1
+                hx[h] = a
+                hm[h] = (bv if bc >= 0 else -np.inf) - (k[i] * gsum[0]) * gamma
+            else:
+                # three branch-free passes over the row (clear, add, score; a community scored once per
+                # edge to it gives the same best): cheaper than testing whether each was seen
+                lo, nt = indptr[i], indptr[i + 1] - indptr[i]
+                acc[a] = 0.0
+                for u in range(nt):
+                    c = lab[indices[lo + u]]
+                    touched[u] = c
+                    acc[c] = 0.0
+                for u in range(nt):
+                    acc[touched[u]] += w[lo + u] * 1.0
+                own = acc[a]
+                for u in range(nt):
+                    c = touched[u]
+                    if c == a:
+                        continue
+                    s = acc[c] * two_m - (k[i] * sigma[c]) * gamma
+                    if bc < 0 or s > bv or (s == bv and c < bc):
+                        bc, bv = c, s
+                done += nt + 1
             if bc >= 0:
                 stay = own * two_m - (k[i] * (sigma[a] - k[i])) * gamma
                 g = bv - stay
@@ -239,6 +405,12 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
             listed[active[t]] = False
         state[1] = na
         # the moves, and the degree sums after them
+        fell = 0.0
+        for t in range(nc):
+            i = cand[t]
+            if mover[i]:
+                fell = max(fell, -acc[lab[i]], -acc[target[i]])
+        gsum[0] += fell
         for t in range(nc):
             i = cand[t]
             if mover[i]:
@@ -246,12 +418,21 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
                 acc[lab[i]] = 0.0
                 sigma[target[i]] = sigma[target[i]] + acc[target[i]]
                 acc[target[i]] = 0.0
+        nf = 0
+        for t in range(nc):
+            i = cand[t]
+            if mover[i]:
+                nf = _hub_moves(indptr, indices, w, k, sigma, two_m, gamma, i, lab[i], target[i], hub, hbase, hcap,
+                                hused, hkey, hcnt, hval, hflag, hx, hm, gsum[0], touched, nf)
+                done += indptr[i + 1] - indptr[i]
         for t in range(nc):
             i = cand[t]
             if mover[i]:
                 lab[i] = target[i]
                 state[0] = 1
                 mover[i] = False
+        for t in range(nf):
+            done += _hub_build(indptr, indices, w, lab, touched[t], hub, hbase, hcap, hused, hkey, hcnt, hval, hflag, hx)
         if done >= work:
             return r
 
@@ -277,9 +458,11 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
     prio = np.full(n, -1, np.int64)
     active = np.arange(n, dtype=np.int64)
     state = np.array([0, n, 1], np.int64)
+    hubs = hub_maps(indptr, w, n)
+    _drive(build_hubs, indptr, indices, w, lab, *hubs)
     _drive(move_rounds, indptr, indices, w, kh, lab, two_m, float(resolution), np.uint64(seed), np.uint64(level),
            sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s,
-           active, gainful, listed, state)
+           active, gainful, listed, state, *hubs)
     return _owning_full(lab), bool(state[0])
 
 
