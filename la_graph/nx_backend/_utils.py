@@ -14,7 +14,7 @@ import scipy.sparse as sp
 import la_graph
 
 from ..graph import Graph
-from ._convert import _pick, _pyval
+from ._convert import _pyval
 
 #: NetworkX name -> ``why(arguments)``: None where la_graph gives NetworkX's answer for the call's bound
 #: arguments, else why not, naming the argument (``can_run`` reports it; NetworkX then runs its own code)
@@ -262,13 +262,13 @@ def _nx_subgraph_built(G, keep_node, keep_entry):
     if plain:                                           # NetworkX's own dicts: written straight in
         e = G._edges[keep_entry[G._edges]]              # the edges, as NetworkX's copy() first adds each
         if G._edge_data is not None:
-            datas = list(map(dict, _pick(G._edge_data, e))) if e.size > 1 else [dict(G._edge_data[i]) for i in e]
+            datas = list(map(dict, map(G._edge_data.__getitem__, e.tolist())))     # each copied as fetched
         else:
             at = np.flatnonzero(keep_entry[G._edges]).tolist()
             attrs = list(G._weights.items())
             datas = [{a: _pyval(w[i], G._int_weights[a]) for a, w in attrs} for i in at]
         labs = G.take(ids)
-        nd = _pick(G._node_data, ids) if G._node_data is not None and ids.size else repeat((), ids.size)
+        nd = map(G._node_data.__getitem__, ids.tolist()) if G._node_data is not None else repeat((), ids.size)
         H._node.update(zip(labs, map(dict, nd)))
         _add_edges_in_order(H, G, ids, labs, G._src[e], G._dst[e], datas)
         return H
@@ -318,7 +318,9 @@ def _add_edges_in_order(H, G, ids, labs, u, v, datas):
         by_node = by_edge.T.tocsr()
         at, nbr = by_node.indices, by_node.data
         counts = np.diff(by_node.indptr)[ids].tolist()
-        run = zip(G.take(nbr), _pick(datas, at) if at.size > 1 else [datas[i] for i in at.tolist()])
+        # each entry's data dict fetched as it goes in (a picked list first touched the 1.4 M scattered dicts
+        # twice: 230 ms of 900 for k_core of G(100k, 800k))
+        run = zip(G.take(nbr), map(datas.__getitem__, at.tolist()))
         adj.update(zip(labs, map(dict, map(islice, repeat(run), counts))))
 
 
