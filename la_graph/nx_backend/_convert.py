@@ -160,8 +160,8 @@ class LaGraphNX:
         if weight not in self._weights:
             if self._edge_data is not None:
                 datas = self._edge_data
-                if len(datas) != self._edges.size:      # an undirected edge's data from its earlier end only
-                    datas = _pick(datas, self._edges)
+                if len(datas) != self._edges.size:      # an undirected edge's data from its earlier end only,
+                    datas = map(datas.__getitem__, self._edges.tolist())     # each read as it is fetched
                 w, is_int = _weights_from_values(_attr_values(datas, weight, default, self._multigraph), weight)
             elif self._nx_adj is not None and not self._multigraph:
                 w, is_int = _weights_from_values(_adj_values(self._nx_adj, weight, default, self._dst.size), weight)
