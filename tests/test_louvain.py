@@ -234,6 +234,7 @@ def test_cpu_kernel_hubs_equal_algebra(monkeypatch):
     """With nearly every vertex a hub (its weights kept in a map, its reading skipped when no gain is
     possible) the kernel still takes the algebra's moves; fractional weights build no map."""
     monkeypatch.setattr(kernel, "HUB_MIN_DEGREE", 2)
+    monkeypatch.setattr(kernel, "HUB_MIN_ENTRIES", 0)
     for G in (generators.rmat(11, 16, seed=3), generators.rmat(10, 8, seed=8, weights=(1, 50)),
               generators.grid_2d(25, 20, weights=(1, 9), seed=2)):
         fused = lg.louvain(G, seed=4)
