@@ -368,14 +368,16 @@ def _machine_line(doc):
 
 def _scaling_pick(scaling):
     """The distributed engine's current scaling records: per worker kind and scaling kind, the complete
-    record with the most measured rows (the newest of equals)."""
+    record reaching the most workers, then with the most measured rows (the newest of equals): a small
+    machine's record never hides a larger one's."""
     best = {}
     for path, doc in scaling:
         if doc.get("partial"):
             continue
         kind = "weak" if any(r.get("scaling") == "weak" for r in doc["rows"]) else "strong"
         rows = [r for r in doc["rows"] if r.get("algo") != "build" and "error" not in r]
-        rank = (len({(r["graph"], r["algo"], r["workers"]) for r in rows}), doc["date"])
+        rank = (max((r["workers"] for r in rows), default=0),
+                len({(r["graph"], r["algo"], r["workers"]) for r in rows}), doc["date"])
         k = (doc["local"], kind)
         if k not in best or rank > best[k][0]:
             best[k] = (rank, path, doc)
@@ -392,7 +394,7 @@ def scaling_section(path, doc, img_dir, out):
     lines = [f"### {doc['local'].upper()} workers, {kind} scaling: `{path.name}`", "",
              f"{doc['date']}; {doc['machine']}; median ms of the timed runs, {checked}.", ""]
     workers = sorted({r["workers"] for r in doc["rows"]})
-    lines += ["| graph | algorithm | " + " | ".join(f"{w} worker{'s' * (w > 1)}" for w in workers) + " | checked |",
+    lines += ["| graph | algorithm | " + " | ".join(_workers_head(w) for w in workers) + " | checked |",
               "|---|---|" + "---:|" * len(workers) + "---|"]
     cells, builds, errors = {}, [], []
     for r in doc["rows"]:
@@ -433,6 +435,11 @@ def scaling_section(path, doc, img_dir, out):
     if cells:
         lines += ["", f"![{kind} scaling]({_rel(_scaling_png(path, img_dir), out)})"]
     return lines + [""]
+
+
+def _workers_head(w):
+    """A column's head: worker count 0 is the CPU engine alone, without Dask (the baseline rows)."""
+    return "CPU engine, no Dask" if w == 0 else f"{w} worker{'s' * (w > 1)}"
 
 
 def _scaling_png(path, img_dir):
