@@ -177,6 +177,9 @@ RUNS = {
     "truss_levels": ("undirected", _truss),
     "color_classes": ("undirected", lambda G, E: {m: lg.coloring(G, seed=1, method=m, engine=E)
                                                   for m in ("jones_plassmann", "largest_first")}),
+    "distance_sums": ("weighted_directed", lambda G, E: {
+        f"{f.__name__} distance={d}": f(G, k=60, seed=1, distance=d, engine=E)
+        for f in (lg.closeness_centrality, lg.harmonic_centrality) for d in (None, False)}),
     "hop_reach": ("directed", lambda G, E: {"hops": lg.k_hop(G, [0, 5], 3, engine=E)}),
     "similarity_top_k": ("directed", lambda G, E: {f"{m} {x}": getattr(lg.similarity(G, metric=m, top_k=7,
                                                                                     engine=E), x)
@@ -217,7 +220,8 @@ def _fused(engine):
 
 
 # steps whose kernels add floats in another order than their algebra: allclose, not equal
-_REORDERED = ("brandes_sources", "brandes_edge_sources", "brandes_weighted_sources", "pagerank_iterate")
+_REORDERED = ("brandes_sources", "brandes_edge_sources", "brandes_weighted_sources", "pagerank_iterate",
+              "distance_sums")
 
 
 def _same(G, engine, name):

@@ -49,6 +49,8 @@ SCRIPT = textwrap.dedent('''
                       lambda G, big: lg.triangles(G, engine=engine)),
         "betweenness": (lambda: gen.rmat(14, 8, seed=1), lambda: gen.rmat(6, 8, seed=1),
                         lambda G, big: lg.betweenness_centrality(G, engine=engine)),
+        "closeness": (lambda: gen.rmat(16, 16, seed=1), lambda: gen.rmat(6, 8, seed=1),
+                      lambda G, big: lg.closeness_centrality(G, engine=engine)),
         "reachability": (lambda: gen.erdos_renyi(8000, 0.06, seed=1, directed=True),   # 8000 sources, one batch
                          lambda: gen.rmat(6, 8, seed=1, directed=True),
                          lambda G, big: lg.reachability(G, np.arange(G.n), engine=engine)),
@@ -92,6 +94,7 @@ SCRIPT = textwrap.dedent('''
                    "apsp": lambda: lg.apsp(S, method="floyd_warshall", engine="reference"),
                    "triangles": lambda: lg.triangles(S, engine="reference"),
                    "betweenness": lambda: lg.betweenness_centrality(S, engine="reference"),
+                   "closeness": lambda: lg.closeness_centrality(S, engine="reference"),
                    "reachability": lambda: lg.reachability(S, np.arange(S.n), engine="reference"),
                    "check_triangles": lambda: 1.0, "check_betweenness": lambda: 1.0}[name]()
             res["after_ok"] = bool(np.allclose(np.asarray(got, float), np.asarray(ref, float)))
@@ -101,7 +104,7 @@ SCRIPT = textwrap.dedent('''
     print(json.dumps(out))
 ''')
 
-CASES = ["pagerank", "sssp_batch", "sssp_bellman_ford", "apsp", "triangles", "betweenness", "reachability",
+CASES = ["pagerank", "sssp_batch", "sssp_bellman_ford", "apsp", "triangles", "betweenness", "closeness", "reachability",
          "check_triangles", "check_betweenness"]
 #: the cases run on the CPU engine alone (no engine at all for the checkers)
 CPU_ONLY = {"reachability", "check_triangles", "check_betweenness"}

@@ -14,6 +14,9 @@ asked.  A batch of ``b`` sources is one multi-source BFS (unit lengths, the
   ``wf_improved`` (Wasserman and Faust's scaling for graphs that are not
   strongly connected); 0 when ``t = 0`` or ``n = 1``;
 * harmonic ``H(v) = sum of 1 / d(u, v)`` over ``u`` with ``d > 0``.
+
+The three sums per vertex are the step :func:`distance_sums`, which an engine
+may run as one kernel (the CPU engine's: a search per source, no block).
 """
 
 from __future__ import annotations
@@ -24,11 +27,11 @@ from .. import _validation as V
 from .._random import sample_sources
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, InvalidGraphError
-from ..graph import Graph
 from .. import verify
 from ._certify import Checker, host
 from ._registry import algorithm
-from .bfs import bfs
+from .bfs import RULE, bfs
+from .steps import step
 from .sssp import sssp
 
 __all__ = ["closeness_centrality", "harmonic_centrality"]
@@ -71,20 +74,49 @@ def _lengths(G, distance, name):
     return weighted
 
 
-def _rows(G, targets, weighted, engine):
-    """``(vertices, D)`` blocks: ``D[i, u]`` the distance from ``u`` to ``vertices[i]`` (inf: unreachable)."""
-    n = G.n
-    R = Graph.from_scipy(G.to_scipy().T.tocsr(), directed=True, weighted=G.weighted) if G.directed else G
-    todo = np.arange(n, dtype=np.int64) if targets is None else targets
-    b = max(1, min(len(todo), BATCH_BYTES // (8 * max(n, 1))))
-    for start in range(0, len(todo), b):
-        batch = todo[start:start + b]
+def _sums(G, targets, weighted, engine):
+    """``(r, t, h)`` for each vertex of ``targets`` (None: all): :func:`distance_sums` on the reversed graph."""
+    E = get_engine(engine)
+    R = G.T   # the reversed graph (G itself when undirected), kept on G for its next call
+    todo = np.arange(G.n, dtype=np.int64) if targets is None else np.asarray(targets, np.int64)
+    return distance_sums(E, R, todo, weighted, RULE)
+
+
+@step("distance_sums")
+def distance_sums(E, R, srcs, weighted, rule):
+    """For each source ``s`` of ``srcs`` and the vertices ``u`` it reaches in ``R``: ``(r, t, h)``.
+
+    ``r[i]``: how many vertices ``srcs[i]`` reaches (itself included);
+    ``t[i] = sum d(s, u)``; ``h[i] = sum 1 / d(s, u)`` over the ``u`` with
+    ``d > 0`` -- three float64 arrays (``r`` and, by hops, ``t`` are exact
+    integers).  ``weighted``: ``R``'s weights are the lengths, else hops;
+    ``rule``: the direction rule of a kernel's per-source BFS
+    (:data:`la_graph.algorithms.bfs.RULE`; the batched searches here take
+    their own).
+
+    The algebra runs the sources in batches, one multi-source BFS (the
+    ``bfs_multi`` lanes) or one batched SSSP a batch, ``b`` chosen so that
+    the ``b x n`` block of distances stays near :data:`BATCH_BYTES`, and
+    reduces each block's rows.  The CPU engine fuses it: a search per source
+    (direction-optimizing BFS, or Dijkstra), the sources shared among its
+    threads, sums kept per level, no ``b x n`` block.
+    """
+    n = R.n
+    out = np.zeros((3, srcs.size))
+    b = max(1, min(srcs.size, BATCH_BYTES // (8 * max(n, 1))))
+    for lo in range(0, srcs.size, b):
+        batch = srcs[lo:lo + b]
         if weighted:
-            D = sssp(R, sources=batch, parent=False, engine=engine).distance
+            D = sssp(R, sources=batch, parent=False, engine=E).distance
         else:
-            L = bfs(R, sources=batch, parent=False, engine=engine).level
+            L = bfs(R, sources=batch, parent=False, engine=E).level
             D = np.where(L >= 0, L.astype(np.float64), np.inf)
-        yield batch, D
+        reached = np.isfinite(D)
+        out[0, lo:lo + b] = reached.sum(axis=1)
+        out[1, lo:lo + b] = np.where(reached, D, 0.0).sum(axis=1)
+        with np.errstate(divide="ignore"):
+            out[2, lo:lo + b] = np.where(reached & (D > 0), 1.0 / D, 0.0).sum(axis=1)
+    return out[0], out[1], out[2]
 
 
 def _prepare(G, distance, sources, k, seed, name):
@@ -139,19 +171,13 @@ def closeness_centrality(G, *, wf_improved=True, distance=None, sources=None, k=
     """
     G, targets, weighted = _prepare(G, distance, sources, k, seed, "closeness_centrality")
     n = G.n
-    out = np.zeros(n if targets is None else len(targets))
-    pos = 0
-    for batch, D in _rows(G, targets, weighted, engine):
-        reached = np.isfinite(D)
-        r = reached.sum(axis=1) - 1.0
-        t = np.where(reached, D, 0.0).sum(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            c = np.where(t > 0, r / t, 0.0)
-        if wf_improved and n > 1:
-            c *= r / (n - 1)
-        out[pos:pos + len(batch)] = c if n > 1 else 0.0
-        pos += len(batch)
-    return out
+    r, t, _ = _sums(G, targets, weighted, engine)
+    r = r - 1.0   # the others that reach the vertex
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.where(t > 0, r / t, 0.0)
+    if wf_improved and n > 1:
+        c *= r / (n - 1)
+    return c if n > 1 else np.zeros_like(c)
 
 
 @algorithm("harmonic_centrality", networkx=("harmonic_centrality",),
@@ -184,11 +210,4 @@ def harmonic_centrality(G, *, distance=None, sources=None, k=None, seed=None, en
     [1.5, 2.0, 1.5]
     """
     G, targets, weighted = _prepare(G, distance, sources, k, seed, "harmonic_centrality")
-    out = np.zeros(G.n if targets is None else len(targets))
-    pos = 0
-    for batch, D in _rows(G, targets, weighted, engine):
-        with np.errstate(divide="ignore"):
-            inv = np.where(np.isfinite(D) & (D > 0), 1.0 / D, 0.0)
-        out[pos:pos + len(batch)] = inv.sum(axis=1)
-        pos += len(batch)
-    return out
+    return _sums(G, targets, weighted, engine)[2]
