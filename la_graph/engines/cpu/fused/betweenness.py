@@ -189,6 +189,29 @@ def _sift_down(heap, at, dist, size, i):
 
 
 @numba.njit(cache=True, nogil=True)
+def _heap_pop(heap, at, dist, size):
+    """The vertex of least ``dist`` off the heap of ``size`` entries (the caller's size is one less after)."""
+    v = heap[0]
+    if size > 1:
+        heap[0] = heap[size - 1]
+        _sift_down(heap, at, dist, size - 1, 0)
+    return v
+
+
+@numba.njit(cache=True, nogil=True)
+def _heap_offer(heap, at, dist, size, w, nd):
+    """``w`` at distance ``nd`` where that is shorter: into the heap, or up from its place; the heap's new size."""
+    if dist[w] == np.inf:
+        heap[size] = w
+        dist[w] = nd
+        _sift_up(heap, at, dist, size)
+        return size + 1
+    dist[w] = nd
+    _sift_up(heap, at, dist, at[w])
+    return size
+
+
+@numba.njit(cache=True, nogil=True)
 def _times_pow2(x, e):
     """``x * 2**e`` (exact, or the underflow ``ldexp`` gives): a product for the common small ``e``."""
     if e == 0:
@@ -244,11 +267,8 @@ def brandes_dag(indptr, indices, weights, hops, srcs, want_ends, acc, cnt, eacc,
                             tail += 1
                 size = 0
             while size > 0:                           # Dijkstra: the settle order is by distance
-                v = heap_t[0]
+                v = _heap_pop(heap_t, at_t, dist_t, size)
                 size -= 1
-                if size > 0:
-                    heap_t[0] = heap_t[size]
-                    _sift_down(heap_t, at_t, dist_t, size, 0)
                 d = dist_t[v]
                 done_t[v] = True
                 order_t[k] = v
@@ -259,14 +279,7 @@ def brandes_dag(indptr, indices, weights, hops, srcs, want_ends, acc, cnt, eacc,
                     if nd == d and nd <= dist_t[w] and w != v:
                         bad = 1                           # a DAG edge whose weight is lost beside the distance
                     if nd < dist_t[w] and not done_t[w]:
-                        if dist_t[w] == np.inf:           # first reached: into the heap
-                            heap_t[size] = w
-                            size += 1
-                            dist_t[w] = nd
-                            _sift_up(heap_t, at_t, dist_t, size - 1)
-                        else:                             # a shorter path: up the heap from its place
-                            dist_t[w] = nd
-                            _sift_up(heap_t, at_t, dist_t, at_t[w])
+                        size = _heap_offer(heap_t, at_t, dist_t, size, w, nd)
             failed[i] = bad
             sig_t[s] = 1.0
             for j in range(k if bad == 0 else 0):     # path counts forward: v's count is final when v comes

@@ -16,7 +16,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from .betweenness import _sift_down, _sift_up
+from .betweenness import _heap_offer, _heap_pop
 from .bfs import AUTO, PUSH, _search_arrays, search
 from ._common import _drive, _need_weights, fuses
 
@@ -83,11 +83,8 @@ def length_sums(indptr, indices, weights, srcs, out, dist, done, order, heap, at
             size, k = 1, 0
             total, inverse = 0.0, 0.0
             while size > 0:
-                v = heap_t[0]
+                v = _heap_pop(heap_t, at_t, dist_t, size)
                 size -= 1
-                if size > 0:
-                    heap_t[0] = heap_t[size]
-                    _sift_down(heap_t, at_t, dist_t, size, 0)
                 d = dist_t[v]
                 done_t[v] = True
                 order_t[k] = v
@@ -99,14 +96,7 @@ def length_sums(indptr, indices, weights, srcs, out, dist, done, order, heap, at
                     w = indices[e]
                     nd = d + weights[e]
                     if nd < dist_t[w] and not done_t[w]:
-                        if dist_t[w] == np.inf:
-                            heap_t[size] = w
-                            size += 1
-                            dist_t[w] = nd
-                            _sift_up(heap_t, at_t, dist_t, size - 1)
-                        else:
-                            dist_t[w] = nd
-                            _sift_up(heap_t, at_t, dist_t, at_t[w])
+                        size = _heap_offer(heap_t, at_t, dist_t, size, w, nd)
             out[0, i], out[1, i], out[2, i] = k, total, inverse
             for j in range(k):
                 v = order_t[j]
