@@ -527,5 +527,6 @@ def test_every_committed_record_is_cited():
     """A record is committed only where a page cites it by name (README, docs/, benchmarks/README.md)."""
     pages = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     text = "\n".join(p.read_text() for p in pages if p.is_file())
-    uncited = sorted(p.name for p in (ROOT / report.RESULTS).iterdir() if p.is_file() and p.name not in text)
+    uncited = sorted(str(p.relative_to(ROOT)) for p in (ROOT / report.RESULTS).rglob("*")
+                     if p.is_file() and p.name not in text)
     assert not uncited, f"records no page cites (cite them where their numbers are used, or remove them): {uncited}"
