@@ -23,6 +23,8 @@
 #               generator family, one call each (LA_GRAPH_STRESS_GRAPHS=small, REPEAT=1);
 #               a hazard or error fails the suite (--error-exitcode).  compute-sanitizer
 #               needs the nvidia-h100 kinds: on the gVisor H200 it reports "Device not supported"
+# SUITE+SUITE (e.g. gpu-tests+stress) runs those suites at the same time, each in a child of this script;
+# the parent waits for them by PID (never by `pgrep -f` on text: that matches the device call's own shell).
 # Knobs (environment):
 #   LIMIT_GPU_TESTS, LIMIT_STRESS, LIMIT_SANITIZER   seconds a suite may run (default 300, 300,
 #                    120 per sanitizer tool); at the limit the suite is stopped and marked 124
@@ -60,6 +62,27 @@ run() {
 pytest_cmd=(python3 -m pytest -p no:cacheprovider -q -rfEs ${PYTEST_ARGS:-})
 
 for suite in "$@"; do
+    if [[ "$suite" == *+* ]]; then
+        # SUITE+SUITE...: those suites at once, each in its own child of this script (the GPU and 16 cores
+        # shared: the GPU tests beside the stress shards); the parent waits on their PIDs, sums up and packs;
+        # each child's screen output stays in $OUT/<suite>.out
+        pids=()
+        for part in ${suite//+/ }; do
+            DEVICE_SH_CHILD=1 bash "$0" "$part" > "$OUT/$part.out" 2>&1 &
+            pids+=($!)
+        done
+        parts=(${suite//+/ })
+        for i in "${!pids[@]}"; do
+            wait "${pids[i]}"
+            rc=$?
+            grep -E "^(shard|stress shard|===)" "$OUT/${parts[i]}.out" | grep -v "^=== summary" || true
+            summary+=("${parts[i]} (at once with the others of $suite): rc $rc")
+            [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
+            [ -f "$OUT/${parts[i]}.summary" ] && mapfile -t -O "${#summary[@]}" summary < "$OUT/${parts[i]}.summary"
+            rm -f "$OUT/${parts[i]}.summary"
+        done
+        continue
+    fi
     case "$suite" in
     gpu-tests)
         # GPU_SHARDS pytest processes share the GPU, the test files dealt to them largest first
@@ -140,12 +163,17 @@ for suite in "$@"; do
         done
         ;;
     *)
-        echo "device.sh: unknown suite '$suite' (gpu-tests, stress, sanitizer)"
+        echo "device.sh: unknown suite '$suite' (gpu-tests, stress, bench, ecl, sanitizer; SUITE+SUITE at once)"
         status=2
         ;;
     esac
 done
 
+if [ -n "${DEVICE_SH_CHILD:-}" ]; then   # a child of SUITE+SUITE: its parent sums up and packs
+    : > "$OUT/$1.summary"
+    [ "${#summary[@]}" -gt 0 ] && printf '%s\n' "${summary[@]}" > "$OUT/$1.summary"
+    exit "$status"
+fi
 echo "=== summary"
 printf '%s\n' "${summary[@]}" | tee "$OUT/summary.log"
 if [ "$(find "$OUT" -maxdepth 1 -type f | wc -l)" -gt 8 ]; then
