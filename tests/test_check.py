@@ -38,7 +38,7 @@ CASES = {
     "strongly_connected_components": (DIRECTED, (), {}, lambda r: _bump(r, -1, -1)),
     "maximal_independent_set": (KARATE, (), {}, lambda r: np.r_[~r[:1], r[1:]]),
     "minimum_spanning_forest": (WEIGHTED, (), {},
-                                lambda r: dataclasses.replace(r, total_weight=r.total_weight + 1)),
+                                lambda r: dataclasses.replace(r, _total=r.total_weight + 1)),
     "sssp": (WEIGHTED, (0,), {}, lambda r: dataclasses.replace(r, distance=_bump(r.distance, 1, 0.5))),
     "apsp": (WEIGHTED, (), {}, lambda D: _bump(D, 1, 0.5)),
     "apsp_blocks": (WEIGHTED, (16,), {}, lambda blocks: ((rows, _bump(b, 1, 0.5)) for rows, b in blocks)),

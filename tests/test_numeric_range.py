@@ -89,12 +89,18 @@ def test_integer_weights_past_two_to_the_53_are_refused():
     assert lg.sssp(G, 0).distance[2] == 2.0**54                        # a float64 sum: no int64 wrap-around
 
 
-def test_minimum_spanning_forest_total_past_float64_warns(engine):
-    """The forest is exact; its total, a float64 sum, reads inf with numpy's overflow warning."""
+def test_minimum_spanning_forest_total_past_float64_is_a_named_error(engine, recwarn):
+    """The forest is exact; its total, a float64 sum, read inf with numpy's overflow warning: now asking for it
+    raises NumericRangeError (no warning on the way), and the forest, its checker and check=True still work."""
     G = lg.Graph.from_edges([0, 1, 2], [1, 2, 3], w=[BIG, BIG, 1.0])
-    with pytest.warns(RuntimeWarning, match="overflow"):
-        r = lg.minimum_spanning_forest(G, engine=engine)
-    assert r.weight.tolist() == [BIG, BIG, 1.0] and r.total_weight == np.inf
+    r = lg.minimum_spanning_forest(G, engine=engine, check=True)
+    assert r.weight.tolist() == [BIG, BIG, 1.0] and r.u.tolist() == [0, 1, 2]
+    with pytest.raises(lg.NumericRangeError, match="total weight is past float64's range"):
+        r.total_weight
+    assert "past float64" in repr(r)
+    lg.verify.check_msf(G, r)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    assert lg.minimum_spanning_forest(lg.Graph.from_edges([0], [1], w=[BIG]), engine=engine).total_weight == BIG
 
 
 # ---------------------------------------------------------------- modularity: products of weight sums

@@ -19,8 +19,9 @@
 #   ecl         build the ECL suite's programs carried in .ecl/ (python -m la_graph.bench.external fetch, here)
 #               with nvcc, so that `--peers ecl` runs them; log ecl.log
 #   sanitizer   compute-sanitizer (tools in SANITIZER_TOOLS, default "racecheck synccheck
-#               memcheck initcheck") over the stress suite on one small graph of each
-#               generator family, one call each (LA_GRAPH_STRESS_GRAPHS=small, REPEAT=1);
+#               memcheck initcheck", all at once, each in SANITIZER_SHARDS processes, default 3)
+#               over the stress suite on one small graph of each generator family, one call each
+#               (LA_GRAPH_STRESS_GRAPHS=small, REPEAT=1), logs sanitizer-<tool>-<i>.log;
 #               a hazard or error fails the suite (--error-exitcode).  compute-sanitizer
 #               needs the nvidia-h100 kinds: on the gVisor H200 it reports "Device not supported"
 # SUITE+SUITE (e.g. gpu-tests+stress) runs those suites at the same time, each in a child of this script;
@@ -56,6 +57,7 @@ run() {
     set +o pipefail
     summary+=("$log: rc $rc, $((SECONDS - t0)) s")
     [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
+    last_rc=$rc
     return 0
 }
 
@@ -153,13 +155,42 @@ for suite in "$@"; do
         run ecl "${LIMIT_ECL:-240}" python3 -m la_graph.bench.external build
         ;;
     sanitizer)
+        # every tool at once, each over SANITIZER_SHARDS processes (the small graphs dealt to them): racecheck
+        # alone, one process, covered ~80 of the suite's ~490 calls in 140 s
+        shards=${SANITIZER_SHARDS:-3}
+        mapfile -t graphs < <(env LA_GRAPH_STRESS_GRAPHS="${SANITIZER_GRAPHS:-small}" \
+                              "${pytest_cmd[@]}" --collect-only -m "gpu and stress" tests/test_gpu_stress.py 2>/dev/null \
+                              | grep "::" | sed -E 's/.*\[(.*)-[^-]*\]$/\1/' | awk '!seen[$0]++')
+        pids=()
+        names=()
         for tool in ${SANITIZER_TOOLS:-racecheck synccheck memcheck initcheck}; do
             extra=()
             [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
-            run "sanitizer-$tool" "${LIMIT_SANITIZER:-120}" \
-                env LA_GRAPH_STRESS_GRAPHS="${SANITIZER_GRAPHS:-small}" LA_GRAPH_STRESS_REPEAT=1 \
-                compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 30 \
-                "${pytest_cmd[@]}" -m "gpu and stress" tests/test_gpu_stress.py
+            for ((i = 0; i < shards; i++)); do
+                mine=()
+                for ((j = i; j < ${#graphs[@]}; j += shards)); do mine+=("${graphs[j]}"); done
+                [ "${#mine[@]}" -eq 0 ] && continue
+                spec=$(IFS=,; echo "${mine[*]}")
+                { run "sanitizer-$tool-$i" "${LIMIT_SANITIZER:-120}" \
+                    env LA_GRAPH_STRESS_GRAPHS="$spec" LA_GRAPH_STRESS_REPEAT=1 NUMBA_NUM_THREADS=2 \
+                    compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 30 \
+                    "${pytest_cmd[@]}" -m "gpu and stress" tests/test_gpu_stress.py >/dev/null
+                  exit "$last_rc"; } &
+                pids+=($!)
+                names+=("sanitizer-$tool-$i")
+            done
+        done
+        for k in "${!pids[@]}"; do
+            wait "${pids[k]}"
+            rc=$?
+            summary+=("${names[k]}: rc $rc")
+            [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
+        done
+        for f in "$OUT"/sanitizer-*.log; do
+            [ -f "$f" ] || continue
+            t=$(basename "$f" .log)
+            tail -n 40 "$f" | grep -E "ERROR SUMMARY|passed|failed|error" | tail -n 3 | sed "s/^/$t: /"
+            echo "$t: $(grep -c "Hazard\|hazard" "$f") hazard lines, $(grep -c "^=========     at " "$f") report frames"
         done
         ;;
     *)

@@ -40,7 +40,8 @@ engine runs both on the device).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -48,6 +49,7 @@ from .. import _validation as V
 from ..engines import get_engine
 from .._keys import weight_ranks
 from .. import verify
+from ..exceptions import NumericRangeError
 from ._certify import Checker, fields
 from ._registry import Cli, algorithm
 from .steps import step
@@ -70,7 +72,9 @@ class MSFResult:
     weight : numpy.ndarray
         ``weight[k]`` of edge ``k`` (float64; 1.0 on an unweighted graph).
     total_weight : float
-        The sum of ``weight``.
+        The sum of ``weight`` (float64).  Raises :class:`~la_graph.NumericRangeError`
+        where that sum is past float64's range (about ``1.8e308``): the forest
+        itself is exact, only its total does not fit.
     labels : numpy.ndarray
         ``labels[x]`` = the smallest vertex id in ``x``'s tree, i.e. its connected
         component (int64).
@@ -79,8 +83,23 @@ class MSFResult:
     u: np.ndarray
     v: np.ndarray
     weight: np.ndarray
-    total_weight: float
+    _total: float = field(repr=False)
     labels: np.ndarray
+
+    @property
+    def total_weight(self):
+        """The sum of ``weight``; :class:`~la_graph.NumericRangeError` where it overflows float64."""
+        if not math.isfinite(self._total):   # the weights are finite (Graph refuses others): the sum overflowed
+            raise NumericRangeError(
+                f"the forest's total weight is past float64's range (its {self.weight.size} weights sum beyond "
+                f"{np.finfo(np.float64).max:.4g}); the forest itself (u, v, weight) is exact: sum the weights "
+                f"scaled down, or as Python integers or fractions")
+        return self._total
+
+    def __repr__(self):
+        total = self._total if math.isfinite(self._total) else "past float64"
+        return (f"MSFResult(u={self.u!r}, v={self.v!r}, weight={self.weight!r}, total_weight={total!r}, "
+                f"labels={self.labels!r})")
 
     @property
     def ncomponents(self):
@@ -91,7 +110,7 @@ class MSFResult:
 @algorithm("minimum_spanning_forest", cli=Cli("msf", "a minimum spanning forest"),
            networkx=("minimum_spanning_edges", "minimum_spanning_tree", "maximum_spanning_edges",
                      "maximum_spanning_tree"), checker=Checker("check_msf", lambda G, r, a: verify.check_msf(
-               G, fields(r, "u", "v", "weight", "labels", total_weight=r.total_weight))), bench=("msf",),
+               G, fields(r, "u", "v", "weight", "labels", total_weight=r._total))), bench=("msf",),
            page="algorithms/msf.md",
            summary="Borůvka: min-reduction per component, hook, shortcut; packed (weight rank, position) keys; the GPU engine takes the lightest edges first (Kruskal's filter) and leaves the forest on the device with `output=\"device\"`")
 def minimum_spanning_forest(G, *, engine=None, output="numpy"):
@@ -148,7 +167,9 @@ def minimum_spanning_forest(G, *, engine=None, output="numpy"):
     labels = msf_labels(E, f)
     get = E.to_device if output == "device" else E.to_numpy
     u, v, w, labels = (get(x, consume=True) for x in (*msf_forest(E, G, forest), labels))
-    return MSFResult(u, v, w, float(w.sum()), labels)
+    with np.errstate(over="ignore"):   # an overflowing total is the result's named error, when it is asked for
+        total = float(w.sum())
+    return MSFResult(u, v, w, total, labels)
 
 
 @step("msf_edges", family="msf")
