@@ -11,7 +11,7 @@
 #   stress      pytest -m "gpu and stress" (tests/test_gpu_stress.py: every algorithm called
 #               LA_GRAPH_STRESS_REPEAT times, default 20, on R-MAT 20 and the real graphs,
 #               each answer equal to the CPU engine's and checked by la_graph.verify), in
-#               STRESS_SHARDS (default 4) processes (a real graph whole to one, R-MAT's tests dealt to all);
+#               STRESS_SHARDS (default 4) processes (the tests dealt round robin);
 #               logs stress-<i>.log
 #   bench       `la-graph bench` once per line of $BENCH (each line the bench arguments, e.g.
 #               "hits katz --graphs rmat22 --engines cpu,gpu --processes 3"), records $OUT/bench-<i>.json,
@@ -109,30 +109,23 @@ for suite in "$@"; do
         done
         ;;
     stress)
-        # STRESS_SHARDS pytest processes share the GPU.  A real graph goes whole to one process (it is read and
-        # its CPU answers computed once); the generated R-MAT graph's tests, most of the suite's time, are dealt
-        # one by one to every process (each builds it: seconds)
+        # STRESS_SHARDS pytest processes share the GPU and the cores (NUMBA_NUM_THREADS and OMP_NUM_THREADS split
+        # between them: the CPU engine's reference answers).  The tests are dealt one by one, round robin in
+        # collection order (R-MAT 20's first): each process builds or reads every graph it meets (seconds), but
+        # no process is left with one heavy graph's whole row (a real graph's Louvain and trussness, 20 calls each)
         shards=${STRESS_SHARDS:-4}
+        threads=$(( $(nproc) / shards > 0 ? $(nproc) / shards : 1 ))
         mapfile -t ids < <("${pytest_cmd[@]}" --collect-only -m "gpu and stress" tests/test_gpu_stress.py 2>/dev/null \
                           | grep "::")
-        mapfile -t graphs < <(printf '%s\n' "${ids[@]}" | sed -E 's/.*\[(.*)-[^-]*\]$/\1/' | awk '!seen[$0]++')
         declare -A load=()
-        k=0
-        for g in "${graphs[@]}"; do
-            if [[ "$g" == rmat* ]]; then
-                for id in "${ids[@]}"; do
-                    [[ "$id" == *"[$g-"* ]] && load[$((k % shards))]+="$id " && k=$((k + 1))
-                done
-            else
-                for id in "${ids[@]}"; do [[ "$id" == *"[$g-"* ]] && load[$((k % shards))]+="$id "; done
-                k=$((k + 1))
-            fi
-        done
+        for k in "${!ids[@]}"; do load[$((k % shards))]+="${ids[k]} "; done
         pids=()
         for ((i = 0; i < shards; i++)); do
             read -r -a mine <<< "${load[$i]:-}"
             [ "${#mine[@]}" -eq 0 ] && continue
-            run "stress-$i" "${LIMIT_STRESS:-300}" "${pytest_cmd[@]}" --durations=10 "${mine[@]}" >/dev/null &
+            # -v -v against the command's -q: a line per test, so a shard stopped at its limit still says how far it got
+            run "stress-$i" "${LIMIT_STRESS:-300}" env NUMBA_NUM_THREADS="$threads" OMP_NUM_THREADS="$threads" \
+                "${pytest_cmd[@]}" -v -v --durations=10 "${mine[@]}" >/dev/null &
             pids+=($!)
         done
         for pid in "${pids[@]}"; do wait "$pid"; done
