@@ -29,7 +29,8 @@
 # Knobs (environment):
 #   LIMIT_GPU_TESTS, LIMIT_STRESS, LIMIT_SANITIZER   seconds a suite may run (default 300, 300,
 #                    120 per sanitizer tool); at the limit the suite is stopped and marked 124
-#   PYTEST_ARGS      extra pytest arguments for every suite (e.g. "-k core_number -x")
+#   PYTEST_ARGS      extra pytest arguments for every suite (split at spaces, e.g. "-x")
+#   STRESS_K         a pytest -k expression choosing the stress suite's tests (e.g. "rmat20 and katz")
 #   SANITIZER_TOOLS  the compute-sanitizer tools of the sanitizer suite
 #   SANITIZER_GRAPHS the sanitizer suite's graphs (LA_GRAPH_STRESS_GRAPHS; default small)
 # Logs: $OUT/<suite>.log (sanitizer-<tool>.log for each tool); at most 8 files come back from a device call,
@@ -115,17 +116,20 @@ for suite in "$@"; do
         # no process is left with one heavy graph's whole row (a real graph's Louvain and trussness, 20 calls each)
         shards=${STRESS_SHARDS:-4}
         threads=$(( $(nproc) / shards > 0 ? $(nproc) / shards : 1 ))
-        mapfile -t ids < <("${pytest_cmd[@]}" --collect-only -m "gpu and stress" tests/test_gpu_stress.py 2>/dev/null \
-                          | grep "::")
+        kexpr=()
+        [ -n "${STRESS_K:-}" ] && kexpr=(-k "$STRESS_K")
+        mapfile -t ids < <("${pytest_cmd[@]}" --collect-only -m "gpu and stress" "${kexpr[@]}" tests/test_gpu_stress.py \
+                          2>/dev/null | grep "::")
         declare -A load=()
         for k in "${!ids[@]}"; do load[$((k % shards))]+="${ids[k]} "; done
         pids=()
         for ((i = 0; i < shards; i++)); do
             read -r -a mine <<< "${load[$i]:-}"
             [ "${#mine[@]}" -eq 0 ] && continue
-            # -v -v against the command's -q: a line per test, so a shard stopped at its limit still says how far it got
+            # -v -v against the command's -q: a line per test with its time, so a shard stopped at its limit still says
+            # how far it got and where the time went
             run "stress-$i" "${LIMIT_STRESS:-300}" env NUMBA_NUM_THREADS="$threads" OMP_NUM_THREADS="$threads" \
-                "${pytest_cmd[@]}" -v -v --durations=10 "${mine[@]}" >/dev/null &
+                "${pytest_cmd[@]}" -v -v -o console_output_style=times "${mine[@]}" >/dev/null &
             pids+=($!)
         done
         for pid in "${pids[@]}"; do wait "$pid"; done
