@@ -265,11 +265,17 @@ def test_should_run_leaves_cheap_calls_on_unconverted_graphs_to_networkx():
     assert isinstance(nx_backend.should_run("shortest_path", (G, 0, 5), {}), str)
     assert nx_backend.should_run("shortest_path", (G, 0), {}) is True      # one source: a whole search
     assert nx_backend.should_run("pagerank", (G,), {}) is True
+    assert "one pass" in nx_backend.should_run("connected_components", (G,), {})   # as the conversion is
+    assert "one pass" in nx_backend.should_run("single_source_shortest_path_length", (G, 0), {})
+    assert nx_backend.should_run("connected_components", (convert_from_nx(G),), {}) is True
     assert nx_backend.should_run("has_path", (convert_from_nx(G), 0, 5), {}) is True
     with nx.config.backend_priority(algos=[B]):
         assert nx.has_path(G, 0, 5) and not G.__networkx_cache__.get("backends", {}).get(B)
-        assert nx.single_source_shortest_path_length(G, 0) == {v: v for v in range(6)}
+        assert nx.single_source_shortest_path_length(G, 0) == {v: v for v in range(6)}   # NetworkX's: one pass
+        assert not G.__networkx_cache__.get("backends", {}).get(B)
+        assert nx.pagerank(G)[0] > 0
         assert G.__networkx_cache__["backends"][B]               # converted now: la_graph runs the cheap ones too
+        assert nx_backend.should_run("single_source_shortest_path_length", (G, 0), {}) is True
         assert nx_backend.should_run("has_path", (G, 0, 5), {}) is True
 
 
