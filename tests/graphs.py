@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from la_graph import Graph, generators
+from la_graph import Graph, data, generators
 from la_graph.bench.graphs import read_options
 
 # name -> builder of a small graph (fast enough for every engine in every test)
@@ -29,6 +29,20 @@ SMALL = {
     "erdos_renyi_sparse": lambda: generators.erdos_renyi(300, 0.004, seed=3),
     "uniform_directed": lambda: generators.uniform(400, 900, seed=4, directed=True),
 }
+
+# the graphs of the check=True cases (CHECK_CASES of the algorithms' test files, gathered by tests/test_check.py)
+KARATE = Graph.from_file(data.path("karate"))
+WEIGHTED = generators.rmat(6, 4, seed=3, weights="uniform")
+DIRECTED = generators.rmat(6, 4, seed=2, directed=True)
+CHAIN = Graph.from_edges(np.arange(40), np.arange(1, 41), directed=True)
+
+
+def bump(a, at=-1, by=1):
+    """A copy of array ``a`` with its entry ``at`` (flat index) moved by ``by``: a wrong result."""
+    a = a.copy()
+    a.flat[at] += by
+    return a
+
 
 # real graphs in ../shared/data (relative path -> nothing; read with Graph.from_file)
 REAL = [

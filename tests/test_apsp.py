@@ -11,7 +11,7 @@ from la_graph.algorithms.apsp import floyd_warshall
 from la_graph.verify import check_apsp
 
 from .engines import REFERENCE_APSP_MAX_N, REFERENCE_FW_MAX_N, too_slow_on_reference
-from .graphs import SMALL, real
+from .graphs import SMALL, WEIGHTED, bump, real
 
 apsp_module = importlib.import_module("la_graph.algorithms.apsp")  # the module, not the function
 
@@ -435,3 +435,25 @@ def test_facebook(shared_data, engine):
     for method in METHODS:
         D = lg.apsp(G, method, engine=engine)
         np.testing.assert_array_equal(D[::101], ref)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+
+def _apsp(G, E):
+    D = lg.apsp(G, "floyd_warshall", engine=E)
+    check_apsp(G, D)
+    return {"distance": D}
+
+
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "floyd_warshall": ("apsp", _apsp),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "apsp": (WEIGHTED, (), {}, lambda D: bump(D, 1, 0.5)),
+    "apsp_blocks": (WEIGHTED, (16,), {}, lambda blocks: ((rows, bump(b, 1, 0.5)) for rows, b in blocks)),
+}

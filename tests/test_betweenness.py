@@ -18,7 +18,7 @@ from la_graph.engines.cpu.fused import betweenness as cpu_betweenness
 from la_graph.verify import check_betweenness
 
 from .engines import algebra_only
-from .graphs import SMALL, real
+from .graphs import KARATE, SMALL, WEIGHTED, bump, real
 
 #: graphs with more vertices than this are checked from a sample of sources (exact is n BFS each)
 EXACT_N = 600
@@ -687,3 +687,25 @@ def test_weighted_rejects_bad_graphs(engine, f):
     for E in (engine, algebra_only(engine.name)):
         with pytest.raises(lg.exceptions.NumericRangeError, match="lost beside"):
             f(lost, engine=E)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "brandes_sources": ("directed", lambda G, E: {"bc": lg.betweenness_centrality(G, k=40, seed=1, endpoints=True,
+                                                                               engine=E)}),
+    "brandes_edge_sources": ("directed", lambda G, E: {"ebc": lg.edge_betweenness_centrality(
+        G, k=40, seed=1, weight=False, engine=E).score}),
+    "brandes_weighted_sources": ("weighted", lambda G, E: {
+        "bc": lg.betweenness_centrality(G, k=20, seed=1, endpoints=True, weight=True, engine=E),
+        "ebc": lg.edge_betweenness_centrality(G, k=20, seed=1, weight=True, engine=E).score}),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "betweenness_centrality": (KARATE, (), {"k": 8, "seed": 4}, lambda bc: bump(bc, 0, 0.1)),
+    "edge_betweenness_centrality": (WEIGHTED, (), {"k": 8, "seed": 4},
+                                    lambda r: dataclasses.replace(r, score=bump(r.score, 0, 0.1))),
+}

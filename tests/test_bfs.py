@@ -1,3 +1,5 @@
+import contextlib
+import dataclasses
 import itertools
 
 import numpy as np
@@ -11,7 +13,7 @@ from la_graph.algorithms import steps
 from la_graph.algorithms.bfs import bfs_pull, bfs_push
 from la_graph.verify import check_bfs
 
-from .graphs import REAL, SMALL, real
+from .graphs import KARATE, REAL, SMALL, bump, real
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
@@ -226,3 +228,55 @@ def test_cpu_push_forms(monkeypatch, name, branchless):
             np.testing.assert_array_equal((r.level if level else r.parent) >= 0, ref.level >= 0)
             if level:
                 np.testing.assert_array_equal(r.level, ref.level)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+
+def _bfs(G, E, direction, whole=True):
+    """BFS from 0; ``whole=False``: with the whole-search step as algebra, so that its stretch steps run."""
+    with contextlib.nullcontext() if whole else steps.algebraic("bfs_search"):
+        r = lg.bfs(G, 0, direction=direction, engine=E)
+    check_bfs(G, 0, r)
+    return {"level": r.level}
+
+
+def _bfs_search(G, E):
+    out = {}
+    for direction in ("auto", "push", "pull"):
+        for s in (0, G.n // 2, int(np.argmax(G.out_degree)), int(np.argmin(G.out_degree))):
+            for level, parent in ((True, True), (True, False), (False, True)):
+                r = lg.bfs(G, s, direction=direction, level=level, parent=parent, engine=E)
+                check_bfs(G, s, r)
+                key = f"{direction} from {s}, level={level}, parent={parent}"
+                out[key + ": reached"] = (r.parent if parent else r.level) >= 0
+                if level:
+                    out[key + ": level"] = r.level
+    return out
+
+
+def _bfs_multi(G, E):
+    src = np.r_[np.arange(0, G.n, max(G.n // 70, 1)), 0]      # more than 64 sources (two launches), one twice
+    out = {}
+    for level, parent in ((True, True), (True, False), (False, True)):
+        r = lg.bfs(G, sources=src, level=level, parent=parent, engine=E)
+        check_bfs(G, None, r)
+        out[f"level={level}, parent={parent}: reached"] = (r.parent if parent else r.level) >= 0
+        if level:
+            out[f"level={level}, parent={parent}: level"] = r.level
+    return out
+
+
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "bfs_push": ("undirected", lambda G, E: _bfs(G, E, "push", whole=False)),
+    "bfs_pull": ("directed", lambda G, E: _bfs(G, E, "pull", whole=False)),
+    "bfs_search": ("directed", _bfs_search),
+    "bfs_multi": ("directed", _bfs_multi),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "bfs": (KARATE, (0,), {}, lambda r: dataclasses.replace(r, level=bump(r.level))),
+}

@@ -17,60 +17,15 @@ import pytest
 import la_graph as lg
 from la_graph import algorithms
 from la_graph.algorithms import _certify
+from la_graph.algorithms import _registry as R
 from la_graph.exceptions import InvalidArgumentError, VerificationError
 
-KARATE = lg.Graph.from_file(lg.data.path("karate"))
-WEIGHTED = lg.generators.rmat(6, 4, seed=3, weights="uniform")
-DIRECTED = lg.generators.rmat(6, 4, seed=2, directed=True)
-CHAIN = lg.Graph.from_edges(np.arange(40), np.arange(1, 41), directed=True)
+from .gather import gather, owner
+from .graphs import CHAIN, DIRECTED, KARATE, bump
 
-
-def _bump(a, at=-1, by=1):
-    a = a.copy()
-    a.flat[at] += by
-    return a
-
-
-# name -> (graph, args, keywords, corrupt(result) -> a wrong result)
-CASES = {
-    "bfs": (KARATE, (0,), {}, lambda r: dataclasses.replace(r, level=_bump(r.level))),
-    "connected_components": (DIRECTED, (), {}, lambda r: _bump(r, np.argmax(r > 0) if (r > 0).any() else -1)),
-    "strongly_connected_components": (DIRECTED, (), {}, lambda r: _bump(r, -1, -1)),
-    "maximal_independent_set": (KARATE, (), {}, lambda r: np.r_[~r[:1], r[1:]]),
-    "minimum_spanning_forest": (WEIGHTED, (), {},
-                                lambda r: dataclasses.replace(r, _total=r.total_weight + 1)),
-    "sssp": (WEIGHTED, (0,), {}, lambda r: dataclasses.replace(r, distance=_bump(r.distance, 1, 0.5))),
-    "apsp": (WEIGHTED, (), {}, lambda D: _bump(D, 1, 0.5)),
-    "apsp_blocks": (WEIGHTED, (16,), {}, lambda blocks: ((rows, _bump(b, 1, 0.5)) for rows, b in blocks)),
-    "reachability": (DIRECTED, ([0, 5],), {}, lambda R: np.r_[~R[:1], R[1:]]),
-    "shortcut": (CHAIN, (), {"seed": 1},
-                 lambda H: lg.Graph.from_edges(*(np.r_[e, x] for e, x in zip(H.edges(), (40, 0))), n=41,
-                                               directed=True)),
-    "pagerank": (DIRECTED, (), {}, lambda r: _bump(r, 0, 0.1)),
-    "triangle_count": (KARATE, (), {}, lambda t: t + 1),
-    "triangles": (KARATE, (), {}, lambda t: _bump(t, 0)),
-    "local_clustering_coefficient": (KARATE, (), {}, lambda c: _bump(c, 0, 0.25)),
-    "betweenness_centrality": (KARATE, (), {"k": 8, "seed": 4}, lambda bc: _bump(bc, 0, 0.1)),
-    "edge_betweenness_centrality": (WEIGHTED, (), {"k": 8, "seed": 4},
-                                    lambda r: dataclasses.replace(r, score=_bump(r.score, 0, 0.1))),
-    "label_propagation": (KARATE, (), {}, lambda r: _bump(r, 0, 40)),
-    "core_number": (KARATE, (), {}, lambda r: _bump(r, 0)),
-    "louvain": (KARATE, (), {"seed": 0}, lambda r: _bump(r, 0, 40)),
-    "coloring": (KARATE, (), {"seed": 0}, lambda c: _bump(c, 0, -int(c[0]) + int(c[1]))),   # 0 and 1 adjacent
-    "trussness": (KARATE, (), {}, lambda r: r._replace(truss=_bump(r.truss, 0))),
-    "k_truss": (KARATE, (4,), {}, lambda r: r._replace(vertices=_bump(r.vertices, -1))),
-    "k_hop": (KARATE, ([0], 1), {}, lambda r: r[:-1]),
-    "ego_graph": (KARATE, (0,), {}, lambda r: r._replace(vertices=r.vertices[:-1])),
-    "k_core": (KARATE, (), {}, lambda r: r._replace(vertices=_bump(r.vertices, -1))),
-    "leiden": (KARATE, (), {"seed": 0}, lambda r: _bump(r, 0, 40)),
-    "hits": (DIRECTED, (), {}, lambda r: (_bump(r[0], 0, 0.1), r[1])),
-    "eigenvector_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),
-    "katz_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),
-    "closeness_centrality": (KARATE, (), {}, lambda r: _bump(r, 0, 0.1)),
-    "harmonic_centrality": (KARATE, (), {"k": 8, "seed": 4}, lambda r: _bump(r, 0, 0.1)),
-    "similarity": (KARATE, (), {"top_k": 3}, lambda r: r._replace(score=_bump(r.score, 0, 0.1))),
-    "degree": (KARATE, (), {"into": [0, 1, 2]}, lambda d: _bump(d, 0)),
-}
+# name -> (graph, args, keywords, corrupt(result) -> a wrong result): the CHECK_CASES of the algorithms' test
+# files, each function's in the file of the module that registers it (tests/gather.py)
+CASES, CASES_FROM = gather("CHECK_CASES")
 
 #: public functions that score an answer the caller gives (a partition) rather than compute one:
 #: nothing of theirs to check, so no check= (registered without a checker, tests/test_registry.py)
@@ -101,7 +56,15 @@ def _run(name, **extra):
 
 
 def test_every_public_algorithm_takes_check_and_documents_it():
+    home = {name: owner(R.REGISTRY[name].module) for name in PUBLIC}
+    missing = [f"{name}: add it to CHECK_CASES of {home[name]}" for name in sorted(set(PUBLIC) - set(CASES))]
+    assert not missing, "public algorithms without a check=True case: " + "; ".join(missing)
+    unknown = [f"{name} (CHECK_CASES of {CASES_FROM[name]})" for name in sorted(set(CASES) - set(PUBLIC))]
+    assert not unknown, "cases of no public algorithm that checks: " + "; ".join(unknown)
     assert set(PUBLIC) == set(CASES)
+    away = [f"{name}: from {CASES_FROM[name]} to {home[name]}" for name in PUBLIC
+            if CASES_FROM[name] != home[name] and home[name].startswith("tests/")]
+    assert not away, "cases away from their function's test file, move them: " + "; ".join(away)
     for name in PUBLIC:
         fn = getattr(lg, name)
         assert fn.certified == name
@@ -161,7 +124,7 @@ def test_a_wrong_engine_primitive_is_caught(monkeypatch):
 def test_environment_turns_checking_on_and_check_false_overrides(monkeypatch):
     fn = lg.triangles
     real = fn.__wrapped__
-    monkeypatch.setattr(fn, "__wrapped__", lambda *a, **k: _bump(real(*a, **k), 0))
+    monkeypatch.setattr(fn, "__wrapped__", lambda *a, **k: bump(real(*a, **k), 0))
     monkeypatch.setenv(_certify.ENV, "1")
     with pytest.raises(VerificationError, match=r"triangles?\[0\]|per_vertex\[0\]|vertex 0"):
         fn(KARATE)

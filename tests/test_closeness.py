@@ -12,7 +12,7 @@ from la_graph import Graph
 from la_graph.algorithms import closeness as closeness_module
 from la_graph.exceptions import InvalidArgumentError, InvalidGraphError, InvalidSourceError
 
-from .graphs import real
+from .graphs import KARATE, bump, real
 
 
 def values(d, vertices):
@@ -91,3 +91,20 @@ def test_checker_and_check_true():
     c[3] += 1e-3
     with pytest.raises(lg.VerificationError):
         lg.verify.check_closeness(G, c)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "distance_sums": ("weighted_directed", lambda G, E: {
+        f"{f.__name__} distance={d}": f(G, k=60, seed=1, distance=d, engine=E)
+        for f in (lg.closeness_centrality, lg.harmonic_centrality) for d in (None, False)}),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "closeness_centrality": (KARATE, (), {}, lambda r: bump(r, 0, 0.1)),
+    "harmonic_centrality": (KARATE, (), {"k": 8, "seed": 4}, lambda r: bump(r, 0, 0.1)),
+}

@@ -14,7 +14,7 @@ import la_graph as lg
 from la_graph import Graph
 from la_graph.verify import check_lcc
 
-from .graphs import SMALL, real, random_graphs
+from .graphs import KARATE, SMALL, bump, random_graphs, real
 
 
 @functools.lru_cache(maxsize=None)
@@ -209,3 +209,11 @@ def test_checker_over_oriented_edges(monkeypatch):
             bad[int(np.argmax(c))] *= 0.999
             with pytest.raises(lg.VerificationError, match="lcc"):
                 check_lcc(G, bad)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "local_clustering_coefficient": (KARATE, (), {}, lambda c: bump(c, 0, 0.25)),
+}

@@ -6,7 +6,7 @@ import pytest
 import la_graph as lg
 from la_graph.verify import check_coloring
 
-from .graphs import SMALL
+from .graphs import KARATE, SMALL, bump
 
 
 @pytest.mark.parametrize("method", ["jones_plassmann", "largest_first"])
@@ -37,3 +37,18 @@ def test_checker_and_bad_input():
     with pytest.raises(lg.InvalidArgumentError, match="seed"):
         lg.coloring(G, seed=-1)
     lg.coloring(lg.generators.rmat(8, 8, seed=1), seed=None, check=True)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "color_classes": ("undirected", lambda G, E: {m: lg.coloring(G, seed=1, method=m, engine=E)
+                                                  for m in ("jones_plassmann", "largest_first")}),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "coloring": (KARATE, (), {"seed": 0}, lambda c: bump(c, 0, -int(c[0]) + int(c[1]))),   # 0 and 1 adjacent
+}

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 import la_graph as lg
 from la_graph.verify import check_cc
 
-from .graphs import REAL, SMALL, real
+from .graphs import DIRECTED, REAL, SMALL, bump, real
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
@@ -53,3 +53,18 @@ def test_real_graphs(shared_data, name):
 def test_rejects_non_graph():
     with pytest.raises(lg.InvalidGraphError, match="must be a la_graph.Graph"):
         lg.connected_components(np.eye(3))
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "fastsv_round": ("undirected", lambda G, E: {"labels": lg.connected_components(G, engine=E)}),
+    "component_labels": ("undirected", lambda G, E: {"labels": lg.connected_components(G, engine=E)}),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "connected_components": (DIRECTED, (), {}, lambda r: bump(r, np.argmax(r > 0) if (r > 0).any() else -1)),
+}

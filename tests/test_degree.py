@@ -7,7 +7,7 @@ import pytest
 import la_graph as lg
 from la_graph.verify import check_degree
 
-from .graphs import real
+from .graphs import KARATE, bump, real
 
 
 def _nx(G):
@@ -86,3 +86,11 @@ def test_real_graph(shared_data, engine):
     G = real(shared_data, "snap/email-Eu-core.txt.gz")
     d = lg.degree(G, direction="all", engine=engine, check=True)
     assert d.sum() == 2 * G.nnz
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "degree": (KARATE, (), {"into": [0, 1, 2]}, lambda d: bump(d, 0)),
+}

@@ -11,7 +11,7 @@ from la_graph import Graph, generators
 from la_graph.exceptions import ConvergenceError, InvalidGraphError
 from la_graph.verify import check_hits
 
-from .graphs import real
+from .graphs import DIRECTED, bump, real
 
 
 def nx_hits(G, **kw):
@@ -85,3 +85,11 @@ def test_checker_on_a_repeated_leading_singular_value():
     check_hits(G, hubs, authorities)
     with pytest.raises(lg.VerificationError):
         check_hits(G, np.r_[np.full(5, 0.2), np.zeros(5)] * 0.5 + 0.05, authorities)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "hits": (DIRECTED, (), {}, lambda r: (bump(r[0], 0, 0.1), r[1])),
+}

@@ -10,7 +10,7 @@ import la_graph as lg
 from la_graph import Graph, generators
 from la_graph.exceptions import ConvergenceError, InvalidGraphError
 
-from .graphs import real
+from .graphs import KARATE, bump, real
 
 
 def nx_values(d, n):
@@ -69,3 +69,11 @@ def test_checker_and_check_true():
     x[0] += 1e-2
     with pytest.raises(lg.VerificationError):
         lg.verify.check_katz(G, x, alpha=0.05)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "katz_centrality": (KARATE, (), {}, lambda r: bump(r, 0, 0.1)),
+}

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 import la_graph as lg
 from la_graph.verify import check_core_number
 
-from .graphs import SMALL, real
+from .graphs import KARATE, SMALL, bump, real
 
 
 def _nx_core(G):
@@ -125,3 +125,17 @@ def test_rejects_bad_graph():
         check_core_number(None, np.zeros(3, np.int64))
     with pytest.raises(lg.InvalidArgumentError, match="nope"):
         lg.core_number(lg.generators.path(3), engine="nope")
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "core_peel": ("directed", lambda G, E: {"core": lg.core_number(G, engine=E)}),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "core_number": (KARATE, (), {}, lambda r: bump(r, 0)),
+}

@@ -7,7 +7,7 @@ import pytest
 import la_graph as lg
 from la_graph.verify import check_k_truss, check_trussness
 
-from .graphs import SMALL, real
+from .graphs import KARATE, SMALL, bump, real
 
 
 def _nx_graph(G):
@@ -178,3 +178,26 @@ def test_networkx_backend():
     L = nx.Graph([(0, 0), (0, 1)])
     with pytest.raises(nx.NetworkXNotImplemented, match="self loops"):
         nx.k_truss(L, 3, backend="la_graph")
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+
+def _truss(G, E):
+    r = lg.trussness(G, engine=E)
+    return {"u": r.u, "v": r.v, "truss": r.truss, "4-truss": lg.k_truss(G, 4, engine=E).vertices}
+
+
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "edge_support": ("undirected", _truss),
+    "truss_peel": ("undirected", _truss),
+    "truss_levels": ("undirected", _truss),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "trussness": (KARATE, (), {}, lambda r: r._replace(truss=bump(r.truss, 0))),
+    "k_truss": (KARATE, (4,), {}, lambda r: r._replace(vertices=bump(r.vertices, -1))),
+}

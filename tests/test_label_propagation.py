@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import la_graph as lg
 from la_graph.verify import check_cdlp
 
-from .graphs import SMALL, real
+from .graphs import KARATE, SMALL, bump, real
 
 LP = importlib.import_module("la_graph.algorithms.label_propagation")   # the module (its name is also the function's)
 
@@ -157,3 +157,11 @@ def test_rejects_bad_graph(monkeypatch):
     monkeypatch.setattr(LP, "MAX_N", 3)
     with pytest.raises(lg.InvalidGraphError, match="label propagation takes at most 3 vertices .* got n = 4"):
         lg.label_propagation(lg.generators.path(4))
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "label_propagation": (KARATE, (), {}, lambda r: bump(r, 0, 40)),
+}

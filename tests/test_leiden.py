@@ -12,8 +12,8 @@ from la_graph.engines import get_engine
 from la_graph.exceptions import InvalidArgumentError, InvalidGraphError
 from la_graph.verify import check_communities
 
-from .graphs import real
-from .test_louvain import nmi, planted
+from .graphs import KARATE, bump, real
+from .test_louvain import community_levels, nmi, planted
 
 
 def test_planted_partitions_recovered_and_connected(engine):
@@ -98,3 +98,17 @@ def test_refinement_keeps_sub_communities_connected(engine, make):
         assert len(np.unique(labels[sub == s])) == 1, f"sub-community {s} spans communities"
     check_communities(G, sub, connected=True, threshold=1.0)
     np.testing.assert_array_equal(refined, _refine(get_engine("cpu"), G, labels))
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "leiden_refine": ("undirected", lambda G, E: community_levels(G, E, lg.leiden)),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "leiden": (KARATE, (), {"seed": 0}, lambda r: bump(r, 0, 40)),
+}

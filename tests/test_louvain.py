@@ -16,7 +16,7 @@ from la_graph.engines.cpu.fused import louvain as kernel
 from la_graph.exceptions import InvalidArgumentError, InvalidGraphError, VerificationError
 from la_graph.verify import check_communities
 
-from .graphs import real
+from .graphs import KARATE, bump, real
 
 
 def nmi(a, b):
@@ -268,3 +268,25 @@ def test_quality_at_least_igraph(shared_data, name):
     random.seed(0)
     H = ig.Graph(n=G.n, edges=np.c_[r[keep], c[keep]].tolist())
     assert lg.modularity(G, labels) >= lg.modularity(G, np.array(H.community_multilevel().membership)) - 0.002
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+
+def community_levels(G, E, method):
+    """``method`` (louvain or leiden) with its dendrogram: the labels and every level's."""
+    G = G.to_undirected() if G.directed else G        # the real graphs are read as edge lists
+    r = method(G, seed=1, engine=E, dendrogram=True)
+    return {"labels": r.labels, **{f"level {i}": x for i, x in enumerate(r.levels)}}
+
+
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "louvain_move": ("undirected", lambda G, E: community_levels(G, E, lg.louvain)),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "louvain": (KARATE, (), {"seed": 0}, lambda r: bump(r, 0, 40)),
+}

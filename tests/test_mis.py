@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 import la_graph as lg
 from la_graph.verify import check_mis
 
-from .graphs import REAL, SMALL, real
+from .graphs import KARATE, REAL, SMALL, real
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
@@ -115,3 +115,27 @@ def test_rejects_bad_input():
         lg.maximal_independent_set(np.eye(3))
     with pytest.raises(lg.InvalidArgumentError, match="output must be one of"):
         lg.maximal_independent_set(lg.Graph.from_edges([0], [1]), output="list")
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+
+def _mis(G, E):
+    G = G.to_undirected() if G.directed else G        # the real graphs are read as edge lists
+    mask = lg.maximal_independent_set(G, seed=3, engine=E)
+    check_mis(G, mask)
+    return {"mask": mask}
+
+
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "vertex_priorities": ("undirected", _mis),
+    "luby_round": ("undirected", _mis),
+    "luby": ("undirected", _mis),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "maximal_independent_set": (KARATE, (), {}, lambda r: np.r_[~r[:1], r[1:]]),
+}

@@ -1,3 +1,5 @@
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -8,7 +10,7 @@ from la_graph import generators
 from la_graph.verify import check_msf
 
 from .engines import algebra_only
-from .graphs import SMALL, real
+from .graphs import SMALL, WEIGHTED, real
 
 
 DEFAULT = algebra_only("cpu")  # the CPU primitives, every step as algebra
@@ -248,3 +250,27 @@ def test_cpu_light_edges_first(monkeypatch, family, weights, share):
     monkeypatch.setattr(cpu_msf, "LIGHT_PER_VERTEX", share)
     G = FAMILIES[family](WEIGHTS[weights])
     check(G, lg.minimum_spanning_forest(G, engine="cpu"))
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+
+def _msf(G, E):
+    r = lg.minimum_spanning_forest(G, engine=E)
+    check_msf(G, r)
+    return {"u": r.u, "v": r.v, "weight": r.weight, "labels": r.labels}
+
+
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "msf_edges": ("weighted", _msf),
+    "msf_round": ("weighted", _msf),
+    "msf_forest": ("weighted", _msf),
+    "msf_labels": ("weighted", _msf),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "minimum_spanning_forest": (WEIGHTED, (), {}, lambda r: dataclasses.replace(r, _total=r.total_weight + 1)),
+}

@@ -14,7 +14,7 @@ import la_graph as lg
 from la_graph import Graph
 from la_graph.verify import check_pagerank
 
-from .graphs import SMALL, real, random_graphs
+from .graphs import DIRECTED, SMALL, bump, random_graphs, real
 
 
 @functools.lru_cache(maxsize=None)
@@ -421,3 +421,39 @@ def test_gpu_kernel_as_algebra(monkeypatch, name, batch):
             assert it == it0, where
             np.testing.assert_allclose(change, change0, rtol=1e-9, atol=1e-14, err_msg=where)   # rounding
             np.testing.assert_allclose(E.to_numpy(r), E.to_numpy(r0), rtol=1e-12, atol=1e-15, err_msg=where)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+
+def _pagerank(G, E):
+    """Every variant, weighted and not, with personalization and dangling distributions."""
+    n = G.n
+    rng = np.random.default_rng(4)
+    p, d = rng.uniform(0, 1, n), rng.uniform(0, 1, n)
+    out = {"networkx": lg.pagerank(G, engine=E),
+           "networkx, tol 1e-12": lg.pagerank(G, tol=1e-12, max_iter=500, engine=E),
+           "personalization": lg.pagerank(G, personalization=p, engine=E),
+           "dangling": lg.pagerank(G, dangling=d, engine=E),
+           "both": lg.pagerank(G, alpha=0.7, personalization=p, dangling=d, engine=E),
+           "gap": lg.pagerank(G, variant="gap", max_iter=20, tol=1e-4, engine=E),
+           "graphalytics": lg.pagerank(G, variant="graphalytics", max_iter=7, engine=E)}
+    if G.weighted:
+        out["unweighted"] = lg.pagerank(G, weight=False, engine=E)
+    try:
+        lg.pagerank(G, max_iter=2, tol=1e-14, engine=E)
+    except lg.ConvergenceError as e:
+        out["not converged"] = e.result
+    return out
+
+
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "pagerank_iterate": ("weighted_directed", _pagerank),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "pagerank": (DIRECTED, (), {}, lambda r: bump(r, 0, 0.1)),
+}

@@ -11,7 +11,7 @@ import la_graph as lg
 from la_graph.algorithms.reachability import default_batch
 from la_graph.verify import check_reachability
 
-from .graphs import SMALL, real
+from .graphs import DIRECTED, SMALL, real
 
 
 def _closure(G):
@@ -208,3 +208,25 @@ def test_property_cpu_sweep_finished_after_any_level(n, edges, nsources, stop):
             patches.enter_context(patch)
         R = lg.reachability(G, srcs, engine="cpu")
     np.testing.assert_array_equal(R, _closure(G)[srcs])
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+
+def _reach(G, E):
+    src = np.arange(0, G.n, max(G.n // 40, 1))
+    R = lg.reachability(G, src, engine=E)
+    check_reachability(G, src, R)
+    return {"reach": R}
+
+
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "reach_sweep": ("directed", _reach),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "reachability": (DIRECTED, ([0, 5],), {}, lambda R: np.r_[~R[:1], R[1:]]),
+}

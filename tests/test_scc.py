@@ -8,7 +8,7 @@ from la_graph.algorithms import steps
 from la_graph.algorithms.scc import scc_color
 from la_graph.verify import check_scc
 
-from .graphs import REAL, SMALL, real
+from .graphs import DIRECTED, REAL, SMALL, bump, real
 
 
 def _directed(G):
@@ -184,3 +184,20 @@ def test_rejects_bad_input():
     G = lg.Graph.from_edges([0], [1], directed=True)
     with pytest.raises(lg.InvalidArgumentError, match="output must be one of"):
         lg.strongly_connected_components(G, output="list")
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "scc_trim": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
+    "scc_fwbw": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
+    "scc_color": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
+    "scc_labels": ("directed", lambda G, E: {"labels": lg.strongly_connected_components(G, engine=E)}),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "strongly_connected_components": (DIRECTED, (), {}, lambda r: bump(r, -1, -1)),
+}

@@ -9,7 +9,7 @@ from la_graph import generators as gen
 from la_graph.algorithms.shortcut import _group_of, _group_sizes, search_schedule
 from la_graph.verify import check_reachability
 
-from .graphs import SMALL, real
+from .graphs import CHAIN, SMALL, real
 
 
 def _dist(G):
@@ -133,3 +133,13 @@ def test_bad_parameters(kw, match):
 def test_bad_graph():
     with pytest.raises(lg.InvalidGraphError):
         lg.shortcut(np.eye(3))
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "shortcut": (CHAIN, (), {"seed": 1},
+                 lambda H: lg.Graph.from_edges(*(np.r_[e, x] for e, x in zip(H.edges(), (40, 0))), n=41,
+                                               directed=True)),
+}

@@ -17,7 +17,7 @@ from la_graph import _validation
 from la_graph.cli import main
 from la_graph.verify import check_similarity
 
-from .graphs import SMALL, random_graphs, real
+from .graphs import KARATE, SMALL, bump, random_graphs, real
 
 S = importlib.import_module("la_graph.algorithms.similarity")   # the module (its name is also the function's)
 METRICS = S.METRICS
@@ -399,3 +399,19 @@ def test_fused_top_k_sums_agree_with_the_algebra():
             np.testing.assert_array_equal(a.u, b.u)
             np.testing.assert_allclose(a.score, b.score, rtol=1e-12)
             check_similarity(G, a.u, a.v, a.score, metric=metric, top_k=4)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "similarity_top_k": ("directed", lambda G, E: {f"{m} {x}": getattr(lg.similarity(G, metric=m, top_k=7,
+                                                                                    engine=E), x)
+                                                   for m in ("jaccard", "cosine") for x in ("u", "v", "score")}),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "similarity": (KARATE, (), {"top_k": 3}, lambda r: r._replace(score=bump(r.score, 0, 0.1))),
+}

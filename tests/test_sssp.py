@@ -1,3 +1,4 @@
+import dataclasses
 import gzip
 
 import numpy as np
@@ -12,7 +13,7 @@ from la_graph import generators
 from la_graph.verify import check_sssp
 
 from .engines import algebra_only
-from .graphs import SMALL, real
+from .graphs import SMALL, WEIGHTED, bump, real
 
 
 DEFAULT = algebra_only("cpu")  # the CPU primitives, every step as algebra
@@ -364,3 +365,35 @@ def test_negative_cycle_found_early(eng):
     with pytest.raises(lg.NegativeCycleError) as info:
         lg.sssp(H, 0, engine=eng)
     assert info.value.cycle == [2]
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+
+def _sssp(G, E, method):
+    r = lg.sssp(G, 0, method=method, engine=E)
+    check_sssp(G, 0, r.distance, r.parent)
+    return {"distance": r.distance}
+
+
+def _sssp_batch(G, E):
+    src = [0, G.n // 2, G.n - 1]
+    r = lg.sssp(G, sources=src, engine=E)
+    for i, s in enumerate(src):
+        check_sssp(G, s, r.distance[i], r.parent[i])
+    return {"distance": r.distance}
+
+
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "sssp_delta_stepping": ("weighted_directed", lambda G, E: _sssp(G, E, "delta_stepping")),
+    "sssp_bellman_ford": ("weighted_directed", lambda G, E: _sssp(G, E, "bellman_ford")),
+    "sssp_relax": ("weighted_directed", lambda G, E: _sssp(G, E, "delta_stepping")),
+    "sssp_batch": ("weighted_directed", _sssp_batch),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "sssp": (WEIGHTED, (0,), {}, lambda r: dataclasses.replace(r, distance=bump(r.distance, 1, 0.5))),
+}

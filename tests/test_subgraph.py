@@ -7,6 +7,8 @@ import pytest
 import la_graph as lg
 from la_graph.verify import check_subgraph
 
+from .graphs import KARATE, bump
+
 
 def _nx(G):
     H = nx.DiGraph() if G.directed else nx.Graph()
@@ -59,3 +61,19 @@ def test_bad_input():
         P.subgraph(np.ones(3, bool))
     with pytest.raises(lg.InvalidSourceError):
         P.subgraph([7])
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "hop_reach": ("directed", lambda G, E: {"hops": lg.k_hop(G, [0, 5], 3, engine=E)}),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "k_hop": (KARATE, ([0], 1), {}, lambda r: r[:-1]),
+    "ego_graph": (KARATE, (0,), {}, lambda r: r._replace(vertices=r.vertices[:-1])),
+    "k_core": (KARATE, (), {}, lambda r: r._replace(vertices=bump(r.vertices, -1))),
+}

@@ -15,7 +15,7 @@ from la_graph import Graph
 from la_graph.algorithms.triangles import oriented_edges
 from la_graph.verify import check_triangles
 
-from .graphs import SMALL, real, random_graphs
+from .graphs import KARATE, SMALL, bump, random_graphs, real
 
 
 @functools.lru_cache(maxsize=None)
@@ -200,3 +200,20 @@ def test_checker_counts_the_same_over_oriented_edges(monkeypatch):
         bad[int(np.argmax(bad))] -= 1
         with pytest.raises(lg.VerificationError, match="per_vertex"):
             check_triangles(G, bad)
+
+
+# ---------------------------------------------------------------------- cases of the suite-wide tests
+# step -> (graph kind, run(G, engine) -> {name: array compared exactly}): tests/test_fused.py runs each
+# with the engines' kernels and with the step's algebra
+FUSED_RUNS = {
+    "triangle_total": ("undirected", lambda G, E: {"total": np.array([lg.triangle_count(G, engine=E)])}),
+    "vertex_triangles": ("undirected", lambda G, E: {"triangles": lg.triangles(G, engine=E),
+                                                     "lcc": lg.local_clustering_coefficient(G, engine=E)}),
+}
+
+# public function -> (graph, args, keywords, corrupt(result) -> a wrong result): tests/test_check.py
+# runs each with check=True
+CHECK_CASES = {
+    "triangle_count": (KARATE, (), {}, lambda t: t + 1),
+    "triangles": (KARATE, (), {}, lambda t: bump(t, 0)),
+}
