@@ -7,16 +7,17 @@ the docs, or the reverse.
 * the NetworkX backend implements exactly the registered NetworkX functions (``_la_graph_nx.FUNCTIONS``
   is a literal: NetworkX imports that package while importing itself);
 * the benchmark cases are the registered ones;
-* every algorithm's page exists and is in mkdocs.yml's navigation, and every page under docs/algorithms
-  is an algorithm's;
+* every algorithm's page exists, and every page under docs/algorithms is an algorithm's;
 * every public algorithm's ``engine`` parameter says :data:`~la_graph.algorithms._registry.ENGINE_DOC`,
   and the docs name all four engines;
 * the operator interface's table (docs/engines.md owns it; the other pages link to it) lists exactly
   ``la_graph.engines.base.INTERFACE``;
-* the generated blocks of the docs (the fused steps of every engine; the CLI's algorithms) are current.
+* the generated blocks (the fused steps of every engine; the CLI's algorithms; NetworkX's functions;
+  mkdocs.yml's "Algorithms:" navigation and docs/index.md's list of algorithm pages) are current.
 
-A generated block sits between ``<!-- BEGIN generated: NAME -->`` and ``<!-- END generated: NAME -->``;
-rewrite them all with ``python tests/test_registry.py --write``.  The GPU engine's fused steps are read
+A generated block sits between ``<!-- BEGIN generated: NAME -->`` and ``<!-- END generated: NAME -->``
+(in YAML, the comment lines ``# BEGIN generated: NAME`` and ``# END generated: NAME``); rewrite them all
+with ``python tests/test_registry.py --write``.  The GPU engine's fused steps are read
 from its source (``@fuses`` in ``la_graph/engines/gpu/fused*``), so no CuPy is needed here.
 """
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 import sys
 import textwrap
@@ -121,18 +123,56 @@ def networkx_expected_failures():
     return "\n".join(f"* `{test}`: {why};" for test, why in nx_backend._KNOWN_TEST_DIFFERENCES.items())
 
 
+def algorithm_pages():
+    """page -> the algorithms documented on it: every registered page once, in registry order."""
+    pages = {}
+    for a in R.registered():
+        pages.setdefault(a.page, []).append(a)
+    return pages
+
+
+def page_title(page):
+    """A page's title: its first ``# `` heading (MkDocs' own rule for a page's title)."""
+    return re.search(r"^# (.+?)\s*$", (DOCS / page).read_text(encoding="utf-8"), re.M).group(1)
+
+
+def _yaml_key(text):
+    # a plain YAML scalar may not hold ": " or " #", nor start with an indicator: quote those
+    plain = not re.search(r": | #|:$", text) and not re.match(r"[-?:,\[\]{}#&*!|>'\"%@`]", text)
+    return text if plain else json.dumps(text, ensure_ascii=False)
+
+
+def mkdocs_nav():
+    """mkdocs.yml's "Algorithms:" section: each algorithm's page under its title."""
+    return "\n".join(f"- {_yaml_key(page_title(page))}: {page}" for page in algorithm_pages())
+
+
+def index_algorithms():
+    """docs/index.md's list of algorithm pages: the title, linked, and what the page's algorithms do
+    (their registered ``summary``, each named where a page has several)."""
+    rows = []
+    for page, algs in algorithm_pages().items():
+        what = algs[0].summary if len(algs) == 1 else "; ".join(f"`{a.name}`: {a.summary}" for a in algs)
+        rows.append(f"* [{page_title(page)}]({page}): {what.rstrip('.')}.")
+    return "\n".join(rows)
+
+
 #: (file, block name) -> its text
 BLOCKS = {
     ("docs/networkx.md", "networkx-functions"): networkx_table,
     ("docs/networkx.md", "networkx-expected-failures"): networkx_expected_failures,
     ("docs/writing-an-engine.md", "fused-steps"): fused_steps_table,
     ("docs/cli.md", "cli-algorithms"): cli_table,
+    ("mkdocs.yml", "algorithms-nav"): mkdocs_nav,
+    ("docs/index.md", "algorithm-pages"): index_algorithms,
 }
 
 
 def _block(name):
-    return re.compile(r"(<!-- BEGIN generated: " + re.escape(name) + r" .*?-->\n)(.*?)(<!-- END generated: "
-                      + re.escape(name) + r" -->)", re.S)
+    # markdown marks a block with HTML comments, YAML with comment lines
+    n = re.escape(name)
+    return re.compile(rf"((?:<!-- |# )BEGIN generated: {n}(?: [^\n]*)?\n)(.*?)"
+                      rf"((?:<!-- |# )END generated: {n}(?: -->)?$)", re.S | re.M)
 
 
 def _indent_of(text, m):
@@ -272,20 +312,14 @@ def test_bench_cases_are_the_registered_ones():
 
 
 # ---------------------------------------------------------------------- docs pages
-def _nav_pages():
-    return set(re.findall(r":\s*(\S+\.md)\s*$", _read("mkdocs.yml"), re.M))
-
-
-def test_every_algorithm_has_its_page_in_the_nav():
-    nav = _nav_pages()
-    pages = {a.page for a in R.registered()}
+def test_every_algorithm_has_its_page():
+    """Each registered algorithm has a page and a summary (mkdocs.yml's nav and docs/index.md's list are
+    generated from them), and every page under docs/algorithms is an algorithm's."""
     for a in R.registered():
         assert a.page is not None and (DOCS / a.page).exists(), f"{a.name}: no docs page {a.page}"
-        assert a.page in nav, f"mkdocs.yml's nav lacks {a.page} ({a.name})"
+        assert a.summary, f"{a.name}: register a summary= (docs/index.md's list)"
+    pages = {a.page for a in R.registered()}
     assert {f"algorithms/{p.name}" for p in (DOCS / "algorithms").glob("*.md")} == pages
-    index = _read("docs/index.md")
-    for page in pages:
-        assert f"]({page})" in index, f"docs/index.md's list of algorithms lacks {page}"
 
 
 # ---------------------------------------------------------------------- engines

@@ -38,10 +38,10 @@ What reads the registry (and what checks the lists that must stay literal):
 * the docs: ``page`` is the algorithm's page under ``docs/`` (its first
   heading is its title) and ``summary`` says what the algorithm does in a
   line; ``python tests/test_registry.py --write`` writes the CLI table of
-  ``docs/cli.md``, the fused-step table of ``docs/writing-an-engine.md`` and
-  the function table of ``docs/networkx.md`` from them (the test checks they
-  are current); ``mkdocs.yml``'s nav and ``docs/index.md``'s list are kept
-  by hand and checked: every registered page must be in both.
+  ``docs/cli.md``, the fused-step table of ``docs/writing-an-engine.md``,
+  the function table of ``docs/networkx.md``, the "Algorithms:" section of
+  ``mkdocs.yml``'s nav and ``docs/index.md``'s list of algorithm pages from
+  them (each page once, in registry order; the test checks they are current).
 
 This module is a floor: it imports nothing of la_graph, so every algorithm
 module can import it (the ``checker`` is applied by duck type: its ``certify``).
