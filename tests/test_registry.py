@@ -124,11 +124,12 @@ def networkx_expected_failures():
 
 
 def algorithm_pages():
-    """page -> the algorithms documented on it: every registered page once, in registry order."""
+    """page -> the algorithms documented on it: every registered page once, in the order of the pages' titles
+    (what a reader scans for; the registry's order is the functions' names: "Subgraphs" under ego_graph)."""
     pages = {}
     for a in R.registered():
         pages.setdefault(a.page, []).append(a)
-    return pages
+    return dict(sorted(pages.items(), key=lambda item: page_title(item[0]).casefold()))
 
 
 def page_title(page):
@@ -157,8 +158,21 @@ def index_algorithms():
     return "\n".join(rows)
 
 
+def readme_algorithms():
+    """README.md's table of algorithms: a row per page, its functions linked to it, and what they do (their
+    registered ``summary``, each named where a page has several)."""
+    rows = ["| algorithm | what | `la-graph run` |", "|---|---|---|"]
+    for page, algs in algorithm_pages().items():
+        names = ", ".join(f"`la_graph.{a.name}`" for a in algs)
+        what = algs[0].summary if len(algs) == 1 else "; ".join(f"`{a.name}`: {a.summary}" for a in algs)
+        run = ", ".join(f"`{a.cli.name}`" for a in algs if a.cli is not None)
+        rows.append(f"| {names} ([docs](docs/{page})) | {what.rstrip('.')} | {run} |")
+    return "\n".join(rows)
+
+
 #: (file, block name) -> its text
 BLOCKS = {
+    ("README.md", "algorithms"): readme_algorithms,
     ("docs/networkx.md", "networkx-functions"): networkx_table,
     ("docs/networkx.md", "networkx-expected-failures"): networkx_expected_failures,
     ("docs/writing-an-engine.md", "fused-steps"): fused_steps_table,
@@ -266,7 +280,7 @@ def test_readme_and_cli_docs_name_every_algorithm_and_subcommand():
     for a in R.registered():
         assert f"`la_graph.{a.name}`" in readme or f"`{a.name}`" in readme, f"README.md lacks {a.name}"
     for name in R.cli_commands():
-        assert f"`{name}`" in readme, f"README.md's la-graph row lacks {name}"
+        assert f"`{name}`" in readme, f"README.md's table of algorithms lacks {name}: run --write"
         assert f"| `{name}` |" in cli_md, f"docs/cli.md lacks {name}"
     mentioned = set(re.findall(r"^ *\| `([\w-]+)` \| `la_graph\.", cli_md, re.M))
     assert mentioned == set(R.cli_commands())
