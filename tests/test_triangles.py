@@ -217,3 +217,22 @@ CHECK_CASES = {
     "triangle_count": (KARATE, (), {}, lambda t: t + 1),
     "triangles": (KARATE, (), {}, lambda t: bump(t, 0)),
 }
+
+
+def test_sampled_checker_catches_a_wrong_count_where_it_looks():
+    """check_triangles(sample=): the total whole, the per-vertex counts at a sample and the largest degree,
+    and their sum against three times the total (the full per-vertex check takes minutes on R-MAT 20)."""
+    G = lg.generators.rmat(12, 8, seed=3)
+    pv, total = lg.triangles(G), lg.triangle_count(G)
+    check_triangles(G, pv, total, sample=16)
+    hub = int(np.argmax(G.out_degree))
+    moved = pv.copy()
+    moved[hub] += 1
+    moved[(hub + 1) % G.n] -= 1                      # the sum still right: only the hub's own count tells
+    with pytest.raises(lg.VerificationError, match=rf"per_vertex\[{hub}\]"):
+        check_triangles(G, moved, total, sample=16)
+    with pytest.raises(lg.VerificationError, match="sums to"):
+        check_triangles(G, pv + 1, total, sample=16)
+    with pytest.raises(lg.VerificationError, match="total"):
+        check_triangles(G, pv, total + 1, sample=16)
+    check_triangles(G, pv, sample=G.n)               # every vertex: the full check's answer
