@@ -397,3 +397,21 @@ FUSED_RUNS = {
 CHECK_CASES = {
     "sssp": (WEIGHTED, (0,), {}, lambda r: dataclasses.replace(r, distance=bump(r.distance, 1, 0.5))),
 }
+
+
+@pytest.mark.parametrize("w", [1.0, 3.0, 0.1])
+def test_one_weight_everywhere_is_a_bfs_when_exact(engine, w):
+    """Every weight the same positive integer: "auto" runs a BFS (hops x w, exact), with the distances and a
+    valid shortest-path tree of delta-stepping; a fractional weight keeps delta-stepping (w x hops is not the
+    sum of hops copies of w in float64)."""
+    base = lg.generators.rmat(9, 6, seed=4, directed=True)
+    rows, cols = base.edges()
+    G = lg.Graph.from_edges(rows, cols, w=np.full(rows.size, w), n=base.n, directed=True)
+    r = lg.sssp(G, 0, engine=engine)
+    want = lg.sssp(G, 0, method="delta_stepping", engine=engine)
+    assert r.method == ("bfs" if w.is_integer() else "delta_stepping")
+    np.testing.assert_array_equal(r.distance, want.distance)
+    check_sssp(G, 0, r.distance, r.parent)
+    rs = lg.sssp(G, sources=[0, 5], engine=engine)
+    np.testing.assert_array_equal(rs.distance, lg.sssp(G, sources=[0, 5], method="delta_stepping",
+                                                        engine=engine).distance)
