@@ -94,7 +94,7 @@ def laplacian_matrix(G, nodelist=None, weight="weight"):
 def _laplacian_of_adjacency(G, weight):
     """``D - A`` in every vertex's order, from the converted graph's own CSR (its rows sorted, a self-loop
     once: NetworkX's adjacency array): each row's degree put in at its diagonal place, no COO built and
-    sorted, no sparse subtraction (facebook, converted: 6.3 ms -> under 1).  Zeros are dropped, as
+    sorted, no sparse subtraction (facebook, converted: 6.3 ms -> 1.5; G(100k, 800k) 48 ms).  Zeros are dropped, as
     scipy's ``D - A`` drops them (an isolated vertex's diagonal)."""
     g = G.lagraph(weight)
     n = g.n
