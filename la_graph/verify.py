@@ -1223,7 +1223,7 @@ def check_triangles(G, per_vertex=None, total=None, *, sample=None, seed=0):
     n = G.n
     S = _simple_undirected(G)
     if sample is not None:
-        return _check_triangles_sample(S, per_vertex, total, sample, seed)
+        return _check_triangles_sample(G, S, per_vertex, total, sample, seed)
     if per_vertex is None and _wedge_work(S, S) > _DIRECT_LIMIT:   # the total alone: each triangle once
         want = _triangle_total(_oriented(S))
         _check_total(total, want)
@@ -1239,9 +1239,9 @@ def check_triangles(G, per_vertex=None, total=None, *, sample=None, seed=0):
         _check_total(total, int(t.sum()) // 3)
 
 
-def _check_triangles_sample(S, per_vertex, total, sample, seed):
-    n = S.shape[0]
-    want_total = _triangle_total(_oriented(S)) if total is not None or per_vertex is not None else None
+def _check_triangles_sample(G, S, per_vertex, total, sample, seed):
+    n = G.n
+    want_total = _triangle_total(_oriented(S))
     if total is not None:
         _check_total(total, want_total)
     if per_vertex is None:
@@ -1252,7 +1252,7 @@ def _check_triangles_sample(S, per_vertex, total, sample, seed):
               f"vertex-triangle incidences)")
     deg = np.diff(S.indptr)
     mark = np.zeros(n, dtype=bool)
-    for v in _sample(_Shape(n), sample, seed, [int(np.argmax(deg))] if n else []):
+    for v in _sample(G, sample, seed, [int(np.argmax(deg))] if n else []):
         nb = S.indices[S.indptr[v]:S.indptr[v + 1]]
         lens = deg[nb]
         # the neighbour lists of v's neighbours, concatenated: positions start + 0 .. len - 1 of each
@@ -1262,13 +1262,6 @@ def _check_triangles_sample(S, per_vertex, total, sample, seed):
         mark[nb] = False
         if pv[v] != t:
             _fail(f"per_vertex[{v}] = {pv[v]}, expected {t} triangles at vertex {v}")
-
-
-class _Shape:
-    """What :func:`_sample` reads of a graph (``n``), for a scipy matrix."""
-
-    def __init__(self, n):
-        self.n = n
 
 
 def _check_total(total, want):

@@ -41,7 +41,8 @@ What reads the registry (and what checks the lists that must stay literal):
   ``docs/cli.md``, the fused-step table of ``docs/writing-an-engine.md``,
   the function table of ``docs/networkx.md``, the "Algorithms:" section of
   ``mkdocs.yml``'s nav and ``docs/index.md``'s list of algorithm pages from
-  them (each page once, in registry order; the test checks they are current).
+  them (each page once, in the order of the pages' titles; the test checks they
+  are current).
 
 This module is a floor: it imports nothing of la_graph, so every algorithm
 module can import it (the ``checker`` is applied by duck type: its ``certify``).

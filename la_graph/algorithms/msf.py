@@ -41,7 +41,7 @@ engine runs both on the device).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -83,7 +83,7 @@ class MSFResult:
     u: np.ndarray
     v: np.ndarray
     weight: np.ndarray
-    _total: float = field(repr=False)
+    _total: float            # read through total_weight, which names an overflow
     labels: np.ndarray
 
     @property
