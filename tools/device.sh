@@ -33,6 +33,7 @@
 #   STRESS_K         a pytest -k expression choosing the stress suite's tests (e.g. "rmat20 and katz")
 #   SANITIZER_TOOLS  the compute-sanitizer tools of the sanitizer suite
 #   SANITIZER_GRAPHS the sanitizer suite's graphs (LA_GRAPH_STRESS_GRAPHS; default small)
+#   SANITIZER_SHARDS_<TOOL>, SANITIZER_GRAPHS_<TOOL>   the same for one tool (e.g. SANITIZER_SHARDS_RACECHECK=6)
 # Logs: $OUT/<suite>.log (sanitizer-<tool>.log for each tool); at most 8 files come back from a device call,
 # so past 8 the logs are packed into $OUT/logs.tgz (records stay beside it).  Without $OUT (elsewhere) they
 # go to ./device-logs.  The exit status is the first failing suite's.
@@ -154,13 +155,17 @@ for suite in "$@"; do
     sanitizer)
         # every tool at once, each over SANITIZER_SHARDS processes (the small graphs dealt to them): racecheck
         # alone, one process, covered ~80 of the suite's ~490 calls in 140 s
-        shards=${SANITIZER_SHARDS:-3}
-        mapfile -t graphs < <(env LA_GRAPH_STRESS_GRAPHS="${SANITIZER_GRAPHS:-small}" \
-                              "${pytest_cmd[@]}" --collect-only -m "gpu and stress" tests/test_gpu_stress.py 2>/dev/null \
-                              | grep "::" | sed -E 's/.*\[(.*)-[^-]*\]$/\1/' | awk '!seen[$0]++')
         pids=()
         names=()
         for tool in ${SANITIZER_TOOLS:-racecheck synccheck memcheck initcheck}; do
+            # SANITIZER_SHARDS_<TOOL> and SANITIZER_GRAPHS_<TOOL> override the shared knobs for one tool (racecheck
+            # is the slowest: ~9 s a call against memcheck's ~4)
+            shards_var="SANITIZER_SHARDS_${tool^^}"
+            graphs_var="SANITIZER_GRAPHS_${tool^^}"
+            shards=${!shards_var:-${SANITIZER_SHARDS:-3}}
+            mapfile -t graphs < <(env LA_GRAPH_STRESS_GRAPHS="${!graphs_var:-${SANITIZER_GRAPHS:-small}}" \
+                                  "${pytest_cmd[@]}" --collect-only -m "gpu and stress" tests/test_gpu_stress.py \
+                                  2>/dev/null | grep "::" | sed -E 's/.*\[(.*)-[^-]*\]$/\1/' | awk '!seen[$0]++')
             extra=()
             [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
             for ((i = 0; i < shards; i++)); do
