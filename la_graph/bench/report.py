@@ -412,26 +412,16 @@ def scaling_section(path, doc, img_dir, out):
         ok = all(r.get("checked") is not False for r in by.values())
         lines.append(f"| {graph} | {algo} | " + " | ".join(f"{by[w]['ms']:,.1f}" if w in by else "—" for w in workers)
                      + f" | {'yes' if ok else '**WRONG**'} |")
-    split = [r for r in doc["rows"] if r.get("collectives_per_run") or r.get("inside_ms") is not None]
-    if split:
-        lines += ["", "Where a run's time goes (ms per run): rank 0 inside the algorithm (its result gathered; an "
-                      "SPMD run's), the busiest worker's compute and exchange inside the collective products, and "
-                      "what NCCL's all-gather takes for the same bytes between the same GPUs:", "",
-                  "| graph | algorithm | workers | path | ms | inside | compute | exchange | NCCL floor | "
-                  "GB per run |", "|---|---|---:|---|---:|---:|---:|---:|---:|---:|"]
-        lines += [f"| {r['graph']} | {r['algo']} | {r['workers']} | {r.get('path', 'client')} | {_ms1(r['ms'])} | "
-                  f"{_ms1(r.get('inside_ms'))} | {_ms1(r['compute_ms'])} | {_ms1(r['exchange_ms'])} | "
-                  f"{_ms1(r.get('nccl_floor_ms'))} | {r['bytes_per_run'] / 1e9:.2f} |" for r in split]
-    if builds or errors:
-        lines += [""] + builds + errors
-    if doc.get("traffic"):
-        lines += ["", "One `mxv` with a full vector: bytes the workers sent each other, and the 2-D model's count:", "",
-                  "| graph | workers | grid | measured MB | model MB |", "|---|---:|---:|---:|---:|"]
-        lines += [f"| {t['graph']} | {t['workers']} | {t['grid']}×{t['grid']} | {t['mxv_bytes'] / 1e6:.1f} | "
-                  f"{t['model_bytes'] / 1e6:.1f} |" for t in doc["traffic"]]
-    for n in doc.get("nccl_same_gpus", []):
-        lines += ["", f"NCCL between the same {n['devices']} GPUs, {n['bytes'] / 1e6:.1f} MB: all-gather "
-                      f"{n['allgather_ms']:.3f} ms, all-reduce {n['allreduce_ms']:.3f} ms."]
+    if errors:
+        lines += [""] + errors
+    # the record's build times, traffic and where each run's time goes stay in the record and in
+    # docs/scaling.md's prose: this page is one times table per run
+    extra = [what for what, has in (("build times", builds), ("bytes exchanged", doc.get("traffic")),
+                                    ("where the time goes", any(r.get("inside_ms") is not None
+                                                                 or r.get("collectives_per_run")
+                                                                 for r in doc["rows"]))) if has]
+    if extra:
+        lines += ["", f"The record also holds {', '.join(extra)}; [scaling out](scaling.md) reads them."]
     if cells:
         lines += ["", f"![{kind} scaling]({_rel(_scaling_png(path, img_dir), out)})"]
     return lines + [""]
