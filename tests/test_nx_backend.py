@@ -989,3 +989,20 @@ def test_laplacian_from_the_converted_adjacency_is_networkx_bit_for_bit(kind):
     assert got.dtype == want.dtype and got.indices.dtype == want.indices.dtype and got.shape == want.shape
     for a in ("indptr", "indices", "data"):
         np.testing.assert_array_equal(getattr(got, a), getattr(want, a), err_msg=a)
+    got.data[:] = 0                          # the kept Laplacian is handed out as a copy: a change stays here
+    again = nx.laplacian_matrix(G, backend=B)
+    np.testing.assert_array_equal(again.data, want.data)
+
+
+def test_transitivity_and_average_clustering_with_self_loops_and_subsets():
+    """transitivity reads the degrees from the converted CSR, a loop taken off; average_clustering over every
+    node sums the kept coefficients in node order: NetworkX's values to the last bit."""
+    G = nx.gnm_random_graph(200, 900, seed=4)
+    G.add_edges_from([(3, 3), (7, 7)])
+    G.add_node("lonely")
+    with nx.config(cache_converted_graphs=True):
+        assert nx.transitivity(G, backend=B) == nx.transitivity(G)
+        for zeros in (True, False):
+            assert nx.average_clustering(G, backend=B, count_zeros=zeros) == nx.average_clustering(G, count_zeros=zeros)
+            assert (nx.average_clustering(G, [1, 2, 3, "lonely"], backend=B, count_zeros=zeros)
+                    == nx.average_clustering(G, [1, 2, 3, "lonely"], count_zeros=zeros))

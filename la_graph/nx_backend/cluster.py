@@ -28,10 +28,14 @@ def clustering(G, nodes=None, weight=None):
 
 
 def average_clustering(G, nodes=None, weight=None, count_zeros=True):
-    """The mean clustering coefficient over ``nodes`` (summed in node order, as NetworkX)."""
-    c = clustering(G, nodes, weight=weight).values()
-    if not count_zeros:
-        c = [v for v in c if abs(v) > 0]
+    """The mean clustering coefficient over ``nodes`` (summed one by one in node order, as NetworkX)."""
+    if nodes is None:          # every node: the kept coefficients as a list, no dict in between
+        c = _kept(G, "local_clustering_coefficient")
+        c = (c if count_zeros else c[c != 0]).tolist()
+    else:
+        c = clustering(G, nodes, weight=weight).values()
+        if not count_zeros:
+            c = [v for v in c if abs(v) > 0]
     return sum(c) / len(c)
 
 
@@ -42,8 +46,10 @@ def transitivity(G):
         return 0
     graph = G.lagraph()
     t = _kept(G, "triangles").astype(np.int64, copy=False)
-    rows, cols = graph.edges()
-    d = np.bincount(rows[rows != cols], minlength=len(G)).astype(np.int64)
+    d = graph.out_degree.astype(np.int64)
+    if graph.self_loops:       # a loop is no neighbour
+        rows, cols = graph.edges()
+        d -= np.bincount(rows[rows == cols], minlength=len(G))
     tri, contri = int(2 * t.sum()), int((d * (d - 1)).sum())
     return 0 if tri == 0 else tri / contri
 
