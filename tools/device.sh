@@ -16,6 +16,9 @@
 #   bench       `la-graph bench` once per line of $BENCH (each line the bench arguments, e.g.
 #               "hits katz --graphs rmat22 --engines cpu,gpu --processes 3"), records $OUT/bench-<i>.json,
 #               logs bench-<i>.log, each line under LIMIT_BENCH seconds (default 300)
+#   networkx    the NetworkX backend's speed table on the GPU engine (python -m la_graph.bench.networkx_dispatch
+#               --engine gpu $NX_ARGS, default "--graphs facebook,gnm100k --ways networkx,la_graph,la_graph_cached"),
+#               record $OUT/networkx-gpu.json, log networkx.log, under LIMIT_NETWORKX seconds (default 400)
 #   ecl         build the ECL suite's programs carried in .ecl/ (python -m la_graph.bench.external fetch, here)
 #               with nvcc, so that `--peers ecl` runs them; log ecl.log
 #   sanitizer   compute-sanitizer (tools in SANITIZER_TOOLS, default "racecheck synccheck
@@ -149,6 +152,11 @@ for suite in "$@"; do
         done <<< "${BENCH:-}"
         [ "$i" -eq 0 ] && { echo "device.sh: the bench suite needs BENCH (bench arguments, a line per run)"; status=2; }
         ;;
+    networkx)
+        read -r -a nargs <<< "${NX_ARGS:---graphs facebook,gnm100k --ways networkx,la_graph,la_graph_cached}"
+        run networkx "${LIMIT_NETWORKX:-400}" python3 -m la_graph.bench.networkx_dispatch --engine gpu "${nargs[@]}" \
+            --out "$OUT/networkx-gpu.json"
+        ;;
     ecl)
         run ecl "${LIMIT_ECL:-240}" python3 -m la_graph.bench.external build
         ;;
@@ -196,7 +204,7 @@ for suite in "$@"; do
         done
         ;;
     *)
-        echo "device.sh: unknown suite '$suite' (gpu-tests, stress, bench, ecl, sanitizer; SUITE+SUITE at once)"
+        echo "device.sh: unknown suite '$suite' (gpu-tests, stress, bench, networkx, ecl, sanitizer; SUITE+SUITE at once)"
         status=2
         ;;
     esac
