@@ -41,7 +41,7 @@ from ._certify import Checker, host
 from ._registry import Cli, algorithm
 from .connected_components import fastsv_round
 from .louvain import LouvainResult, _check_args, optimise, round_seed
-from .modularity import canonical_labels, check_community_graph, level_matrix, membership
+from .modularity import canonical_labels, check_community_graph, membership
 from .steps import step
 
 __all__ = ["leiden", "leiden_refine"]
@@ -136,12 +136,13 @@ def leiden_refine(E, A, k, labels, resolution, seed, level):
     return E.vector_from_numpy(r)
 
 
-def _connected_parts(E, G, labels):
-    """``labels`` with every community split into its connected components, each named by its smallest vertex."""
-    A = _inner(E, E.select(level_matrix(E, G), "offdiag"), labels)
-    f = E.iota(G.n)
+def _connected_parts(E, Aoff, labels):
+    """``labels`` with every community split into its connected components, each named by its smallest vertex
+    (``Aoff``: the graph's adjacency without its diagonal)."""
+    A = _inner(E, Aoff, labels)
+    f = E.iota(labels.size)
     gp, mngp = E.copy(f), E.copy(f)
-    changed = G.n > 0
+    changed = labels.size > 0
     while changed:
         f, gp, changed = fastsv_round(E, A, f, gp, mngp)
     return canonical_labels(E.to_numpy(f))

@@ -264,37 +264,54 @@ def _quality(E, A2, k2, two_m, gamma):
     return inside / two_m - gamma * float(E.reduce(E.ewise_mult(k2, k2, "times"), "plus")) / two_m ** 2
 
 
-def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=None, quality=None):
+def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=None, quality=None, Aoff=None):
     """One pass of levels over the graph ``A`` (its diagonal counted twice) of degrees ``k``, from the
     partition ``start`` (host labels; None: singletons).
 
     ``refine(E, Aoff, k, labels, gamma, seed, level)`` (Leiden) returns the
     refined labels to aggregate by, the level's labels then becoming the next
     level's initial partition.  ``quality``: the modularity of ``start``
-    where known.  Returns ``(labels, levels, quality)``: the final labels of
-    the graph's vertices (canonical), the labeling after each level (as the
-    level's community ids) and the final labels' modularity.
+    where known.  ``Aoff``: ``A`` without its diagonal, where the caller has it.
+    Returns ``(labels, levels, quality)``: the final labels of the graph's
+    vertices (canonical), the labeling after each level (as the level's
+    community ids) and the final labels' modularity.
+
+    A level whose moving moves nothing ends the pass at once: its partition is
+    the one it started from, whose modularity is known (the last level's, or
+    ``start``'s), so it gains nothing -- on a pass from a fixpoint of single
+    moves (the passes' last, confirming one) the moving's full round over
+    every vertex is then all the work.
     """
     n = E.size(k)
     two_m = float(E.reduce(k, "plus"))
     where = np.arange(n, dtype=np.int64)                 # each original vertex's vertex at this level
     host = np.arange(n, dtype=np.int64) if start is None else np.asarray(start, dtype=np.int64)
     levels = []
-    if quality is None:
-        quality = _quality(E, *aggregate(E, A, k, host)[:2], two_m, gamma)
     for level in itertools.count():
-        Aoff = E.select(A, "offdiag")
+        if level or Aoff is None:
+            Aoff = E.select(A, "offdiag")
+        before = host
         labels, moved = louvain_move(E, Aoff, k, E.vector_from_numpy(host), gamma, seed, level)
         host = E.to_numpy(labels)
         levels.append(host[where])
-        A2, k2, inv = aggregate(E, A, k, host)
-        new = _quality(E, A2, k2, two_m, gamma)
+        if not moved:
+            break                                        # nothing moved: the level gains nothing
+        if quality is None:                              # the start's modularity, needed only now
+            quality = _quality(E, *aggregate(E, A, k, before)[:2], two_m, gamma)
+        if refine is None:
+            A2, k2, inv = aggregate(E, A, k, host)
+            new = _quality(E, A2, k2, two_m, gamma)
+        else:
+            # the refined partition's aggregate, and the level's modularity from it: each refined community
+            # lies in one community (P), so S' A S = P' (S_R' A S_R) P, a product of the smaller graph
+            A2, k2, inv = aggregate(E, A, k, E.to_numpy(refine(E, Aoff, k, labels, gamma, seed, level)))
+            up = np.zeros(int(inv.max()) + 1, dtype=np.int64)
+            up[inv] = host                               # each refined community's community
+            new = _quality(E, *aggregate(E, A2, k2, up)[:2], two_m, gamma)
         if new - quality <= threshold or len(levels) == max_level:
             quality = new
             break                                        # NetworkX's rule: this level gained too little
         quality = new
-        if refine is not None:
-            A2, k2, inv = aggregate(E, A, k, E.to_numpy(refine(E, Aoff, k, labels, gamma, seed, level)))
         if inv.max() + 1 == inv.size:
             break                                        # nothing to aggregate: the next level is this one
         A, k = A2, k2
@@ -303,27 +320,35 @@ def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=No
         first[inv] = host
         host = _dense_ids(first)[0]
         where = inv[where]
+    if quality is None:
+        quality = _quality(E, *aggregate(E, A, k, host)[:2], two_m, gamma)
     return canonical_labels(levels[-1]), levels, quality
 
 
 def optimise(G, resolution, seed, threshold, max_level, engine, refine=None, finish=None):
-    """Passes of levels until one changes nothing: ``(labels, the first pass's labelings, its last replaced by labels)``."""
+    """Passes of levels until one changes nothing: ``(labels, the first pass's labelings, its last replaced by labels)``.
+
+    ``finish(E, Aoff, labels)`` (Leiden: the split into connected parts) runs
+    on each pass's labels; a pass that returns the labels it started from
+    (finished already) ends the passes without it.
+    """
     E = get_engine(engine)
     if G.n == 0 or G.nnz == 0 or (G.weighted and G.weight_range().max == 0):
         labels = np.arange(G.n, dtype=np.int64)
         return labels, [labels]
     seed = int(np.random.default_rng().integers(2**63)) if seed is None else _random.check_seed(seed)
     A = level_matrix(E, G)
+    Aoff = E.select(A, "offdiag")
     k = E.full(G.n, 0.0)
     E.reduce_rows(A, "plus", out=k, accum="plus")
-    labels, levels, quality = multilevel(E, A, k, resolution, seed, threshold, max_level, refine)
+    labels, levels, quality = multilevel(E, A, k, resolution, seed, threshold, max_level, refine, Aoff=Aoff)
     if finish is not None:
-        labels, quality = finish(E, G, labels), None
+        labels, quality = finish(E, Aoff, labels), None
     for again in itertools.count(1):
         new, _, quality = multilevel(E, A, k, resolution, (seed + again) & _MASK64, threshold, None, refine,
-                                     start=labels, quality=quality)
-        if finish is not None:
-            new, quality = finish(E, G, new), None
+                                     start=labels, quality=quality, Aoff=Aoff)
+        if finish is not None and not np.array_equal(new, labels):
+            new, quality = finish(E, Aoff, new), None
         if np.array_equal(new, labels):
             break
         labels = new
