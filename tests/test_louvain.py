@@ -250,7 +250,7 @@ def test_cpu_kernel_parallel_look_equals_algebra(monkeypatch):
     """Every round looked at in parts on threads (three parts, however many threads run them): the same moves
     as the algebra's, with and without hub maps."""
     look = kernel.look_scratch
-    monkeypatch.setattr(kernel, "look_scratch", lambda n: look(n, 3, par_min=1))
+    monkeypatch.setattr(kernel, "look_scratch", lambda n, entries: look(n, 3, par_min=1))
     for hubs in (False, True):
         if hubs:
             monkeypatch.setattr(kernel, "HUB_MIN_DEGREE", 4)

@@ -230,8 +230,9 @@ def _hub_moves(indptr, indices, w, k, sigma, two_m, gamma, i, a, b, hub, hbase, 
     return nf
 
 
-#: the fewest vertices in view for a round to look at them in parallel (below, starting the threads costs more)
-PAR_MIN_VERTICES = 2048
+#: the fewest row entries of a round's vertices in view for it to look at them in parallel: below, waking the
+#: threads (and their spinning beside GraphBLAS's own OpenMP threads afterwards) costs more than they save
+PAR_MIN_WORK = 1 << 16
 
 
 @numba.njit(cache=True, nogil=True)
@@ -389,10 +390,14 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
         # every vertex in view: its best other community and its gain (in parallel over parts of the
         # list when the round is large and threads are lent, each part with its own scratch)
         nch = accs.shape[0]
-        par = nch > 1 and na >= par_min
-        if par:
+        par = False
+        if nch > 1:
+            ra = 0
             for t in range(na):
                 code[t] = indptr[active[t] + 1] - indptr[active[t]]
+                ra += code[t]
+            par = ra >= par_min
+        if par:
             _split(code, na, nch, bounds)
             _look_parallel(indptr, indices, w, k, lab, two_m, gamma, up, sigma, accs, seens, toucheds, active,
                            bounds, target, gain, code, hub, hbase, hcap, hkey, hcnt, hval, hx, hm, gsum, dones)
@@ -541,14 +546,14 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
             return r
 
 
-def look_scratch(n, parts=None, par_min=None):
+def look_scratch(n, parts=None, par_min=None, entries=None):
     """:func:`move_rounds`' arrays for looking at a round's vertices: ``(code, accs, seens, toucheds, bounds,
     dones, par_min)``, with ``parts`` (default: numba's threads) rows of scratch for the parallel look, which
-    a round of at least ``par_min`` (default :data:`PAR_MIN_VERTICES`) vertices in view takes -- none (one
-    row of nothing) for one thread, or a graph of fewer vertices."""
+    a round whose vertices in view have at least ``par_min`` (default :data:`PAR_MIN_WORK`) row entries
+    takes -- none (one row of nothing) for one thread, or a graph of fewer ``entries``."""
     parts = numba.get_num_threads() if parts is None else parts
-    par_min = PAR_MIN_VERTICES if par_min is None else par_min
-    if parts < 2 or n < par_min:
+    par_min = PAR_MIN_WORK if par_min is None else par_min
+    if parts < 2 or (entries is not None and entries < par_min):
         parts, m = 1, 0
     else:
         m = n
@@ -581,7 +586,7 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
     _drive(build_hubs, indptr, indices, w, lab, *hubs)
     _drive(move_rounds, indptr, indices, w, kh, lab, two_m, float(resolution), np.uint64(seed), np.uint64(level),
            sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s,
-           active, gainful, listed, state, *hubs, *look_scratch(n))
+           active, gainful, listed, state, *hubs, *look_scratch(n, entries=indices.size))
     return _owning_full(lab), bool(state[0])
 
 
