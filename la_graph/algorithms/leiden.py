@@ -1,31 +1,33 @@
 """Leiden community detection (Traag, Waltman & van Eck 2019): Louvain's moves, a refinement, connected communities.
 
-Each level moves vertices as Louvain does (:func:`~la_graph.algorithms.louvain.louvain_move`),
-then *refines* every community (the step :func:`leiden_refine`): inside it,
-starting from singletons, a vertex still alone and well connected to its
-community (``2m w(v, C - v) >= gamma k_v (Sigma_C - k_v)``) joins the
-sub-community ``T`` of the same community, well connected too
-(``2m w(T, C - T) >= gamma Sigma_T (Sigma_C - Sigma_T)``), that raises the
-modularity most -- greedily: the randomised choice of the paper at
-temperature 0.  The weights ``w(v, T)`` are one product, ``A_C S_R``, of the
-community's inner edges ``A_C = A .* (S S')`` (a masked ``mxm``) and the
-sub-communities' membership.  The joins are decided in rounds with seeded
-priorities so that a vertex never joins a sub-community whose only member
-leaves in the same round: a candidate joins its target when no candidate of
-higher priority targets the candidate's own singleton, and the target stays
--- a larger sub-community (whose members never move), a singleton that is no
-candidate, or one that a candidate of higher priority than its own member
-targets (one scatter of priorities, ``max``).  Every joiner is adjacent to a
-target that stays, so every sub-community stays connected, and the highest
-candidate always joins, so the rounds end.  The next level aggregates the *refined* partition (``S_R' A
-S_R``) and starts from the moved one, so a community of one level may split
-at the next.
+Each level moves vertices as Louvain does
+(:func:`~la_graph.algorithms.louvain.louvain_move`), then *refines* every
+community (the step :func:`leiden_refine`): inside it, starting from
+singletons, a vertex still alone and well connected to its community (``2m
+w(v, C - v) >= gamma k_v (Sigma_C - k_v)``) joins the sub-community ``T`` of
+the same community, well connected too (``2m w(T, C - T) >= gamma Sigma_T
+(Sigma_C - Sigma_T)``), that raises the modularity most -- greedily: the
+randomised choice of the paper at temperature 0. The weights ``w(v, T)`` are
+one product, ``A_C S_R``, of the community's inner edges ``A_C = A .* (S S')``
+(``A`` where ``l_i == l_j``, the labels spread over its pattern by products
+with ``diag(l)``) and the sub-communities' membership. The joins are decided
+in rounds with seeded priorities so that a vertex never joins a sub-community
+whose only member leaves in the same round: a candidate joins its target when
+no candidate of higher priority targets the candidate's own singleton, and the
+target stays -- a larger sub-community (whose members never move), a singleton
+that is no candidate, or one that a candidate of higher priority than its own
+member targets (one scatter of priorities, ``max``). Every joiner is adjacent
+to a target that stays, so every sub-community stays connected, and the
+highest candidate always joins, so the rounds end. The next level aggregates
+the *refined* partition (``S_R' A S_R``) and starts from the moved one, so a
+community of one level may split at the next.
 
 After the levels, every community is split into its connected components
-(FastSV, the ``fastsv_round`` step, on ``A_C``): a split of unconnected parts
-only raises the modularity, and it makes the connectivity unconditional.  The
-passes repeat from their own result until nothing changes, so the result is
-also a fixpoint of single-vertex moves (``verify.check_communities`` with
+(FastSV, the ``fastsv_round`` step, on ``A_C``'s pattern): a split of
+unconnected parts only raises the modularity, and it makes the connectivity
+unconditional.  The passes repeat from their own result until nothing changes
+(a pass that changes nothing is not split again), so the result is also a
+fixpoint of single-vertex moves (``verify.check_communities`` with
 ``connected=True`` checks both).
 """
 
@@ -47,13 +49,18 @@ from .steps import step
 __all__ = ["leiden", "leiden_refine"]
 
 
-def _inner(E, A, host):
-    """``A`` kept where both ends share a community of ``host``: ``A .* (S S')``, one masked product."""
+def _same(E, A, host):
+    """The pattern of ``A`` where both ends share a community of ``host`` (``l_i == l_j``; bool): the labels
+    spread over ``A``'s pattern by its products with ``diag(l)`` on either side (``any.first``, ``any.second``)."""
     n = host.size
-    S = membership(E, host)
-    St = E.matrix_from_coo(host, np.arange(n), 1.0, n, n, dtype=np.float64)
-    same = E.mxm(S, St, "any_pair", mask=A, structural=True)
-    return E.ewise_mult(A, same, "first")
+    ids = np.arange(n, dtype=np.int64)
+    D = E.matrix_from_coo(ids, ids, host.astype(np.float64), n, n, dtype=np.float64)
+    return E.select(E.ewise_mult(E.mxm(D, A, "any_first"), E.mxm(A, D, "any_second"), "eq"), "valueeq", True)
+
+
+def _inner(E, A, host):
+    """``A`` kept where both ends share a community of ``host``: ``A_C = A .* (S S')``."""
+    return E.ewise_mult(A, _same(E, A, host), "first")
 
 
 def _sums(E, x, S, n):
@@ -139,7 +146,7 @@ def leiden_refine(E, A, k, labels, resolution, seed, level):
 def _connected_parts(E, Aoff, labels):
     """``labels`` with every community split into its connected components, each named by its smallest vertex
     (``Aoff``: the graph's adjacency without its diagonal)."""
-    A = _inner(E, Aoff, labels)
+    A = _same(E, Aoff, labels)                          # FastSV reads the pattern only
     f = E.iota(labels.size)
     gp, mngp = E.copy(f), E.copy(f)
     changed = labels.size > 0

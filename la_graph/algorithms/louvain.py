@@ -264,6 +264,14 @@ def _quality(E, A2, k2, two_m, gamma):
     return inside / two_m - gamma * float(E.reduce(E.ewise_mult(k2, k2, "times"), "plus")) / two_m ** 2
 
 
+def _partition_quality(E, A, k, host, two_m, gamma):
+    """``Q`` of the partition ``host`` of ``A`` (degrees ``k``): ``1' (A S .* S) 1 / 2m - gamma ||S' k||^2 / (2m)^2``."""
+    S = membership(E, *_dense_ids(host))
+    inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
+    sig = E.vxm(k, S, "plus_times")
+    return inside / two_m - gamma * float(E.reduce(E.ewise_mult(sig, sig, "times"), "plus")) / two_m ** 2
+
+
 def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=None, quality=None, Aoff=None):
     """One pass of levels over the graph ``A`` (its diagonal counted twice) of degrees ``k``, from the
     partition ``start`` (host labels; None: singletons).
@@ -303,11 +311,11 @@ def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=No
             new = _quality(E, A2, k2, two_m, gamma)
         else:
             # the refined partition's aggregate, and the level's modularity from it: each refined community
-            # lies in one community (P), so S' A S = P' (S_R' A S_R) P, a product of the smaller graph
+            # lies in one community (P), so trace(S' A S) = 1' (A_R P .* P) 1, a product of the smaller graph
             A2, k2, inv = aggregate(E, A, k, E.to_numpy(refine(E, Aoff, k, labels, gamma, seed, level)))
             up = np.zeros(int(inv.max()) + 1, dtype=np.int64)
             up[inv] = host                               # each refined community's community
-            new = _quality(E, *aggregate(E, A2, k2, up)[:2], two_m, gamma)
+            new = _partition_quality(E, A2, k2, up, two_m, gamma)
         if new - quality <= threshold or len(levels) == max_level:
             quality = new
             break                                        # NetworkX's rule: this level gained too little
