@@ -179,10 +179,9 @@ def _check_hub_maps(A, lab, hubs):
         assert got == want, f"hub {i}'s map"
 
 
-@pytest.mark.parametrize("parts", [1, 3])
 @pytest.mark.parametrize("make", [lambda: generators.rmat(11, 16, seed=3), lambda: generators.grid_2d(30, 30),
                                   lambda: generators.rmat(10, 8, seed=4, weights=(1, 9))])
-def test_every_moving_round_raises_modularity(make, parts):
+def test_every_moving_round_raises_modularity(make):
     """Round by round (the CPU kernel, one round a call; it equals the algebra): a round that moves raises the
     modularity strictly, so nothing oscillates, and the last round leaves no vertex that gains alone."""
     G = make()
@@ -202,14 +201,13 @@ def test_every_moving_round_raises_modularity(make, parts):
     hubs = kernel.hub_maps(indptr, A.data, n, min_degree=4)              # small hubs: their maps are exercised
     assert (hubs[0] >= 0).any()
     kernel.build_hubs(indptr, indices, A.data, lab, *hubs, 0, 1 << 40)
-    look = kernel.look_scratch(n, parts, par_min=1)                     # parts > 1: the parallel look
     at, q, rounds = 0, _q(A, k, lab), 0
     while at >= 0:
         before = lab.copy()
         at = kernel.move_rounds(indptr, indices, A.data, k, lab, k.sum(), 1.0,
                                 np.uint64(5), np.uint64(0), sigma, scratch["acc"], seen, ints[0], ints[1],
                                 scratch["gain"], prio, ints[2], ints[3], ints[4], ints[5], mover, scratch["crowd"],
-                                scratch["crowd2"], active, ints[6], listed, state, *hubs, *look, at, 1)
+                                scratch["crowd2"], active, ints[6], listed, state, *hubs, at, 1)
         rounds += 1
         new = _q(A, k, lab)
         if not np.array_equal(before, lab):
@@ -244,21 +242,6 @@ def test_cpu_kernel_hubs_equal_algebra(monkeypatch):
             np.testing.assert_array_equal(fused, lg.louvain(G, seed=4))
     w = np.array([0.5, 1.0, 2.0])
     assert not (kernel.hub_maps(np.array([0, 3, 3, 3, 3]), w, 4, min_degree=1)[0] >= 0).any()
-
-
-def test_cpu_kernel_parallel_look_equals_algebra(monkeypatch):
-    """Every round looked at in parts on threads (three parts, however many threads run them): the same moves
-    as the algebra's, with and without hub maps."""
-    look = kernel.look_scratch
-    monkeypatch.setattr(kernel, "look_scratch", lambda n, entries: look(n, 3, par_min=1))
-    for hubs in (False, True):
-        if hubs:
-            monkeypatch.setattr(kernel, "HUB_MIN_DEGREE", 4)
-            monkeypatch.setattr(kernel, "HUB_MIN_ENTRIES", 0)
-        for G in (generators.rmat(11, 16, seed=3), generators.grid_2d(25, 20, weights=(1, 9), seed=2)):
-            fused = lg.louvain(G, seed=4)
-            with steps.algebraic("louvain_move"):
-                np.testing.assert_array_equal(fused, lg.louvain(G, seed=4))
 
 
 def test_crowding_prefix_sums():

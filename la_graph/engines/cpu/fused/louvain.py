@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import prange
 
 from ..objects import _numpy_views, _owning_full, _vsize
 from ._common import _drive, _need_full, fuses
@@ -230,144 +229,10 @@ def _hub_moves(indptr, indices, w, k, sigma, two_m, gamma, i, a, b, hub, hbase, 
     return nf
 
 
-#: the fewest row entries of a round's vertices in view for it to look at them in parallel: below, waking the
-#: threads (and their spinning beside GraphBLAS's own OpenMP threads afterwards) costs more than they save
-PAR_MIN_WORK = 1 << 16
-
-
-@numba.njit(cache=True, nogil=True)
-def _look(indptr, indices, w, k, lab, two_m, gamma, up, i, sigma, acc, seen, touched, target, gain,
-          hub, hbase, hcap, hkey, hcnt, hval, hx, hm, gsum):
-    """Vertex ``i`` in a round: its best other community (``target[i]``) and gain (``gain[i]``) when it gains;
-    returns ``(code, work)``, code 0: no gain, 1: a gain the other way than the round's, 2: a candidate.
-
-    ``acc``, ``seen`` and ``touched``: scratch of ``n`` entries (``seen`` all False on entry and exit);
-    ``i``'s own hub's bound (``hx``, ``hm``) is the only state written besides ``target`` and ``gain``."""
-    a = lab[i]
-    own = 0.0
-    bc = -1
-    bv = 0.0
-    done = 0
-    h = hub[i]
-    if h >= 0 and hx[h] == a:
-        # no gain possible: every other score is at most the best at the last reading or at a
-        # neighbour's move into it since, raised by the degree sums that fell since; the stay is exact
-        q = _slot(hkey, hbase[h], hcap[h], a)
-        stay = hval[q] * two_m - (k[i] * (sigma[a] - k[i])) * gamma
-        bound = hm[h] + (k[i] * gsum[0]) * gamma
-        if bound + 1e-9 * (abs(bound) + abs(stay) + k[i] * two_m) < stay:
-            return 0, 1
-    if h >= 0:
-        # a hub's weights to its neighbouring communities are its map's live entries
-        b0 = hbase[h]
-        for p in range(b0, b0 + hcap[h]):
-            if hcnt[p] <= 0:
-                continue
-            c = np.int64(hkey[p])
-            if c == a:
-                own = hval[p]
-                continue
-            s = hval[p] * two_m - (k[i] * sigma[c]) * gamma
-            if bc < 0 or s > bv or (s == bv and c < bc):
-                bc, bv = c, s
-        done += hcap[h] // 8 + 1
-        hx[h] = a
-        hm[h] = (bv if bc >= 0 else -np.inf) - (k[i] * gsum[0]) * gamma
-    elif hcap.size == 0:
-        # a small graph (no hubs): its rows meet few communities, and testing whether each was
-        # seen is cheapest
-        nt = 0
-        for e in range(indptr[i], indptr[i + 1]):
-            c = lab[indices[e]]
-            if not seen[c]:
-                seen[c] = True
-                acc[c] = 0.0
-                touched[nt] = c
-                nt += 1
-            acc[c] += w[e] * 1.0
-        done += indptr[i + 1] - indptr[i] + 1
-        for u in range(nt):
-            c = touched[u]
-            seen[c] = False
-            if c == a:
-                own = acc[c]
-                continue
-            s = acc[c] * two_m - (k[i] * sigma[c]) * gamma
-            if bc < 0 or s > bv or (s == bv and c < bc):
-                bc, bv = c, s
-    else:
-        # three branch-free passes over the row (clear, add, score; a community scored once per
-        # edge to it gives the same best): cheaper on a large graph, whose rows meet many
-        # communities and mispredict the test whether each was seen
-        lo, nt = indptr[i], indptr[i + 1] - indptr[i]
-        acc[a] = 0.0
-        for u in range(nt):
-            c = lab[indices[lo + u]]
-            touched[u] = c
-            acc[c] = 0.0
-        for u in range(nt):
-            acc[touched[u]] += w[lo + u] * 1.0
-        own = acc[a]
-        for u in range(nt):
-            c = touched[u]
-            if c == a:
-                continue
-            s = acc[c] * two_m - (k[i] * sigma[c]) * gamma
-            if bc < 0 or s > bv or (s == bv and c < bc):
-                bc, bv = c, s
-        done += nt + 1
-    if bc >= 0:
-        stay = own * two_m - (k[i] * (sigma[a] - k[i])) * gamma
-        g = bv - stay
-        if g > 0.0:
-            if (bc > a) if up else (bc < a):
-                target[i] = bc
-                gain[i] = g
-                return 2, done
-            return 1, done
-    return 0, done
-
-
-@numba.njit(cache=True, nogil=True)
-def _split(work, na, nch, bounds):
-    """``bounds[0 .. nch]``: ``work[:na]`` cut into ``nch`` consecutive parts of about equal sums."""
-    total = 0
-    for t in range(na):
-        total += work[t] + 1
-    bounds[0] = 0
-    ch, run = 1, 0
-    for t in range(na):
-        run += work[t] + 1
-        while ch < nch and run * nch >= total * ch:
-            bounds[ch] = t + 1
-            ch += 1
-    while ch <= nch:
-        bounds[ch] = na
-        ch += 1
-
-
-@numba.njit(cache=True, nogil=True, parallel=True)
-def _look_parallel(indptr, indices, w, k, lab, two_m, gamma, up, sigma, accs, seens, toucheds, active, bounds,
-                   target, gain, code, hub, hbase, hcap, hkey, hcnt, hval, hx, hm, gsum, dones):
-    """:func:`_look` of ``active[bounds[ch] : bounds[ch + 1]]`` for every part ``ch`` at once (each its own
-    scratch ``accs[ch]``...): the codes into ``code``, each part's work into ``dones[ch]``.  Each vertex
-    writes only its own entries, so the round is the same however it is cut."""
-    for ch in prange(accs.shape[0]):
-        acc, seen, touched = accs[ch], seens[ch], toucheds[ch]
-        d = 0
-        for t in range(bounds[ch], bounds[ch + 1]):
-            c, x = _look(indptr, indices, w, k, lab, two_m, gamma, up, active[t], sigma, acc, seen, touched,
-                         target, gain, hub, hbase, hcap, hkey, hcnt, hval, hx, hm, gsum)
-            code[t] = c
-            d += x
-        dones[ch] = d
-
-
 @numba.njit(cache=True, nogil=True)
 def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
                 sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s,
-                active, gainful, listed, state, hub, hbase, hcap, hused, hkey, hcnt, hval, hflag, hx, hm, gsum,
-                code, accs, seens, toucheds, bounds, dones, par_min, at, work):
+                active, gainful, listed, state, hub, hbase, hcap, hused, hkey, hcnt, hval, hflag, hx, hm, gsum, at, work):
     """Rounds ``at, at + 1, ...`` of local moving on ``lab`` (in place) until about ``work`` entries are touched.
 
     Returns the next round, or -1 once a round of every vertex finds none that
@@ -387,39 +252,94 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
     while True:
         na = state[1]
         up = r % 2 == 0
-        # every vertex in view: its best other community and its gain (in parallel over parts of the
-        # list when the round is large and threads are lent, each part with its own scratch)
-        nch = accs.shape[0]
-        par = False
-        if nch > 1:
-            ra = 0
-            for t in range(na):
-                code[t] = indptr[active[t] + 1] - indptr[active[t]]
-                ra += code[t]
-            par = ra >= par_min
-        if par:
-            _split(code, na, nch, bounds)
-            _look_parallel(indptr, indices, w, k, lab, two_m, gamma, up, sigma, accs, seens, toucheds, active,
-                           bounds, target, gain, code, hub, hbase, hcap, hkey, hcnt, hval, hx, hm, gsum, dones)
-            for ch in range(nch):
-                done += dones[ch]
-        else:
-            for t in range(na):
-                i = active[t]
-                c, d = _look(indptr, indices, w, k, lab, two_m, gamma, up, i, sigma, acc, seen, touched, target,
-                             gain, hub, hbase, hcap, hkey, hcnt, hval, hx, hm, gsum)
-                code[t] = c
-                done += d
         nc = 0
         ng = 0
         for t in range(na):
-            if code[t] > 0:
-                i = active[t]
-                gainful[ng] = i
-                ng += 1
-                if code[t] == 2:
-                    cand[nc] = i
-                    nc += 1
+            i = active[t]
+            a = lab[i]
+            own = 0.0
+            bc = -1
+            bv = 0.0
+            h = hub[i]
+            if h >= 0 and hx[h] == a:
+                # no gain possible: every other score is at most the best at the last reading or at a
+                # neighbour's move into it since, raised by the degree sums that fell since; the stay is exact
+                q = _slot(hkey, hbase[h], hcap[h], a)
+                stay = hval[q] * two_m - (k[i] * (sigma[a] - k[i])) * gamma
+                bound = hm[h] + (k[i] * gsum[0]) * gamma
+                if bound + 1e-9 * (abs(bound) + abs(stay) + k[i] * two_m) < stay:
+                    done += 1
+                    continue
+            if h >= 0:
+                # a hub's weights to its neighbouring communities are its map's live entries
+                b0 = hbase[h]
+                for p in range(b0, b0 + hcap[h]):
+                    if hcnt[p] <= 0:
+                        continue
+                    c = np.int64(hkey[p])
+                    if c == a:
+                        own = hval[p]
+                        continue
+                    s = hval[p] * two_m - (k[i] * sigma[c]) * gamma
+                    if bc < 0 or s > bv or (s == bv and c < bc):
+                        bc, bv = c, s
+                done += hcap[h] // 8 + 1
+                hx[h] = a
+                hm[h] = (bv if bc >= 0 else -np.inf) - (k[i] * gsum[0]) * gamma
+            elif hcap.size == 0:
+                # a small graph (no hubs): its rows meet few communities, and testing whether each was
+                # seen is cheapest
+                nt = 0
+                for e in range(indptr[i], indptr[i + 1]):
+                    c = lab[indices[e]]
+                    if not seen[c]:
+                        seen[c] = True
+                        acc[c] = 0.0
+                        touched[nt] = c
+                        nt += 1
+                    acc[c] += w[e] * 1.0
+                done += indptr[i + 1] - indptr[i] + 1
+                for u in range(nt):
+                    c = touched[u]
+                    seen[c] = False
+                    if c == a:
+                        own = acc[c]
+                        continue
+                    s = acc[c] * two_m - (k[i] * sigma[c]) * gamma
+                    if bc < 0 or s > bv or (s == bv and c < bc):
+                        bc, bv = c, s
+            else:
+                # three branch-free passes over the row (clear, add, score; a community scored once per
+                # edge to it gives the same best): cheaper on a large graph, whose rows meet many
+                # communities and mispredict the test whether each was seen
+                lo, nt = indptr[i], indptr[i + 1] - indptr[i]
+                acc[a] = 0.0
+                for u in range(nt):
+                    c = lab[indices[lo + u]]
+                    touched[u] = c
+                    acc[c] = 0.0
+                for u in range(nt):
+                    acc[touched[u]] += w[lo + u] * 1.0
+                own = acc[a]
+                for u in range(nt):
+                    c = touched[u]
+                    if c == a:
+                        continue
+                    s = acc[c] * two_m - (k[i] * sigma[c]) * gamma
+                    if bc < 0 or s > bv or (s == bv and c < bc):
+                        bc, bv = c, s
+                done += nt + 1
+            if bc >= 0:
+                stay = own * two_m - (k[i] * (sigma[a] - k[i])) * gamma
+                g = bv - stay
+                if g > 0.0:
+                    gainful[ng] = i
+                    ng += 1
+                    if (bc > a) if up else (bc < a):
+                        target[i] = bc
+                        gain[i] = g
+                        cand[nc] = i
+                        nc += 1
         r += 1
         if ng == 0:
             if state[2] == 1:
@@ -546,21 +466,6 @@ def move_rounds(indptr, indices, w, k, lab, two_m, gamma, seed, level,
             return r
 
 
-def look_scratch(n, parts=None, par_min=None, entries=None):
-    """:func:`move_rounds`' arrays for looking at a round's vertices: ``(code, accs, seens, toucheds, bounds,
-    dones, par_min)``, with ``parts`` (default: numba's threads) rows of scratch for the parallel look, which
-    a round whose vertices in view have at least ``par_min`` (default :data:`PAR_MIN_WORK`) row entries
-    takes -- none (one row of nothing) for one thread, or a graph of fewer ``entries``."""
-    parts = numba.get_num_threads() if parts is None else parts
-    par_min = PAR_MIN_WORK if par_min is None else par_min
-    if parts < 2 or (entries is not None and entries < par_min):
-        parts, m = 1, 0
-    else:
-        m = n
-    return (np.empty(n, np.int64), np.empty((parts, m)), np.zeros((parts, m), np.bool_),
-            np.empty((parts, m), np.int64), np.zeros(parts + 1, np.int64), np.zeros(parts, np.int64), par_min)
-
-
 # ---- the fused step ----
 @fuses
 def louvain_move(E, A, k, labels, resolution, seed, level):
@@ -586,7 +491,7 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
     _drive(build_hubs, indptr, indices, w, lab, *hubs)
     _drive(move_rounds, indptr, indices, w, kh, lab, two_m, float(resolution), np.uint64(seed), np.uint64(level),
            sigma, acc, seen, touched, target, gain, prio, nb, top_src, top_tgt, cand, mover, crowd_t, crowd_s,
-           active, gainful, listed, state, *hubs, *look_scratch(n, entries=indices.size))
+           active, gainful, listed, state, *hubs)
     return _owning_full(lab), bool(state[0])
 
 
