@@ -363,11 +363,24 @@ def test_options_are_checked(kwargs, match):
             pass
 
 
+def _clients():
+    """The distributed Clients alive in this process (a dead ``weakref.proxy`` among the collector's objects
+    raises ReferenceError at ``isinstance``: skipped)."""
+    out = []
+    for c in gc.get_objects():
+        try:
+            if isinstance(c, distributed.Client):
+                out.append(c)
+        except ReferenceError:
+            continue
+    return out
+
+
 def test_a_scheduler_address_that_does_not_answer_is_named(monkeypatch):
     """A bad address (given, or from $LA_GRAPH_DASK_SCHEDULER) raises EngineUnavailable naming it and where it
     came from (a bare ValueError or OSError from distributed before)."""
     from la_graph.engines.dask import SCHEDULER_ENV, DaskEngine
-    before = {id(c) for c in gc.get_objects() if isinstance(c, distributed.Client)}
+    before = {id(c) for c in _clients()}
     with pytest.raises(lg.EngineUnavailable, match=r"scheduler at 'nonsense' \(from address=\): missing port"):
         lg.bfs(gen.path(3), 0, engine=DaskEngine(address="nonsense"))
     monkeypatch.setenv(SCHEDULER_ENV, "nonsense")
@@ -375,8 +388,7 @@ def test_a_scheduler_address_that_does_not_answer_is_named(monkeypatch):
         lg.bfs(gen.path(3), 0, engine=DaskEngine())
     # the Clients whose constructors failed are closed: left open, a later garbage collection closed one inside
     # the next Client's IO-loop start-up, which waited 10 s for distributed's loop lock and failed (or hung)
-    left = [c for c in gc.get_objects() if isinstance(c, distributed.Client) and id(c) not in before
-            and c.status not in ("closed", "newly-created")]
+    left = [c for c in _clients() if id(c) not in before and c.status not in ("closed", "newly-created")]
     assert not left, [c.status for c in left]
 
 
