@@ -21,8 +21,9 @@ from .. import verify
 from ._certify import Checker, host
 from ._registry import algorithm
 from .eigenvector import l1_change
+from .steps import step
 
-__all__ = ["hits"]
+__all__ = ["hits", "hits_iterate"]
 
 
 @algorithm("hits", networkx=("hits",), checker=Checker("check_hits", lambda G, r, a: verify.check_hits(
@@ -76,22 +77,43 @@ def hits(G, max_iter=100, tol=1e-8, nstart=None, normalized=True, *, weight=None
         return np.zeros(0), np.zeros(0)
     h0 = np.ones(n) if nstart is None else V.check_vertex_values(nstart, n, what="nstart")
     E = get_engine(engine)
+    h, a, iterations, change = hits_iterate(E, G, weighted, h0 / h0.max(), max_iter, tol)
+    if not change < tol:
+        raise ConvergenceError(
+            f"hits did not converge in {max_iter} iterations: the last one changed the hubs by {change:.3g} in L1 "
+            f"norm, and the test asks for less than tol = {tol:.3g}; raise max_iter or tol",
+            iterations=max_iter, error=float(change), result=_finish(E, h, a, n, normalized))
+    return _finish(E, h, a, n, normalized)
+
+
+@step("hits_iterate")
+def hits_iterate(E, G, weighted, h0, max_iter, tol):
+    """The power iteration from hubs ``h0`` (numpy, maximum 1): ``(h, a, iterations, change)``.
+
+    ``h``, ``a``: the last hubs and authorities (engine vectors, each divided
+    by its maximum; absent entries are 0); ``iterations``: how many ran (at
+    most ``max_iter``); ``change``: the last one's L1 change of the hubs (it
+    stopped at the first below ``tol``).  ``weighted``: ``plus.times`` over
+    the edge weights, else ``plus.second``.  ``G`` has a vertex.
+
+    The CPU engine runs the whole loop as one compiled loop of two pulls, over
+    the CSR of ``A'`` and of ``A``, each measuring its maximum as it writes.
+    """
     A, AT = E.matrix(G), E.matrix(G, transpose=True)
     semiring = "plus_times" if weighted else "plus_second"
-    h = E.vector_from_numpy(h0 / h0.max())
+    h = E.vector_from_numpy(h0)
     a = None
     change = float("nan")
+    iterations = 0
     for _ in range(max_iter):
+        iterations += 1
         a = _scaled(E, E.mxv(AT, h, semiring))
         h_new = _scaled(E, E.mxv(A, a, semiring))
         change = l1_change(E, h_new, h)
         h = h_new
         if change < tol:
-            return _finish(E, h, a, n, normalized)
-    raise ConvergenceError(
-        f"hits did not converge in {max_iter} iterations: the last one changed the hubs by {change:.3g} in L1 "
-        f"norm, and the test asks for less than tol = {tol:.3g}; raise max_iter or tol",
-        iterations=max_iter, error=float(change), result=_finish(E, h, a, n, normalized))
+            break
+    return h, a, iterations, change
 
 
 def _scaled(E, x):
