@@ -132,11 +132,18 @@ for suite in "$@"; do
             [ "${#mine[@]}" -eq 0 ] && continue
             # -v -v against the command's -q: a line per test with its time, so a shard stopped at its limit still says
             # how far it got and where the time went
-            run "stress-$i" "${LIMIT_STRESS:-300}" env NUMBA_NUM_THREADS="$threads" OMP_NUM_THREADS="$threads" \
-                "${pytest_cmd[@]}" -v -v -o console_output_style=times "${mine[@]}" >/dev/null &
+            { run "stress-$i" "${LIMIT_STRESS:-300}" env NUMBA_NUM_THREADS="$threads" OMP_NUM_THREADS="$threads" \
+                  "${pytest_cmd[@]}" -v -v -o console_output_style=times "${mine[@]}" >/dev/null
+              exit "$last_rc"; } &
             pids+=($!)
         done
-        for pid in "${pids[@]}"; do wait "$pid"; done
+        # each shard runs in a child, so its status comes back through wait (its summary line would stay there)
+        for i in "${!pids[@]}"; do
+            wait "${pids[i]}"
+            rc=$?
+            summary+=("stress-$i: rc $rc")
+            [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
+        done
         for ((i = 0; i < shards; i++)); do
             [ -f "$OUT/stress-$i.log" ] || continue
             tail -n 40 "$OUT/stress-$i.log" | grep -E "^(FAILED|ERROR)|passed|failed|error" | sed "s/^/stress shard $i: /"
