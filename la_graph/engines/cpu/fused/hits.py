@@ -69,6 +69,23 @@ def _scale_of(top):
     return 1.0 / top if top > 0 else 1.0
 
 
+@numba.njit(nogil=True, parallel=True)
+def _pulls(bounds, ptr, ind, wts, weighted, x, scale, y, parallel, part):
+    """``y = M (x * scale)`` chunk by chunk (in parallel with ``parallel``), each chunk's largest ``y`` in
+    ``part``: the largest ``y`` of all (0.0 when none is positive)."""
+    chunks = bounds.size - 1
+    if parallel:
+        for c in prange(chunks):
+            part[c] = _pull(bounds[c], bounds[c + 1], ptr, ind, wts, weighted, x, scale, y)
+    else:
+        for c in range(chunks):
+            part[c] = _pull(bounds[c], bounds[c + 1], ptr, ind, wts, weighted, x, scale, y)
+    top = 0.0
+    for c in range(chunks):
+        top = max(top, part[c])
+    return top
+
+
 @numba.njit(cache=True, nogil=True, parallel=True)
 def iterate(ptr, ind, wts, tptr, tind, twts, bounds, tbounds, parallel, max_iter, tol, h, a, y, state, count, at,
             work):
@@ -96,27 +113,9 @@ def iterate(ptr, ind, wts, tptr, tind, twts, bounds, tbounds, parallel, max_iter
     while it < stop:
         it += 1
         # 1. a = A' h, and its maximum
-        if parallel:
-            for c in prange(tchunks):
-                part[c] = _pull(tbounds[c], tbounds[c + 1], tptr, tind, twts, weighted, h, 1.0, a)
-        else:
-            for c in range(tchunks):
-                part[c] = _pull(tbounds[c], tbounds[c + 1], tptr, tind, twts, weighted, h, 1.0, a)
-        top = 0.0
-        for c in range(tchunks):
-            top = max(top, part[c])
-        ascale = _scale_of(top)
+        ascale = _scale_of(_pulls(tbounds, tptr, tind, twts, weighted, h, 1.0, a, parallel, part))
         # 2. h' = A (a / max(a)), and its maximum
-        if parallel:
-            for c in prange(chunks):
-                part[c] = _pull(bounds[c], bounds[c + 1], ptr, ind, wts, weighted, a, ascale, y)
-        else:
-            for c in range(chunks):
-                part[c] = _pull(bounds[c], bounds[c + 1], ptr, ind, wts, weighted, a, ascale, y)
-        top = 0.0
-        for c in range(chunks):
-            top = max(top, part[c])
-        hscale = _scale_of(top)
+        hscale = _scale_of(_pulls(bounds, ptr, ind, wts, weighted, a, ascale, y, parallel, part))
         # 3. h = h' / max(h'), and the change
         if parallel:
             for c in prange(chunks):
