@@ -66,6 +66,17 @@ run() {
     return 0
 }
 
+# wait_named: wait for each child in pids (named in names), its exit status into the summary and status
+wait_named() {
+    local k rc
+    for k in "${!pids[@]}"; do
+        wait "${pids[k]}"
+        rc=$?
+        summary+=("${names[k]}: rc $rc")
+        [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
+    done
+}
+
 pytest_cmd=(python3 -m pytest -p no:cacheprovider -q -rfEs ${PYTEST_ARGS:-})
 
 for suite in "$@"; do
@@ -127,6 +138,7 @@ for suite in "$@"; do
         declare -A load=()
         for k in "${!ids[@]}"; do load[$((k % shards))]+="${ids[k]} "; done
         pids=()
+        names=()
         for ((i = 0; i < shards; i++)); do
             read -r -a mine <<< "${load[$i]:-}"
             [ "${#mine[@]}" -eq 0 ] && continue
@@ -136,14 +148,9 @@ for suite in "$@"; do
                   "${pytest_cmd[@]}" -v -v -o console_output_style=times "${mine[@]}" >/dev/null
               exit "$last_rc"; } &
             pids+=($!)
+            names+=("stress-$i")
         done
-        # each shard runs in a child, so its status comes back through wait (its summary line would stay there)
-        for i in "${!pids[@]}"; do
-            wait "${pids[i]}"
-            rc=$?
-            summary+=("stress-$i: rc $rc")
-            [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
-        done
+        wait_named    # each shard runs in a child, so its status comes back through wait
         for ((i = 0; i < shards; i++)); do
             [ -f "$OUT/stress-$i.log" ] || continue
             tail -n 40 "$OUT/stress-$i.log" | grep -E "^(FAILED|ERROR)|passed|failed|error" | sed "s/^/stress shard $i: /"
@@ -197,12 +204,7 @@ for suite in "$@"; do
                 names+=("sanitizer-$tool-$i")
             done
         done
-        for k in "${!pids[@]}"; do
-            wait "${pids[k]}"
-            rc=$?
-            summary+=("${names[k]}: rc $rc")
-            [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
-        done
+        wait_named
         for f in "$OUT"/sanitizer-*.log; do
             [ -f "$f" ] || continue
             t=$(basename "$f" .log)
