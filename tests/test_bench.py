@@ -5,6 +5,7 @@ import json
 import re
 import math
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ import la_graph as lg
 from la_graph.bench import cases, external, graphs, harness, peers, report
 from la_graph.bench.targets import TARGETS
 from la_graph.cli import main
+from la_graph.exceptions import VerificationError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -530,3 +532,25 @@ def test_every_committed_record_is_cited():
     uncited = sorted(str(p.relative_to(ROOT)) for p in (ROOT / report.RESULTS).rglob("*")
                      if p.is_file() and p.name not in text)
     assert not uncited, f"records no page cites (cite them where their numbers are used, or remove them): {uncited}"
+
+
+def test_power_iterations_past_the_equation_size_are_checked_by_their_equation(monkeypatch):
+    """Past EQUATION_MIN_NNZ the HITS and eigenvector rows are checked by the eigen-equation and a dominance
+    test (the registered checkers' references take minutes on R-MAT 22): the right vectors pass, a perturbed
+    one fails, and an eigenvector of a smaller eigenvalue (a smaller component's) fails."""
+    monkeypatch.setattr(cases, "EQUATION_MIN_NNZ", 0)
+    k5 = [(u, v) for u in range(5) for v in range(5) if u != v]
+    k3 = [(u + 5, v + 5) for u in range(3) for v in range(3) if u != v]
+    u, v = np.array(k5 + k3).T
+    G = lg.Graph.from_edges(u, v, n=8, directed=True)
+    small = np.r_[np.zeros(5), np.ones(3)]
+    hits, eig = cases.ALGORITHMS["hits"], cases.ALGORITHMS["eigenvector"]
+    h, a = lg.hits(G)
+    hits.check(G, SimpleNamespace(params={}), (h, a))
+    for bad in ((h * np.r_[1.01, np.ones(7)], a), (h, a[::-1]), (small / 3, small / 3)):
+        with pytest.raises(VerificationError):
+            hits.check(G, SimpleNamespace(params={}), bad)
+    x = lg.eigenvector_centrality(G, max_iter=1000)
+    eig.check(G, SimpleNamespace(params={"max_iter": 1000}), x)
+    with pytest.raises(VerificationError, match="not the dominant"):
+        eig.check(G, SimpleNamespace(params={"max_iter": 1000}), small / np.sqrt(3))
