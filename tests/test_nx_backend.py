@@ -1006,3 +1006,26 @@ def test_transitivity_and_average_clustering_with_self_loops_and_subsets():
             assert nx.average_clustering(G, backend=B, count_zeros=zeros) == nx.average_clustering(G, count_zeros=zeros)
             assert (nx.average_clustering(G, [1, 2, 3, "lonely"], backend=B, count_zeros=zeros)
                     == nx.average_clustering(G, [1, 2, 3, "lonely"], count_zeros=zeros))
+
+
+@pytest.mark.parametrize("attrs", [{}, {"weight": 1}, {"weight": 1, "cap": 0.0}])
+def test_induced_subgraph_from_read_weights_is_networkx_copy(attrs):
+    """A subgraph of a graph converted with some weights read (no data dicts kept) gets, per edge, a new dict of
+    those attributes as NetworkX's ``G.subgraph(nodes).copy()`` of the same graph would hold them."""
+    from la_graph.nx_backend._utils import _induced
+    G = nx.gnm_random_graph(60, 300, seed=3)
+    for i, (_, _, d) in enumerate(G.edges(data=True)):
+        d.update({"weight": i % 5 + 1, "cap": 0.25 * i}) if attrs else None
+    H = nx_backend.convert_from_nx(G, edge_attrs=attrs or None)
+    keep = [v for v in G if v % 3]
+    got = _induced(H, np.array(keep))
+    want = nx.Graph(G.subgraph(keep))
+    for _, _, d in want.edges(data=True):
+        for a in list(d):
+            if a not in attrs:
+                del d[a]
+    assert list(got.nodes) == list(want.nodes)
+    assert list(got.edges(data=True)) == list(want.edges(data=True))
+    datas = [d for _, _, d in got.edges(data=True)]
+    assert len({id(d) for d in datas}) == len(datas)        # one dict per edge
+    assert all(type(x) is (int if a == "weight" else float) for d in datas for a, x in d.items())

@@ -279,9 +279,7 @@ def _nx_subgraph_built(G, keep_node, keep_entry):
         if G._edge_data is not None:
             datas = list(map(dict, map(G._edge_data.__getitem__, e.tolist())))     # each copied as fetched
         else:
-            at = np.flatnonzero(keep_entry[G._edges]).tolist()
-            attrs = list(G._weights.items())
-            datas = [{a: _pyval(w[i], G._int_weights[a]) for a, w in attrs} for i in at]
+            datas = _data_dicts(G, np.flatnonzero(keep_entry[G._edges]))
         labs = G.take(ids)
         nd = map(G._node_data.__getitem__, ids.tolist()) if G._node_data is not None else repeat((), ids.size)
         H._node.update(zip(labs, map(dict, nd)))
@@ -309,6 +307,21 @@ def _nx_subgraph_built(G, keep_node, keep_entry):
         for i, (u, v) in zip(at.tolist(), zip(G._src[e].tolist(), G._dst[e].tolist())):
             H.add_edge(lab[u], lab[v], **{a: _pyval(w[i], G._int_weights[a]) for a, w in attrs})
     return H
+
+
+def _data_dicts(G, at):
+    """A new data dict for each of the converted graph's edges ``at``, holding the attributes read from it (what
+    NetworkX's ``copy()`` gives such an edge): each attribute's values listed at once, then one small dict per
+    edge (a dict comprehension per edge cost 150 ms of k_core's 800 on G(100k, 800k); no attribute: ``{}``)."""
+    cols = [(a, (w[at].astype(np.int64) if G._int_weights[a] else w[at].astype(np.float64)).tolist())
+            for a, w in G._weights.items()]
+    if not cols:
+        return [{} for _ in range(at.size)]
+    if len(cols) == 1:
+        (a, col), = cols
+        return [{a: x} for x in col]
+    names = [a for a, _ in cols]
+    return [dict(zip(names, vals)) for vals in zip(*(col for _, col in cols))]
 
 
 def _add_edges_in_order(H, G, ids, labs, u, v, datas):
