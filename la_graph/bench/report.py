@@ -396,15 +396,12 @@ def scaling_section(path, doc, img_dir, out):
     workers = sorted({r["workers"] for r in doc["rows"]})
     lines += ["| graph | algorithm | " + " | ".join(_workers_head(w) for w in workers) + " | checked |",
               "|---|---|" + "---:|" * len(workers) + "---|"]
-    cells, builds, errors = {}, [], []
+    cells, errors = {}, []
     for r in doc["rows"]:
         if "error" in r:
             errors.append(f"- {r['graph']}, {r['workers']} worker{'s' * (r['workers'] > 1)}, {r['algo']}: "
                           f"{r['error']}")
-        elif r["algo"] == "build":
-            builds.append(f"- {r['graph']} built on the workers in {r['s']:.1f} s ({r['nnz']:,} entries over "
-                          f"{r['workers']} worker{'s' * (r['workers'] > 1)})")
-        else:
+        elif r["algo"] != "build":
             cells.setdefault((r["graph"] if kind == "strong" else "ladder", r["algo"]), {})[r["workers"]] = r
     for (graph, algo), by in cells.items():
         if kind == "weak":
@@ -416,7 +413,8 @@ def scaling_section(path, doc, img_dir, out):
         lines += [""] + errors
     # the record's build times, traffic and where each run's time goes stay in the record and in
     # docs/scaling.md's prose: this page is one times table per run
-    extra = [what for what, has in (("build times", builds), ("bytes exchanged", doc.get("traffic")),
+    built = any(r["algo"] == "build" and "error" not in r for r in doc["rows"])
+    extra = [what for what, has in (("build times", built), ("bytes exchanged", doc.get("traffic")),
                                     ("where the time goes", any(r.get("inside_ms") is not None
                                                                  or r.get("collectives_per_run")
                                                                  for r in doc["rows"]))) if has]
@@ -434,10 +432,6 @@ def _workers_head(w):
 
 def _scaling_png(path, img_dir):
     return img_dir / f"{_slug(path.stem)}.png"
-
-
-def _ms1(v):
-    return "—" if v is None else f"{v:,.1f}"
 
 
 def render(paths, out=PAGE, img_dir=None, plots=True, skip_others=False, skipped=None):
