@@ -65,7 +65,7 @@ def _fused(engine):
 
 # steps whose kernels add floats in another order than their algebra: allclose, not equal
 _REORDERED = ("brandes_sources", "brandes_edge_sources", "brandes_weighted_sources", "pagerank_iterate",
-              "hits_iterate", "distance_sums")
+              "hits_iterate", "distance_sums", "modularity_terms")
 
 
 def _same(G, engine, name):

@@ -58,3 +58,34 @@ def test_bad_graphs_and_resolutions():
     for bad in (0, -1.0, float("inf"), float("nan"), "1"):
         with pytest.raises(InvalidArgumentError, match="resolution"):
             lg.modularity(lg.generators.path(3), [0, 0, 0], bad)
+
+
+@pytest.mark.parametrize("labels", [[5, 5, -3, 9 * 10**12, -3, 5], [0, 0, 0, 3, 3, 3], [17, 17, 17, 2, 2, 2]])
+def test_any_integer_labels(engine, labels):
+    """Labels are names only: negative, huge and sparse ones give the modularity of the partition they make."""
+    G = lg.Graph.from_edges([0, 0, 1, 3, 3, 4, 2, 2], [1, 2, 2, 4, 5, 5, 3, 2])     # a self-loop at 2
+    sets = [set(np.flatnonzero(np.array(labels) == c).tolist()) for c in np.unique(labels)]
+    want = nx.community.modularity(G.to_networkx(), sets)
+    assert abs(lg.modularity(G, np.array(labels), engine=engine) - want) <= 1e-12
+
+
+@pytest.mark.parametrize("exp", [-700, 700])
+def test_weights_far_from_one(engine, exp):
+    """Weights near 1e-211 or 1e211 (scaled by a power of two inside): NetworkX's value on weights near 1."""
+    G, rng = _random_graph(4, False, True)
+    labels = rng.integers(0, 4, G.n)
+    u, v = G.edges()
+    far = lg.Graph.from_edges(u, v, np.ldexp(G.weights, exp), n=G.n)
+    assert abs(lg.modularity(far, labels, engine=engine) - lg.modularity(G, labels, engine=engine)) <= 1e-12
+
+
+def _terms(G, E):
+    labels = np.arange(G.n) % 7
+    return {"Q": np.array([lg.modularity(G, labels, engine=E), lg.modularity(G, labels, 0.5, engine=E)])}
+
+
+# step -> (graph kind, run(G, engine) -> {name: array}): tests/test_fused.py compares each engine's fused
+# implementation with the algebra on that kind's graphs
+FUSED_RUNS = {
+    "modularity_terms": ("weighted_directed", _terms),
+}

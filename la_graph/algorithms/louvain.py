@@ -84,7 +84,7 @@ from ..engines import get_engine
 from .. import verify
 from ._certify import Checker, host
 from ._registry import Cli, algorithm
-from .modularity import canonical_labels, check_community_graph, level_matrix, membership
+from .modularity import canonical_labels, check_community_graph, dense_ids, level_matrix, membership
 from .steps import step
 
 __all__ = ["louvain", "louvain_move", "LouvainResult"]
@@ -241,21 +241,13 @@ def _independent(E, A, prio, ci, src, tgt, n):
 # ---------------------------------------------------------------------- levels
 def aggregate(E, A, k, host):
     """The next level: ``(S' A S, S' k, community of each vertex)`` of the level's partition ``host``."""
-    inv, c = _dense_ids(host)
+    inv, c = dense_ids(host)
     S = membership(E, inv, c)
     St = E.matrix_from_coo(inv, np.arange(inv.size), 1.0, c, inv.size, dtype=np.float64)
     A2 = E.mxm(E.mxm(St, A, "plus_times"), S, "plus_times")
     k2 = E.full(c, 0.0)
     E.vxm(k, S, "plus_times", out=k2, accum="plus")
     return A2, k2, inv
-
-
-def _dense_ids(host):
-    """``(ids, c)``: the non-negative labels ``host`` renumbered ``0 .. c-1`` in their order."""
-    present = np.zeros(int(host.max()) + 1 if host.size else 0, dtype=bool)
-    present[host] = True
-    rank = np.cumsum(present, dtype=np.int64) - 1
-    return rank[host], int(rank[-1]) + 1 if host.size else 0
 
 
 def _quality(E, A2, k2, two_m, gamma):
@@ -266,7 +258,7 @@ def _quality(E, A2, k2, two_m, gamma):
 
 def _partition_quality(E, A, k, host, two_m, gamma):
     """``Q`` of the partition ``host`` of ``A`` (degrees ``k``): ``1' (A S .* S) 1 / 2m - gamma ||S' k||^2 / (2m)^2``."""
-    S = membership(E, *_dense_ids(host))
+    S = membership(E, *dense_ids(host))
     inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
     sig = E.vxm(k, S, "plus_times")
     return inside / two_m - gamma * float(E.reduce(E.ewise_mult(sig, sig, "times"), "plus")) / two_m ** 2
@@ -326,7 +318,7 @@ def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=No
         # the next level starts from this one's partition: each (refined) community in its community
         first = np.zeros(int(inv.max()) + 1, dtype=np.int64)
         first[inv] = host
-        host = _dense_ids(first)[0]
+        host = dense_ids(first)[0]
         where = inv[where]
     if quality is None:
         quality = _quality(E, *aggregate(E, A, k, host)[:2], two_m, gamma)

@@ -9,8 +9,10 @@ is in community ``c``) and ``k = A 1`` the weighted degrees:
 * directed: ``Q = trace(S' A S) / m - gamma * (S' k_out) . (S' k_in) / m^2``,
   ``m = 1' A 1`` (Leicht & Newman 2008, NetworkX's definition).
 
-``trace(S' A S)`` is one masked product: ``A S`` (``plus.times``) keeps the
-entries of ``S`` (an element-wise product), summed; ``S' k`` is one ``vxm``.
+``trace(S' A S)`` is one product: ``A S`` (``plus.times``) keeps the
+entries of ``S`` (an element-wise product), summed; ``S' k`` is one ``vxm``.  The three sums (inside
+weight, null-model product, total) are one named step,
+:func:`modularity_terms`, which an engine may run as one pass over the edges.
 
 Modularity, and so Louvain's and Leiden's moves, do not change when every
 weight is multiplied by one positive number, but their products of weight sums
@@ -33,9 +35,10 @@ from .. import _validation as V
 from ..engines import get_engine
 from ..exceptions import InvalidArgumentError, InvalidGraphError
 from ._registry import algorithm
+from .steps import step
 
-__all__ = ["modularity", "community_labels", "check_community_graph", "canonical_labels", "level_matrix",
-           "membership"]
+__all__ = ["modularity", "modularity_terms", "community_labels", "check_community_graph", "canonical_labels",
+           "dense_ids", "level_matrix", "membership"]
 
 
 def check_community_graph(G, resolution, *, undirected=False):
@@ -103,6 +106,24 @@ def canonical_labels(labels):
     return first[inv].astype(np.int64)
 
 
+def dense_ids(labels):
+    """``(ids, c)``: the int64 labels renumbered ``0 .. c-1`` in the order of their values.
+
+    Labels in ``0 .. 4n`` by a presence array (no sort: Louvain's and
+    Leiden's labels are vertex ids); others by :func:`numpy.unique`.
+    """
+    labels = np.asarray(labels, dtype=np.int64)
+    if labels.size == 0:
+        return labels, 0
+    if labels.min() < 0 or labels.max() > 4 * labels.size:
+        _, inv = np.unique(labels, return_inverse=True)
+        return inv.astype(np.int64).reshape(-1), int(inv.max()) + 1
+    present = np.zeros(int(labels.max()) + 1, dtype=bool)
+    present[labels] = True
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    return rank[labels], int(rank[-1]) + 1
+
+
 def membership(E, labels, ncols=None):
     """``S``: the ``n x ncols`` float64 membership matrix of the host labels (``S[i, labels[i]] = 1``)."""
     n = labels.size
@@ -126,13 +147,15 @@ def weight_scale(G):
     return math.ldexp(1.0, -math.frexp(wmax)[1])
 
 
-def level_matrix(E, G, *, transpose=False):
+def level_matrix(E, G, *, transpose=False, scale=None):
     """``G``'s adjacency as float64 weights (1 where unweighted) with self-loops counted twice if undirected;
-    weights far from 1 multiplied by :func:`weight_scale` (a power of two: exact)."""
+    weights far from 1 multiplied by ``scale``, default :func:`weight_scale` (a power of two: exact)."""
     A = E.matrix(G, transpose=transpose)
+    if scale is None:
+        scale = weight_scale(G)
     if not G.weighted:
         A = E.apply(A, "times", right=1.0)                 # bool ones -> float64: products sum weights
-    elif (scale := weight_scale(G)) != 1.0:
+    elif scale != 1.0:
         A = E.apply(A, "times", right=scale)               # a new matrix: G's own weights unchanged
     if G.self_loops and not G.directed:
         A = E.ewise_add(A, E.select(A, "diag"), "plus")    # a loop adds twice to its vertex's degree
@@ -145,13 +168,25 @@ def _degrees(E, A, n):
     return k
 
 
-def _quality(E, A, S, kout, kin, scale, resolution):
-    """``trace(S' A S) / scale - resolution * (S' kout) . (S' kin) / scale^2``."""
-    inside = E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus")
+@step("modularity_terms")
+def modularity_terms(E, G, labels, c, scale):
+    """``(inside, null, total)`` of the partition ``labels`` (host int64, dense ids ``0 .. c-1``) of ``G``.
+
+    With ``A = level_matrix(E, G, scale=scale)`` and ``S`` the membership matrix:
+    ``inside = trace(S' A S)``, ``null = (S' k_out) . (S' k_in)`` (``k_in =
+    k_out`` when undirected) and ``total = 1' A 1``: ``Q = inside / total -
+    gamma null / total^2``.
+    """
+    A = level_matrix(E, G, scale=scale)
+    kout = _degrees(E, A, G.n)
+    total = float(E.reduce(kout, "plus"))
+    S = membership(E, labels, c)
+    inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
     sout = E.vxm(kout, S, "plus_times")
-    sin = sout if kin is None else E.vxm(kin, S, "plus_times")
-    null = E.reduce(E.ewise_mult(sout, sin, "times"), "plus")
-    return float(inside) / scale - resolution * float(null) / scale ** 2
+    sin = sout if not G.directed else E.vxm(_degrees(E, level_matrix(E, G, transpose=True, scale=scale), G.n), S,
+                                                  "plus_times")
+    null = float(E.reduce(E.ewise_mult(sout, sin, "times"), "plus"))
+    return inside, null, total
 
 
 @algorithm("modularity", networkx=("modularity",), bench=("modularity",), page="algorithms/modularity.md",
@@ -201,14 +236,7 @@ def modularity(G, communities, resolution=1.0, *, engine=None):
     G, resolution = check_community_graph(G, resolution)
     labels = community_labels(communities, G.n)
     E = get_engine(engine)
-    _, inv = np.unique(labels, return_inverse=True)
-    A = level_matrix(E, G)
-    kout = _degrees(E, A, G.n)
-    total = float(E.reduce(kout, "plus"))
-    if not total > 0:
+    if not (G.nnz and (not G.weighted or G.weight_range().max > 0)):
         raise InvalidGraphError("modularity is undefined on a graph without edges of positive weight (m = 0)")
-    S = membership(E, inv.astype(np.int64), int(inv.max()) + 1)
-    if not G.directed:
-        return _quality(E, A, S, kout, None, total, resolution)
-    kin = _degrees(E, level_matrix(E, G, transpose=True), G.n)
-    return _quality(E, A, S, kout, kin, total, resolution)
+    inside, null, total = modularity_terms(E, G, *dense_ids(labels), weight_scale(G))
+    return inside / total - resolution * null / total ** 2
