@@ -45,6 +45,18 @@ def test_same_seed_same_partition(engine):
     np.testing.assert_array_equal(a, lg.leiden(G, seed=5, engine="cpu"))
 
 
+@pytest.mark.parametrize("pass_threshold", [0.0, 1e-4, 1.0])
+def test_pass_threshold_still_a_connected_fixpoint(engine, pass_threshold):
+    """Passes cut short by ``pass_threshold`` (1.0: after the second) are polished by single moves: the result is
+    still connected and a fixpoint of single moves, the same on every engine, and never below the first pass's."""
+    G = generators.rmat(10, 8, seed=3)
+    labels = lg.leiden(G, seed=2, pass_threshold=pass_threshold, engine=engine)
+    check_communities(G, labels, connected=True)
+    np.testing.assert_array_equal(labels, lg.leiden(G, seed=2, pass_threshold=pass_threshold, engine="cpu"))
+    first = lg.leiden(G, seed=2, pass_threshold=pass_threshold, dendrogram=True).levels
+    assert lg.modularity(G, labels) >= lg.modularity(G, first[0]) - 1e-12
+
+
 def test_edgeless_check_and_bad_inputs():
     np.testing.assert_array_equal(lg.leiden(lg.Graph.from_edges([], [], n=3)), np.arange(3))
     G = generators.connected_caveman(4, 4)
@@ -55,6 +67,8 @@ def test_edgeless_check_and_bad_inputs():
         lg.leiden(lg.Graph.from_edges([0, 1], [1, 2], w=[1.0, -1.0]))
     with pytest.raises(InvalidArgumentError, match="resolution"):
         lg.leiden(G, 0.0)
+    with pytest.raises(InvalidArgumentError, match="pass_threshold"):
+        lg.leiden(G, pass_threshold=-1e-3)
 
 
 def test_dask_engine(threaded):

@@ -26,9 +26,14 @@ After the levels, every community is split into its connected components
 (FastSV, the ``fastsv_round`` step, on ``A_C``'s pattern): a split of
 unconnected parts only raises the modularity, and it makes the connectivity
 unconditional.  The passes repeat from their own result until nothing changes
-(a pass that changes nothing is not split again), so the result is also a
-fixpoint of single-vertex moves (``verify.check_communities`` with
-``connected=True`` checks both).
+(a pass that changes nothing is not split again) or until one raises the
+modularity by at most ``pass_threshold``; single-vertex moves on the graph
+itself, each followed by the split, then run until nothing changes
+(:func:`~la_graph.algorithms.louvain.polish`).  Either way the result is a
+fixpoint of single-vertex moves whose communities are connected
+(``verify.check_communities`` with ``connected=True`` checks both).  On R-MAT
+18 the passes after the fourth raised the modularity by 0.00016 in all, and
+took 70 of the 95 s.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import itertools
 import numpy as np
 
 from .. import _random
+from .. import _validation as V
 from .. import verify
 from ._certify import Checker, host
 from ._registry import Cli, algorithm
@@ -162,7 +168,8 @@ def _connected_parts(E, Aoff, labels):
                G, host(getattr(r, "labels", r)), resolution=a["resolution"], connected=True)), bench=("leiden",),
            page="algorithms/leiden.md",
            summary="connected communities by Leiden modularity optimisation, seeded")
-def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
+def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, pass_threshold=1e-4, engine=None,
+           dendrogram=False):
     """Connected communities of maximal modularity by the Leiden method.
 
     Parameters
@@ -179,6 +186,10 @@ def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engi
         The levels of a pass stop when one raises the modularity by at most this much.
     max_level : int, optional
         The most levels of the first pass.
+    pass_threshold : float
+        The passes stop when one raises the modularity by at most this much
+        (0: only when one changes nothing); single-vertex moves then finish,
+        so the result is a fixpoint of single moves either way.
     engine : str, optional
         ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
     dendrogram : bool
@@ -201,6 +212,7 @@ def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engi
     """
     G, resolution = check_community_graph(G, resolution, undirected=True)
     threshold, max_level, dendrogram = _check_args(threshold, max_level, dendrogram)
+    pass_threshold = V.check_real(pass_threshold, "pass_threshold", low=0)
     labels, levels = optimise(G, resolution, seed, threshold, max_level, engine, refine=leiden_refine,
-                              finish=_connected_parts)
+                              finish=_connected_parts, pass_threshold=pass_threshold)
     return LouvainResult(labels, levels) if dendrogram else labels

@@ -325,12 +325,25 @@ def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=No
     return canonical_labels(levels[-1]), levels, quality
 
 
-def optimise(G, resolution, seed, threshold, max_level, engine, refine=None, finish=None):
+def polish(E, Aoff, k, labels, gamma, seed, finish=None):
+    """Single-vertex moves on the graph itself (level 0), each followed by ``finish``, until nothing changes:
+    ``labels`` made a fixpoint of single moves (and finished), without the levels of a pass."""
+    for r in itertools.count():
+        moved_to, moved = louvain_move(E, Aoff, k, E.vector_from_numpy(labels), gamma, (seed + r) & _MASK64, 0)
+        if not moved:
+            return labels
+        new = canonical_labels(E.to_numpy(moved_to))
+        labels = new if finish is None else finish(E, Aoff, new)
+
+
+def optimise(G, resolution, seed, threshold, max_level, engine, refine=None, finish=None, pass_threshold=0.0):
     """Passes of levels until one changes nothing: ``(labels, the first pass's labelings, its last replaced by labels)``.
 
     ``finish(E, Aoff, labels)`` (Leiden: the split into connected parts) runs
     on each pass's labels; a pass that returns the labels it started from
-    (finished already) ends the passes without it.
+    (finished already) ends the passes without it.  A pass that raises the
+    modularity by at most ``pass_threshold`` ends them too: its labels are
+    then :func:`polish`-ed, so the result is a fixpoint of single moves either way.
     """
     E = get_engine(engine)
     if G.n == 0 or G.nnz == 0 or (G.weighted and G.weight_range().max == 0):
@@ -342,16 +355,21 @@ def optimise(G, resolution, seed, threshold, max_level, engine, refine=None, fin
     k = E.full(G.n, 0.0)
     E.reduce_rows(A, "plus", out=k, accum="plus")
     labels, levels, quality = multilevel(E, A, k, resolution, seed, threshold, max_level, refine, Aoff=Aoff)
+    last = quality
     if finish is not None:
         labels, quality = finish(E, Aoff, labels), None
     for again in itertools.count(1):
         new, _, quality = multilevel(E, A, k, resolution, (seed + again) & _MASK64, threshold, None, refine,
                                      start=labels, quality=quality, Aoff=Aoff)
+        gained, last = quality - last, quality
         if finish is not None and not np.array_equal(new, labels):
             new, quality = finish(E, Aoff, new), None
         if np.array_equal(new, labels):
             break
         labels = new
+        if gained <= pass_threshold:                     # passes of little gain: single moves finish the work
+            labels = polish(E, Aoff, k, labels, resolution, (seed - again) & _MASK64, finish)
+            break
     levels = [canonical_labels(x) for x in levels]
     if levels:
         levels[-1] = labels
