@@ -130,6 +130,19 @@ def test_bad_inputs():
         lg.louvain(generators.path(4), seed=-1)
     with pytest.raises(InvalidArgumentError, match="max_level"):
         lg.louvain(generators.path(4), max_level=0)
+    for bad in (-1e-3, float("nan"), "0.1"):
+        with pytest.raises(InvalidArgumentError, match="pass_threshold"):
+            lg.louvain(generators.path(4), pass_threshold=bad)
+
+
+@pytest.mark.parametrize("pass_threshold", [0.0, 1e-4, 1.0])
+def test_pass_threshold_still_a_fixpoint(engine, pass_threshold):
+    """Passes cut short by ``pass_threshold`` (1.0: after the second) end in single moves (``polish``): still a
+    fixpoint of single moves, the same on every engine; 0 runs the passes until one changes nothing."""
+    G = generators.rmat(10, 8, seed=4)
+    labels = lg.louvain(G, seed=3, pass_threshold=pass_threshold, engine=engine)
+    check_communities(G, labels)
+    np.testing.assert_array_equal(labels, lg.louvain(G, seed=3, pass_threshold=pass_threshold, engine="cpu"))
 
 
 def test_dask_engine(threaded):

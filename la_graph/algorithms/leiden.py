@@ -43,7 +43,6 @@ import itertools
 import numpy as np
 
 from .. import _random
-from .. import _validation as V
 from .. import verify
 from ._certify import Checker, host
 from ._registry import Cli, algorithm
@@ -211,8 +210,7 @@ def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, pass
     [0, 0, 0, 0, 0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 15, 15, 15, 15, 15]
     """
     G, resolution = check_community_graph(G, resolution, undirected=True)
-    threshold, max_level, dendrogram = _check_args(threshold, max_level, dendrogram)
-    pass_threshold = V.check_real(pass_threshold, "pass_threshold", low=0)
+    threshold, max_level, pass_threshold, dendrogram = _check_args(threshold, max_level, pass_threshold, dendrogram)
     labels, levels = optimise(G, resolution, seed, threshold, max_level, engine, refine=leiden_refine,
                               finish=_connected_parts, pass_threshold=pass_threshold)
     return LouvainResult(labels, levels) if dendrogram else labels

@@ -58,8 +58,11 @@ the other way moves nothing; the next one takes them.)
 
 After the levels the whole procedure runs again from its own result on the
 original graph (the first level's moves starting from that partition) until
-nothing changes: the result is then a fixpoint of single-vertex moves on the
-original graph, which ``la_graph.verify.check_communities`` checks.
+nothing changes, or until a pass raises the modularity by at most
+``pass_threshold``; then single-vertex moves on the original graph alone
+(:func:`polish`) run until nothing changes.  Either way the result is a
+fixpoint of single-vertex moves on the original graph, which
+``la_graph.verify.check_communities`` checks.
 
 Every engine takes the same moves: the priorities are hashes, ties go to the
 smallest id, and the sums that decide (degree sums, inside weights, ``J`` and
@@ -376,10 +379,11 @@ def optimise(G, resolution, seed, threshold, max_level, engine, refine=None, fin
     return labels, levels
 
 
-def _check_args(threshold, max_level, dendrogram):
+def _check_args(threshold, max_level, pass_threshold, dendrogram):
     threshold = V.check_real(threshold, "threshold", low=0)
     max_level = None if max_level is None else V.check_count(max_level, "max_level")
-    return threshold, max_level, V.check_flag(dendrogram, "dendrogram")
+    pass_threshold = V.check_real(pass_threshold, "pass_threshold", low=0)
+    return threshold, max_level, pass_threshold, V.check_flag(dendrogram, "dendrogram")
 
 
 @algorithm("louvain", cli=Cli("louvain", "communities by Louvain modularity optimisation (--seed)",
@@ -389,7 +393,8 @@ def _check_args(threshold, max_level, dendrogram):
                G, host(getattr(r, "labels", r)), resolution=a["resolution"])),
            bench=("louvain",), page="algorithms/louvain.md",
            summary="communities by Louvain modularity optimisation, seeded, moves that cannot oscillate")
-def louvain(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, engine=None, dendrogram=False):
+def louvain(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, pass_threshold=1e-4, engine=None,
+            dendrogram=False):
     """Communities of maximal modularity by the Louvain method.
 
     Parameters
@@ -407,6 +412,10 @@ def louvain(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, eng
         (NetworkX's rule).
     max_level : int, optional
         The most levels of the first pass.
+    pass_threshold : float
+        The passes stop when one raises the modularity by at most this much
+        (0: only when one changes nothing); single-vertex moves then finish,
+        so the result is a fixpoint of single moves either way.
     engine : str, optional
         ``"cpu"``, ``"gpu"``, ``"dask"`` or ``"reference"``; default: the current engine.
     dendrogram : bool
@@ -432,6 +441,6 @@ def louvain(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, eng
     0.65
     """
     G, resolution = check_community_graph(G, resolution, undirected=True)
-    threshold, max_level, dendrogram = _check_args(threshold, max_level, dendrogram)
-    labels, levels = optimise(G, resolution, seed, threshold, max_level, engine)
+    threshold, max_level, pass_threshold, dendrogram = _check_args(threshold, max_level, pass_threshold, dendrogram)
+    labels, levels = optimise(G, resolution, seed, threshold, max_level, engine, pass_threshold=pass_threshold)
     return LouvainResult(labels, levels) if dendrogram else labels
