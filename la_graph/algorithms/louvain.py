@@ -283,7 +283,11 @@ def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=No
     the one it started from, whose modularity is known (the last level's, or
     ``start``'s), so it gains nothing -- on a pass from a fixpoint of single
     moves (the passes' last, confirming one) the moving's full round over
-    every vertex is then all the work.
+    every vertex is then all the work.  Not so with ``refine``: a Leiden level
+    that moves nothing, or gains at most ``threshold``, still goes on while
+    its refined aggregate has fewer vertices than the level (two communities
+    merge only once each is one vertex; Wiki-Vote stopped at 0.4166 against
+    igraph's 0.4258 before, 0.4304 now).
     """
     n = E.size(k)
     two_m = float(E.reduce(k, "plus"))
@@ -297,7 +301,7 @@ def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=No
         labels, moved = louvain_move(E, Aoff, k, E.vector_from_numpy(host), gamma, seed, level)
         host = E.to_numpy(labels)
         levels.append(host[where])
-        if not moved:
+        if not moved and refine is None:
             break                                        # nothing moved: the level gains nothing
         if quality is None:                              # the start's modularity, needed only now
             quality = _quality(E, *aggregate(E, A, k, before)[:2], two_m, gamma)
@@ -311,11 +315,12 @@ def multilevel(E, A, k, gamma, seed, threshold, max_level, refine=None, start=No
             up = np.zeros(int(inv.max()) + 1, dtype=np.int64)
             up[inv] = host                               # each refined community's community
             new = _partition_quality(E, A2, k2, up, two_m, gamma)
-        if new - quality <= threshold or len(levels) == max_level:
+        coarser = inv.max() + 1 < inv.size
+        if len(levels) == max_level or (new - quality <= threshold and not (refine is not None and coarser)):
             quality = new
             break                                        # NetworkX's rule: this level gained too little
         quality = new
-        if inv.max() + 1 == inv.size:
+        if not coarser:
             break                                        # nothing to aggregate: the next level is this one
         A, k = A2, k2
         # the next level starts from this one's partition: each (refined) community in its community
