@@ -182,7 +182,9 @@ def leiden(G, resolution=1.0, *, seed=None, threshold=1e-7, max_level=None, pass
         The moves' random priorities; the same seed gives the same partition on
         one engine.  ``None``: a fresh seed each call.
     threshold : float
-        The levels of a pass stop when one raises the modularity by at most this much.
+        The levels of a pass stop when one raises the modularity by at most
+        this much and its refined aggregate no longer shrinks (a level may
+        gain nothing while its communities coarsen towards a merge).
     max_level : int, optional
         The most levels of the first pass.
     pass_threshold : float
