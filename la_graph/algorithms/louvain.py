@@ -87,7 +87,8 @@ from ..engines import get_engine
 from .. import verify
 from ._certify import Checker, host
 from ._registry import Cli, algorithm
-from .modularity import canonical_labels, check_community_graph, dense_ids, level_matrix, membership
+from .modularity import (canonical_labels, check_community_graph, dense_ids, inside_weight, level_matrix, membership,
+                         positive_total)
 from .steps import step
 
 __all__ = ["louvain", "louvain_move", "LouvainResult"]
@@ -219,7 +220,7 @@ def _raises(E, A, sigma, own, host, mi, tgt, d, two_m, gamma):
     new = host.copy()
     new[mi] = tgt
     S = membership(E, new)
-    inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
+    inside = inside_weight(E, A, S)
     d_in = inside - float(E.reduce(own, "plus"))
     twice = E.ewise_add(E.apply(sigma, "times", right=2.0), d, "plus", mask=d, structural=True)
     d_sq = float(E.reduce(E.ewise_mult(d, twice, "times"), "plus"))
@@ -262,7 +263,7 @@ def _quality(E, A2, k2, two_m, gamma):
 def _partition_quality(E, A, k, host, two_m, gamma):
     """``Q`` of the partition ``host`` of ``A`` (degrees ``k``): ``1' (A S .* S) 1 / 2m - gamma ||S' k||^2 / (2m)^2``."""
     S = membership(E, *dense_ids(host))
-    inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
+    inside = inside_weight(E, A, S)
     sig = E.vxm(k, S, "plus_times")
     return inside / two_m - gamma * float(E.reduce(E.ewise_mult(sig, sig, "times"), "plus")) / two_m ** 2
 
@@ -354,7 +355,7 @@ def optimise(G, resolution, seed, threshold, max_level, engine, refine=None, fin
     then :func:`polish`-ed, so the result is a fixpoint of single moves either way.
     """
     E = get_engine(engine)
-    if G.n == 0 or G.nnz == 0 or (G.weighted and G.weight_range().max == 0):
+    if not positive_total(G):
         labels = np.arange(G.n, dtype=np.int64)
         return labels, [labels]
     seed = int(np.random.default_rng().integers(2**63)) if seed is None else _random.check_seed(seed)

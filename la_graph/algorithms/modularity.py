@@ -38,7 +38,7 @@ from ._registry import algorithm
 from .steps import step
 
 __all__ = ["modularity", "modularity_terms", "community_labels", "check_community_graph", "canonical_labels",
-           "dense_ids", "level_matrix", "membership"]
+           "dense_ids", "inside_weight", "level_matrix", "membership", "positive_total"]
 
 
 def check_community_graph(G, resolution, *, undirected=False):
@@ -124,6 +124,16 @@ def dense_ids(labels):
     return rank[labels], int(rank[-1]) + 1
 
 
+def positive_total(G):
+    """Whether ``G`` has an edge of positive weight (``m > 0``: the weights are non-negative, checked before)."""
+    return G.nnz > 0 and (not G.weighted or G.weight_range().max > 0)
+
+
+def inside_weight(E, A, S):
+    """``trace(S' A S) = 1' (A S .* S) 1``: the weight of ``A``'s entries whose ends share a community of ``S``."""
+    return float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
+
+
 def membership(E, labels, ncols=None):
     """``S``: the ``n x ncols`` float64 membership matrix of the host labels (``S[i, labels[i]] = 1``)."""
     n = labels.size
@@ -181,7 +191,7 @@ def modularity_terms(E, G, labels, c, scale):
     kout = _degrees(E, A, G.n)
     total = float(E.reduce(kout, "plus"))
     S = membership(E, labels, c)
-    inside = float(E.reduce(E.ewise_mult(E.mxm(A, S, "plus_times"), S, "first"), "plus"))
+    inside = inside_weight(E, A, S)
     sout = E.vxm(kout, S, "plus_times")
     sin = sout if not G.directed else E.vxm(_degrees(E, level_matrix(E, G, transpose=True, scale=scale), G.n), S,
                                                   "plus_times")
@@ -236,7 +246,7 @@ def modularity(G, communities, resolution=1.0, *, engine=None):
     G, resolution = check_community_graph(G, resolution)
     labels = community_labels(communities, G.n)
     E = get_engine(engine)
-    if not (G.nnz and (not G.weighted or G.weight_range().max > 0)):
+    if not positive_total(G):
         raise InvalidGraphError("modularity is undefined on a graph without edges of positive weight (m = 0)")
     inside, null, total = modularity_terms(E, G, *dense_ids(labels), weight_scale(G))
     return inside / total - resolution * null / total ** 2
