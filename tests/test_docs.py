@@ -12,15 +12,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import io
 import inspect
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from la_graph import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -85,14 +87,21 @@ def _normal(line):
 
 
 @pytest.mark.parametrize("cmd, expected", list(console_blocks()))
-def test_console_examples(cmd, expected):
+def test_console_examples(cmd, expected, monkeypatch):
+    # in this process, through the entry point's own function (a process each cost ~1.5 s of start-up;
+    # tests/test_cli.py runs the installed command in processes of its own)
     argv = shlex.split(cmd)
     assert argv[0] == "la-graph", f"only la-graph commands are run: {cmd}"
-    proc = subprocess.run([sys.executable, "-m", "la_graph.cli", *argv[1:]], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
-    got = (proc.stdout + proc.stderr).splitlines()
+    monkeypatch.chdir(ROOT)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = cli.main(argv[1:])
+        except SystemExit as exc:               # argparse's usage errors
+            rc = exc.code
+    got = (out.getvalue() + err.getvalue()).splitlines()
     want_error = any(line.startswith("la-graph: error") for line in expected)
-    assert proc.returncode == (2 if want_error else 0), proc.stdout + proc.stderr
+    assert rc == (2 if want_error else 0), out.getvalue() + err.getvalue()
     assert [_normal(x) for x in got] == [_normal(x) for x in expected]
 
 

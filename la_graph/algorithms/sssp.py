@@ -471,22 +471,27 @@ def _argmin(E, A, q, t, vec):
     """For each entry ``(i, v)`` of ``t``: the smallest ``u`` with ``q[i, u] + A[u, v] == t[i, v]``.
 
     With one row ``r`` per frontier entry ``(i_r, u_r)``: ``X[r, v] = q_r + A[u_r, v]``,
-    ``Y[r, v] = t[i_r, v]``; the tight ``(r, v)`` have ``X == Y``, and
+    ``Y[r, v] = t[i_r, v]`` on ``X``'s pattern; the tight ``(r, v)`` have ``X == Y``, and
     ``P[i, v] = min u_r`` over the tight ``r`` of row ``i`` (a ``min.first`` product).
+    ``Y`` is never the whole outer product of the frontier and ``t``: a hub's heavy edges relaxed
+    after a bucket of thousands made it 10^8 entries (a 20,000-leaf star).
     """
     n = E.size(A)[1]
     if vec:
         qu, qv = E.to_coo(q)
         qi = np.zeros(qu.size, np.int64)
-        tv_i, tv_v = E.to_coo(t)
-        k, T = 1, E.matrix_from_coo(np.zeros(tv_i.size, np.int64), tv_i, tv_v, 1, n, dtype=np.float64)
     else:
         qi, qu, qv = E.to_coo(q)
-        k, T = E.size(q)[0], t
     m = qu.size
     r = np.arange(m, dtype=np.int64)
     X = E.mxm(E.matrix_from_coo(r, qu, qv, m, n, dtype=np.float64), A, "min_plus")
-    Y = E.mxm(E.matrix_from_coo(r, qi, np.ones(m, bool), m, k, dtype=bool), T, "any_second")
+    k = 1 if vec else E.size(q)[0]
+    if vec:      # Y = X's pattern times diag(t): one product per entry of X
+        tv_i, tv_v = E.to_coo(t)
+        Y = E.mxm(X, E.matrix_from_coo(tv_i, tv_i, tv_v, n, n, dtype=np.float64), "any_second")
+    else:
+        Y = E.mxm(E.matrix_from_coo(r, qi, np.ones(m, bool), m, k, dtype=bool), t, "any_second", mask=X,
+                  structural=True)
     tight = E.select(E.ewise_mult(X, Y, "eq"), "valueeq", True)
     P = E.mxm(E.matrix_from_coo(qi, r, np.asarray(qu, np.int64), k, m, dtype=np.int64), tight,
                  "min_first")
