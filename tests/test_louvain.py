@@ -179,17 +179,26 @@ def _q(A, k, lab, gamma=1.0):
 
 
 def _check_hub_maps(A, lab, hubs):
-    """Every hub's map holds its row's weights to each neighbouring community (and its edge count), exactly."""
+    """Every hub's map holds its row's weights to each neighbouring community (and its edge count), exactly
+    (the weights are integers: sums in any order are exact).  All hubs at once: (row, community) keys."""
     hub, hbase, hcap, _, hkey, hcnt, hval = hubs[:7]
-    for i in np.flatnonzero(hub >= 0):
-        lo, hi = A.indptr[i], A.indptr[i + 1]
-        c = lab[A.indices[lo:hi]]
-        keys, counts = np.unique(c, return_counts=True)
-        want = {int(x): (int(m), float(A.data[lo:hi][c == x].sum())) for x, m in zip(keys, counts)}
-        sl = slice(hbase[hub[i]], hbase[hub[i]] + hcap[hub[i]])
-        live = hcnt[sl] > 0
-        got = {int(x): (int(m), float(v)) for x, m, v in zip(hkey[sl][live], hcnt[sl][live], hval[sl][live])}
-        assert got == want, f"hub {i}'s map"
+    n = lab.size
+    rows = np.flatnonzero(hub >= 0)
+    lens = A.indptr[rows + 1] - A.indptr[rows]
+    at = np.repeat(A.indptr[rows] - np.cumsum(lens) + lens, lens) + np.arange(lens.sum())
+    want_keys, inv = np.unique(np.repeat(rows, lens) * n + lab[A.indices[at]], return_inverse=True)
+    want_cnt = np.bincount(inv, minlength=want_keys.size)
+    want_val = np.bincount(inv, A.data[at], minlength=want_keys.size)
+    caps = hcap[hub[rows]]
+    slot = np.repeat(hbase[hub[rows]] - np.cumsum(caps) + caps, caps) + np.arange(caps.sum())
+    owner = np.repeat(rows, caps)
+    live = hcnt[slot] > 0
+    got_keys = owner[live] * n + hkey[slot][live]
+    order = np.argsort(got_keys)
+    assert got_keys.size == want_keys.size, f"the hub maps hold {got_keys.size} (hub, community) pairs, the rows {want_keys.size}"
+    wrong = (got_keys[order] != want_keys) | (hcnt[slot][live][order] != want_cnt) \
+        | (hval[slot][live][order] != want_val)
+    assert not wrong.any(), f"hub {int(want_keys[np.argmax(wrong)] // n)}'s map"
 
 
 @pytest.mark.parametrize("make", [lambda: generators.rmat(11, 16, seed=3), lambda: generators.grid_2d(30, 30),
