@@ -35,8 +35,9 @@ oscillate (two neighbours trading communities forever).  So a round:
    gamma k_i (J + L) > 0`` -- the degree terms those moves add to its own
    (a segmented prefix sum).  The highest candidate always survives.
 3. *The exact test.*  The round's modularity change with all the movers
-   moved is computed exactly: the inside weight after the moves
-   (``1' (A S' .* S') 1``, one product) less before, and
+   moved is computed exactly: the change of the inside weight
+   (``1' (A S' .* S') 1`` less ``1' (A S .* S) 1``, read from the movers'
+   rows alone, see :func:`_raises`), and
    ``||Sigma'||^2 - ||Sigma||^2 = sum_c d_c (2 Sigma_c + d_c)`` with ``d`` the
    movers' degrees scattered out of their communities and into their
    targets.  When ``2m d_in - gamma d(||Sigma||^2) > 0`` they all move.
@@ -134,7 +135,9 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
     active, full = np.ones(n, dtype=bool), True
     for r in itertools.count():
         S = membership(E, host)
-        K = E.mxm(A, S, "plus_times")                                      # K[i, c]: weight from i to c
+        look = A if full else E.mxm(E.matrix_from_coo(ids[active], ids[active], 1.0, n, n, dtype=np.float64), A,
+                                    "plus_times")                          # the rows of the vertices in view
+        K = E.mxm(look, S, "plus_times")                                   # K[i, c]: weight from i to c
         own = E.full(n, 0.0)
         E.reduce_rows(E.ewise_mult(K, S, "first"), "plus", out=own, accum="plus")   # K[i, a]
         other = E.apply(K, "identity", mask=S, structural=True, complement=True)      # K[i, c], c != a
@@ -170,14 +173,14 @@ def louvain_move(E, A, k, labels, resolution, seed, level):
         g = E.to_numpy(gain, fill=0.0)[ci]
         keep = _uncrowded(g, kh[ci], src, tgt, prio, gamma)
         d = _shift(E, n, kh[ci[keep]], src[keep], tgt[keep])
-        if not _raises(E, A, sigma, own, host, ci[keep], tgt[keep], d, two_m, gamma):
+        if not _raises(E, A, sigma, S, host, ci[keep], tgt[keep], d, two_m, gamma):
             keep = _independent(E, A, prio, ci, src, tgt, n)
             d = _shift(E, n, kh[ci[keep]], src[keep], tgt[keep])
         mi = ci[keep]
         host = host.copy()
         host[mi] = tgt[keep]
         sigma = E.ewise_add(sigma, d, "plus")
-        near = E.mxv(A, E.vector_from_coo(mi, True, n, dtype=bool), "any_pair")
+        near = E.vxm(E.vector_from_coo(mi, True, n, dtype=bool), A, "any_pair")   # A is symmetric: a push
         active[mi] = True
         active[E.to_coo(near)[0]] = True                                   # the movers' neighbours look again
         moved = True
@@ -211,17 +214,24 @@ def _shift(E, n, km, src, tgt):
     return d
 
 
-def _raises(E, A, sigma, own, host, mi, tgt, d, two_m, gamma):
+def _raises(E, A, sigma, S, host, mi, tgt, d, two_m, gamma):
     """Whether moving the vertices ``mi`` to ``tgt`` raises the modularity: ``2m d_in - gamma d(||Sigma||^2) > 0``.
 
-    ``d_in``: the change of the weight inside communities, ``1' (A S' .* S') 1 - 1' own``;
+    ``d_in``, the change of the weight inside communities, from the movers' rows alone: with ``AM`` their
+    rows of ``A``, ``AMM`` those rows' entries between movers, ``S`` and ``S'`` the memberships before
+    and after, ``d_in = 2 (x(AM, S') - x(AM, S)) - (x(AMM, S') - x(AMM, S))``, ``x(B, S) = 1' (B S .* S) 1``
+    (an edge from a mover to a vertex that stays counts in both directions, one between movers once each);
     ``d(||Sigma||^2) = sum_c d_c (2 Sigma_c + d_c)``, ``d`` the change of the degree sums.
     """
+    n = host.size
     new = host.copy()
     new[mi] = tgt
-    S = membership(E, new)
-    inside = inside_weight(E, A, S)
-    d_in = inside - float(E.reduce(own, "plus"))
+    S2 = membership(E, new)
+    DM = E.matrix_from_coo(mi, mi, 1.0, n, n, dtype=np.float64)
+    AM = E.mxm(DM, A, "plus_times")
+    AMM = E.mxm(AM, DM, "plus_times")
+    d_in = (2.0 * (inside_weight(E, AM, S2) - inside_weight(E, AM, S))
+            - (inside_weight(E, AMM, S2) - inside_weight(E, AMM, S)))
     twice = E.ewise_add(E.apply(sigma, "times", right=2.0), d, "plus", mask=d, structural=True)
     d_sq = float(E.reduce(E.ewise_mult(d, twice, "times"), "plus"))
     return two_m * d_in - gamma * d_sq > 0.0
