@@ -384,50 +384,19 @@ def _scaling_pick(scaling):
     return [(p, d) for _, p, d in sorted(best.values(), key=lambda b: (b[2]["local"] != "cpu", b[1].name))]
 
 
-def scaling_section(path, doc, img_dir, out):
-    """The page's lines for one scaling record of the distributed engine: times, traffic, a plot."""
+def scaling_line(path, doc):
+    """The page's line for one scaling record of the distributed engine: its name, kind, machine and checks
+    (its tables and plot are read in docs/scaling.md, which cites it)."""
     kind = "weak" if any(r.get("scaling") == "weak" for r in doc["rows"]) else "strong"
-    against = sorted({re.sub(r" \([\d.]+ s\)", "", r["checked_against"]) for r in doc["rows"]
-                      if r.get("checked_against")})
-    checked = ("every answer compared with the CPU engine's" if all("cpu engine" in a for a in against)
-               else "answers checked against " + "; ".join(against))
-    lines = [f"### {doc['local'].upper()} workers, {kind} scaling: `{path.name}`", "",
-             f"{doc['date']}; {doc['machine']}; median ms of the timed runs, {checked}.", ""]
-    workers = sorted({r["workers"] for r in doc["rows"]})
-    lines += ["| graph | algorithm | " + " | ".join(_workers_head(w) for w in workers) + " | checked |",
-              "|---|---|" + "---:|" * len(workers) + "---|"]
-    cells, errors = {}, []
-    for r in doc["rows"]:
-        if "error" in r:
-            errors.append(f"- {r['graph']}, {r['workers']} worker{'s' * (r['workers'] > 1)}, {r['algo']}: "
-                          f"{r['error']}")
-        elif r["algo"] != "build":
-            cells.setdefault((r["graph"] if kind == "strong" else "ladder", r["algo"]), {})[r["workers"]] = r
-    for (graph, algo), by in cells.items():
-        if kind == "weak":
-            graph = " / ".join(by[w]["graph"] for w in workers if w in by)
-        ok = all(r.get("checked") is not False for r in by.values())
-        lines.append(f"| {graph} | {algo} | " + " | ".join(f"{by[w]['ms']:,.1f}" if w in by else "—" for w in workers)
-                     + f" | {'yes' if ok else '**WRONG**'} |")
-    if errors:
-        lines += [""] + errors
-    # the record's build times, traffic and where each run's time goes stay in the record and in
-    # docs/scaling.md's prose: this page is one times table per run
-    built = any(r["algo"] == "build" and "error" not in r for r in doc["rows"])
-    extra = [what for what, has in (("build times", built), ("bytes exchanged", doc.get("traffic")),
-                                    ("where the time goes", any(r.get("inside_ms") is not None
-                                                                 or r.get("collectives_per_run")
-                                                                 for r in doc["rows"]))) if has]
-    if extra:
-        lines += ["", f"The record also holds {', '.join(extra)}; [scaling out](scaling.md) reads them."]
-    if cells:
-        lines += ["", f"![{kind} scaling]({_rel(_scaling_png(path, img_dir), out)})"]
-    return lines + [""]
-
-
-def _workers_head(w):
-    """A column's head: worker count 0 is the CPU engine alone, without Dask (the baseline rows)."""
-    return "CPU engine, no Dask" if w == 0 else f"{w} worker{'s' * (w > 1)}"
+    rows = [r for r in doc["rows"] if r["algo"] != "build" and "error" not in r]
+    wrong = [r for r in rows if r.get("checked") is False]
+    errors = [r for r in doc["rows"] if "error" in r]
+    workers = sorted({r["workers"] for r in rows})
+    verdict = (f"**WRONG** on {len(wrong)} of {len(rows)} runs" if wrong
+               else f"{len(rows)} runs, every answer checked")
+    failed = f"; {len(errors)} runs failed" if errors else ""
+    return (f"- `{path.name}`: {doc['local'].upper()} workers, {kind} scaling over "
+            f"{', '.join(map(str, workers))} workers; {doc['date']}; {doc['machine']}; {verdict}{failed}")
 
 
 def _scaling_png(path, img_dir):
@@ -480,14 +449,16 @@ def render(paths, out=PAGE, img_dir=None, plots=True, skip_others=False, skipped
         parts.append("")
     picked = _scaling_pick(scaling)
     if picked:
+        # the tables and plots are read in docs/scaling.md (a second copy here drifted from its prose)
         parts += ["## Distributed engine", "",
-                  "Strong and weak scaling of the Dask engine (`python -m la_graph.bench.scaling`); the other "
-                  "scaling runs and what they show are in [scaling out](scaling.md).", ""]
+                  "Strong and weak scaling of the Dask engine (`python -m la_graph.bench.scaling`): the tables, "
+                  "their plots and what they show are in [scaling out](scaling.md#measured). The current records:",
+                  ""]
         for path, doc in picked:
-            lines = scaling_section(path, doc, img_dir, out)
-            parts += lines
-            if any(line.startswith("![") for line in lines):
+            parts.append(scaling_line(path, doc))
+            if any(r["algo"] != "build" and "error" not in r for r in doc["rows"]):
                 figures.append((plot_scaling, (doc, _scaling_png(path, img_dir))))
+        parts.append("")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(parts).rstrip() + "\n")
     if plots and figures:
