@@ -6,7 +6,8 @@
 # It sources tools/gpu-machine.sh (the wheels of .whl/, LA_GRAPH_DATA=.data/), so a device call
 # carries [".whl", ".data"] and its command is just `bash tools/device.sh gpu-tests stress`.
 # Suites:
-#   gpu-tests   pytest -m "gpu and not stress" over tests/ (every GPU unit test), in GPU_SHARDS
+#   gpu-tests   pytest -m "gpu and not stress" over tests/ (every GPU unit test; GPU_TEST_FILES, e.g.
+#               "tests/test_sssp.py tests/test_louvain.py", only those files), in GPU_SHARDS
 #               (default 4) processes at once, logs gpu-tests-<i>.log
 #   stress      pytest -m "gpu and stress" (tests/test_gpu_stress.py: every algorithm called
 #               LA_GRAPH_STRESS_REPEAT times, default 20, on R-MAT 20 and the real graphs,
@@ -106,7 +107,7 @@ for suite in "$@"; do
         # GPU_SHARDS pytest processes share the GPU, the test files dealt to them largest first
         # (one process runs ~2,400 GPU tests in ~330 s; the machine has 16 cores)
         shards=${GPU_SHARDS:-4}
-        mapfile -t files < <(ls -S tests/test_*.py)
+        mapfile -t files < <(ls -S ${GPU_TEST_FILES:-tests/test_*.py})
         pids=()
         for ((i = 0; i < shards; i++)); do
             mine=()
