@@ -2510,7 +2510,8 @@ def check_eigenvector(G, x, *, max_iter=100, tol=1e-6, nstart=None, weight=None,
             break
     else:
         if n:
-            raise VerificationError(f"the reference iteration did not converge in {max_iter} iterations")
+            raise VerificationError(f"the reference iteration did not converge in {max_iter} iterations (max_iter): "
+                                    f"pass the max_iter and tol the centralities were computed with")
     _compare("x", x, y, atol)
 
 
