@@ -554,3 +554,22 @@ def test_power_iterations_past_the_equation_size_are_checked_by_their_equation(m
     eig.check(G, SimpleNamespace(params={"max_iter": 1000}), x)
     with pytest.raises(VerificationError, match="not the dominant"):
         eig.check(G, SimpleNamespace(params={"max_iter": 1000}), small / np.sqrt(3))
+
+
+def test_report_lists_scaling_records_and_their_checks(tmp_path):
+    """A scaling record of the dask engine: one line on the page (a wrong answer reads WRONG), its plot drawn
+    for docs/scaling.md."""
+    rows = [{"scaling": "strong", "graph": "rmat18", "workers": w, "grid": w, "algo": "bfs", "ms": 10.0 / w,
+             "min_ms": 9.0 / w, "runs": 2, "checked": w != 2} for w in (1, 2, 4)]
+    rec = {"kind": report.SCALING_KIND, "machine": "test host", "local": "cpu", "date": "2026-12-07", "rows": rows}
+    path = tmp_path / "dask-test.json"
+    path.write_text(json.dumps(rec))
+    text = report.render([path], tmp_path / "docs" / "benchmarks.md").read_text()
+    assert ("- `dask-test.json`: CPU workers, strong scaling over 1, 2, 4 workers; 2026-12-07; test host; "
+            "**WRONG** on 1 of 3 runs") in text
+    assert "(scaling.md#measured)" in text
+    assert (tmp_path / "docs" / "benchmarks" / "dask-test.png").stat().st_size > 1000
+    for r in rows:
+        r["checked"] = True
+    path.write_text(json.dumps(rec))
+    assert "3 runs, every answer checked" in report.render([path], tmp_path / "b.md", plots=False).read_text()
