@@ -328,7 +328,7 @@ def sssp_delta_stepping(E, G, d, parent, bucket, delta):
     while E.nvals(q):
         held = q if held is None else E.ewise_add(held, q, "first")
         q = E.select(sssp_relax(E, AL, q, d, parent), "valuelt", hi)
-    if held is not None and E.nvals(AH):
+    if held is not None and AH is not None:
         sssp_relax(E, AH, E.ewise_mult(d, held, "first"), d, parent)
     m = E.reduce(E.select(d, "valuege", hi), "min")
     if not m < float("inf"):
@@ -432,14 +432,15 @@ def _split(E, G, delta):
 
     When most edges are heavy (the default delta leaves about one light edge a vertex), the heavy
     ones are the whole matrix: relaxing a settled bucket's light edges again changes no distance,
-    and no second copy of most of the graph is made (R-MAT 28 on four H100s had no room for it)."""
+    and no second copy of most of the graph is made (R-MAT 28 on four H100s had no room for it).
+    The heavy part is ``None`` when there is no heavy edge (known once, not asked each bucket)."""
     key = (E.cache_key, "sssp_split")
     hit = G._engine_cache.get(key)
     if hit is None or hit[0] != delta:
         A = E.matrix(G)
         AL = E.select(A, "valuele", delta)
         AH = A if 2 * E.nvals(AL) <= E.nvals(A) else E.select(A, "valuegt", delta)
-        hit = G._engine_cache[key] = (delta, AL, AH)
+        hit = G._engine_cache[key] = (delta, AL, AH if E.nvals(AH) else None)   # None: no heavy edge
     return hit[1], hit[2]
 
 
@@ -460,23 +461,28 @@ def sssp_relax(E, A, q, d, parent):
     better = E.ewise_mult(t, d, "lt")
     t = E.ewise_add(E.apply(t, "identity", mask=better),
                        E.apply(t, "identity", mask=d, structural=True, complement=True), "first")
-    if parent is not None and E.nvals(t):
-        P = _argmin(E, A, q, t, vec)
-        E.assign(parent, P, mask=P, structural=True)
+    if parent is not None:
+        tc = E.to_coo(t) if vec else None       # the vector's entries, read once: whether any, and diag(t)
+        if (tc[0].size if vec else E.nvals(t)):
+            P = _argmin(E, A, q, t, tc)
+            E.assign(parent, P, mask=P, structural=True)
     E.assign(d, t, mask=t, structural=True)
     return t
 
 
-def _argmin(E, A, q, t, vec):
+def _argmin(E, A, q, t, tc):
     """For each entry ``(i, v)`` of ``t``: the smallest ``u`` with ``q[i, u] + A[u, v] == t[i, v]``.
 
     With one row ``r`` per frontier entry ``(i_r, u_r)``: ``X[r, v] = q_r + A[u_r, v]``,
     ``Y[r, v] = t[i_r, v]`` on ``X``'s pattern; the tight ``(r, v)`` have ``X == Y``, and
-    ``P[i, v] = min u_r`` over the tight ``r`` of row ``i`` (a ``min.first`` product).
+    ``P[i, v] = min u_r`` over the tight ``r`` of row ``i`` (a ``min.first`` product; for a
+    vector ``q``, ``u min.first tight`` with ``u[r] = u_r``).  ``tc``: a vector ``t``'s
+    ``(indices, values)``, ``None`` for a matrix.
     ``Y`` is never the whole outer product of the frontier and ``t``: a hub's heavy edges relaxed
     after a bucket of thousands made it 10^8 entries (a 20,000-leaf star).
     """
     n = E.size(A)[1]
+    vec = tc is not None
     if vec:
         qu, qv = E.to_coo(q)
         qi = np.zeros(qu.size, np.int64)
@@ -485,17 +491,13 @@ def _argmin(E, A, q, t, vec):
     m = qu.size
     r = np.arange(m, dtype=np.int64)
     X = E.mxm(E.matrix_from_coo(r, qu, qv, m, n, dtype=np.float64), A, "min_plus")
-    k = 1 if vec else E.size(q)[0]
     if vec:      # Y = X's pattern times diag(t): one product per entry of X
-        tv_i, tv_v = E.to_coo(t)
-        Y = E.mxm(X, E.matrix_from_coo(tv_i, tv_i, tv_v, n, n, dtype=np.float64), "any_second")
+        Y = E.mxm(X, E.matrix_from_coo(tc[0], tc[0], tc[1], n, n, dtype=np.float64), "any_second")
     else:
-        Y = E.mxm(E.matrix_from_coo(r, qi, np.ones(m, bool), m, k, dtype=bool), t, "any_second", mask=X,
-                  structural=True)
+        Y = E.mxm(E.matrix_from_coo(r, qi, np.ones(m, bool), m, E.size(q)[0], dtype=bool), t, "any_second",
+                  mask=X, structural=True)
     tight = E.select(E.ewise_mult(X, Y, "eq"), "valueeq", True)
-    P = E.mxm(E.matrix_from_coo(qi, r, np.asarray(qu, np.int64), k, m, dtype=np.int64), tight,
+    if vec:
+        return E.vxm(E.vector_from_coo(r, np.asarray(qu, np.int64), m, dtype=np.int64), tight, "min_first")
+    return E.mxm(E.matrix_from_coo(qi, r, np.asarray(qu, np.int64), E.size(q)[0], m, dtype=np.int64), tight,
                  "min_first")
-    if not vec:
-        return P
-    _, cols, vals = E.to_coo(P)
-    return E.vector_from_coo(cols, vals, n, dtype=np.int64)
