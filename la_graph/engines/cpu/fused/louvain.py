@@ -130,8 +130,8 @@ def hub_maps(indptr, w, n, min_degree=None, budget=None):
     budget = HUB_SLOTS_PER_ENTRY * w.size if budget is None else budget
     deg = np.diff(indptr)
     big = np.flatnonzero(deg >= min_degree)
-    exact = n < 2**31 and w.size > 0 and bool(np.all(np.floor(w) == w)) and float(np.abs(w).sum()) < 2.0**53
-    if not exact or big.size == 0:
+    # (the exactness test reads every weight: only where there are hubs to keep)
+    if big.size and not (n < 2**31 and bool(np.all(np.floor(w) == w)) and float(np.abs(w).sum()) < 2.0**53):
         big = big[:0]
     big = big[np.argsort(-deg[big], kind="stable")]
     cap = np.left_shift(1, np.ceil(np.log2(2 * deg[big] + 1)).astype(np.int64)).astype(np.int64)
