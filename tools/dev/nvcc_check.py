@@ -1,12 +1,13 @@
 """Compile every GPU kernel in every instantiation the engine asks for, with nvcc, on a machine without a GPU.
 
-    python tools/dev/nvcc_check.py [--arch sm_90] [--verbose]
+    python tools/dev/nvcc_check.py [--arch sm_90] [--verbose] [--jobs N]
 
 The engine compiles ``la_graph/engines/gpu/cuda/<file>.cu`` with NVRTC on first use, instantiating each
 kernel template for the values of ``TEMPLATE_PARAMETERS`` (la_graph/engines/gpu/kernels.py); a template error
 in an instantiation that no test on this machine reaches would first show on the device.  This takes each file's name
 expressions from kernels.py (read as text: importing the engine needs a GPU), forces each instantiation by
-taking its address, and compiles with ``nvcc -std=c++17``; ``--verbose`` adds ptxas's registers and spills.
+taking its address, and compiles with ``nvcc -std=c++17`` (units of at most CHUNK instantiations, ``--jobs``
+at once); ``--verbose`` adds ptxas's registers and spills.
 Exit status 1 if any file fails.
 """
 
@@ -86,6 +87,7 @@ def main():
             if r.returncode != 0 or args.verbose:
                 print(r.stderr.strip())
     return 1 if failed else 0
+
 
 if __name__ == "__main__":
     sys.exit(main())
