@@ -439,8 +439,9 @@ def _split(E, G, delta):
     if hit is None or hit[0] != delta:
         A = E.matrix(G)
         AL = E.select(A, "valuele", delta)
-        AH = A if 2 * E.nvals(AL) <= E.nvals(A) else E.select(A, "valuegt", delta)
-        hit = G._engine_cache[key] = (delta, AL, AH if E.nvals(AH) else None)   # None: no heavy edge
+        light, every = E.nvals(AL), E.nvals(A)
+        AH = None if light == every else A if 2 * light <= every else E.select(A, "valuegt", delta)
+        hit = G._engine_cache[key] = (delta, AL, AH)
     return hit[1], hit[2]
 
 
